@@ -1,0 +1,49 @@
+// Builds the HTTP server: parsers, error envelope, auth, routes and the web app.
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { ApiError } from './errors.ts';
+import { installErrorHandler } from './http/error-handler.ts';
+import { registerWeb } from './http/web.ts';
+import { registerHealthRoutes } from './routes/health.ts';
+import { registerSignupRoutes } from './routes/signup.ts';
+import { registerAgentRoutes } from './routes/agents.ts';
+import { registerProviderKeyRoutes } from './routes/provider-keys.ts';
+import { registerAdminCatalogRoutes } from './routes/admin-catalog.ts';
+import type { Services } from './services.ts';
+
+export async function buildApp(services: Services): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: services.logger as FastifyBaseLogger,
+    bodyLimit: services.config.BODY_LIMIT_BYTES,
+    logController: new LogController({ disableRequestLogging: true }),
+    return503OnClosing: true,
+    forceCloseConnections: false,
+    requestIdHeader: 'x-request-id',
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.decorateRequest('principal', null);
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new ApiError('invalid_json', 'The request body is not valid JSON.'), undefined);
+    }
+  });
+
+  app.addHook('onResponse', (request, reply, done) => {
+    services.metrics.requests.inc({ route: request.routeOptions.url ?? 'unknown', status: String(reply.statusCode) });
+    done();
+  });
+
+  installErrorHandler(app);
+  registerHealthRoutes(app, services);
+  registerSignupRoutes(app, services);
+  registerAgentRoutes(app, services);
+  registerProviderKeyRoutes(app, services);
+  registerAdminCatalogRoutes(app, services);
+  registerWeb(app);
+  return app;
+}

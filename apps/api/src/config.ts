@@ -1,0 +1,63 @@
+// The gateway's configuration, read once at boot from the environment through one
+// schema. An unknown OPTIMIZER_* variable or a malformed value stops the boot with a
+// message that names it and says how to fix it.
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(0).max(65535);
+const url = (protocols: string[]) =>
+  z.string().refine((v) => {
+    try {
+      return protocols.includes(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  }, `must be a URL starting with ${protocols.join(' or ')}//`);
+const masterKey = z
+  .string()
+  .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded (openssl rand -base64 32)');
+
+export const configSchema = z
+  .object({
+    PORT: port.default(8080),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
+    REDIS_URL: url(['redis:', 'rediss:']).optional(),
+    ADMIN_KEY: z.string().min(24, 'must be at least 24 characters').optional(),
+    OPTIMIZER_MASTER_KEY: masterKey.optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    OPENAI_API_KEY: z.string().min(1).optional(),
+    OPENAI_BASE_URL: url(['http:', 'https:']).optional(),
+    BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
+    METER_FLUSH_MS: z.coerce.number().int().positive().default(200),
+  })
+  .strict();
+
+export type Config = z.infer<typeof configSchema>;
+
+/** Variables we own: anything with these prefixes that the schema does not know is a typo. */
+const ownedPrefixes = ['OPTIMIZER_'];
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const keys = Object.keys(configSchema.shape);
+  const picked: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) {
+    if (v === undefined || v === '') continue;
+    if (keys.includes(k)) picked[k] = v;
+    else if (ownedPrefixes.some((p) => k.startsWith(p))) picked[k] = v;
+  }
+  const parsed = configSchema.safeParse(picked);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((i) => {
+    if (i.code === 'unrecognized_keys') {
+      return `unknown setting ${i.keys.join(', ')}: remove it or check its spelling (known: ${keys.join(', ')})`;
+    }
+    const name = i.path.join('.');
+    return `${name}=${JSON.stringify(picked[name] ?? '')} is invalid: ${i.message}`;
+  });
+  throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
+}

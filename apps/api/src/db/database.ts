@@ -1,0 +1,73 @@
+// Opens the one database: a real PostgreSQL when DATABASE_URL is set, else an
+// embedded PGlite under DATA_DIR served over a private unix socket, so the same
+// driver, dialect and migrations run in both. Migrations are applied at open.
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import { entities } from './entities.ts';
+import { migrations } from './migrations/index.ts';
+import type { Logger } from '../logger.ts';
+
+export interface Database {
+  readonly kind: 'postgres' | 'pglite';
+  em(): EntityManager;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface Embedded {
+  clientUrl: string;
+  stop(): Promise<void>;
+}
+
+async function startEmbedded(dataDir: string): Promise<Embedded> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
+  const dir = resolve(dataDir);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const db = await PGlite.create(join(dir, 'pgdata'));
+  // A unix socket inside the data directory: only this user can reach it. Fall back
+  // to loopback TCP where the path is too long for a socket address.
+  const socketPath = join(dir, '.s.PGSQL.5432');
+  const useSocket = socketPath.length < 100;
+  const server = new PGLiteSocketServer(useSocket ? { db, path: socketPath } : { db, host: '127.0.0.1', port: 0 });
+  await server.start();
+  const clientUrl = useSocket
+    ? `postgresql://postgres@localhost/postgres?host=${encodeURIComponent(dir)}`
+    : `postgresql://postgres@${server.getServerConn()}/postgres`;
+  return {
+    clientUrl,
+    async stop() {
+      await server.stop();
+      await db.close();
+    },
+  };
+}
+
+export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; logger: Logger }): Promise<Database> {
+  const embedded = opts.databaseUrl ? null : await startEmbedded(opts.dataDir);
+  const clientUrl = opts.databaseUrl ?? embedded!.clientUrl;
+  const orm = await MikroORM.init({
+    entities,
+    clientUrl,
+    pool: embedded ? { min: 1, max: 1 } : { min: 1, max: 10 },
+    extensions: [Migrator],
+    migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, silent: true, snapshot: false },
+    debug: false,
+    allowGlobalContext: false,
+    logger: (msg) => opts.logger.debug({ orm: msg }),
+  });
+  await orm.migrator.up();
+  return {
+    kind: embedded ? 'pglite' : 'postgres',
+    em: () => orm.em.fork(),
+    async ping() {
+      await orm.em.getConnection().execute('select 1');
+    },
+    async close() {
+      await orm.close(true);
+      await embedded?.stop();
+    },
+  };
+}

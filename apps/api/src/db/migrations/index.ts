@@ -1,0 +1,4 @@
+import { Foundation } from './0001-foundation.ts';
+
+/** Every migration, in order. A new one is appended here; applied ones are never edited. */
+export const migrations = [{ name: '0001-foundation', class: Foundation }];

@@ -1,0 +1,77 @@
+// One catalogue of every failure the API can answer with. Each entry has a stable
+// code, an HTTP status, the OpenAI-style error `type`, a log level and whether a
+// client may retry. Handlers throw `new ApiError(code, message)`; nothing branches
+// on message text.
+
+type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+interface CatalogueEntry {
+  status: number;
+  type: string;
+  log: LogLevel;
+  retryable: boolean;
+  message: string;
+}
+
+export const errorCatalogue = {
+  invalid_json: { status: 400, type: 'invalid_request_error', log: 'info', retryable: false, message: 'The request body is not valid JSON.' },
+  invalid_request: { status: 400, type: 'invalid_request_error', log: 'info', retryable: false, message: 'The request is invalid.' },
+  unsupported_media_type: { status: 415, type: 'invalid_request_error', log: 'info', retryable: false, message: 'Send the body as application/json.' },
+  missing_api_key: { status: 401, type: 'authentication_error', log: 'info', retryable: false, message: 'Missing bearer key: send Authorization: Bearer sk-opt-...' },
+  invalid_api_key: { status: 401, type: 'authentication_error', log: 'info', retryable: false, message: 'The bearer key is not valid or was revoked.' },
+  invalid_admin_key: { status: 401, type: 'authentication_error', log: 'warn', retryable: false, message: 'Admin routes need Authorization: Bearer <ADMIN_KEY>.' },
+  forbidden: { status: 403, type: 'permission_error', log: 'info', retryable: false, message: 'This key may not do that.' },
+  not_found: { status: 404, type: 'not_found_error', log: 'info', retryable: false, message: 'Not found.' },
+  conflict: { status: 409, type: 'conflict_error', log: 'info', retryable: false, message: 'The request conflicts with the current state.' },
+  idempotency_in_flight: { status: 409, type: 'conflict_error', log: 'info', retryable: true, message: 'A request with this Idempotency-Key is still in progress; retry after it finishes.' },
+  idempotency_mismatch: { status: 422, type: 'invalid_request_error', log: 'info', retryable: false, message: 'This Idempotency-Key was used with a different request body.' },
+  payload_too_large: { status: 413, type: 'invalid_request_error', log: 'info', retryable: false, message: 'The request body is too large.' },
+  validation_failed: { status: 422, type: 'invalid_request_error', log: 'info', retryable: false, message: 'A field is invalid.' },
+  rate_limited: { status: 429, type: 'rate_limit_error', log: 'info', retryable: true, message: 'Too many requests.' },
+  upstream_rate_limited: { status: 429, type: 'rate_limit_error', log: 'warn', retryable: true, message: 'The model provider is rate limiting this key.' },
+  upstream_error: { status: 502, type: 'upstream_error', log: 'warn', retryable: true, message: 'The model provider failed.' },
+  upstream_timeout: { status: 504, type: 'upstream_timeout', log: 'warn', retryable: true, message: 'The model provider did not answer in time.' },
+  upstream_auth: { status: 401, type: 'authentication_error', log: 'info', retryable: false, message: 'The model provider refused the provider key.' },
+  upstream_bad_request: { status: 400, type: 'invalid_request_error', log: 'info', retryable: false, message: 'The model provider refused the request.' },
+  no_provider_key: { status: 400, type: 'invalid_request_error', log: 'info', retryable: false, message: 'No provider key: send x-provider-key, store one under /v1/settings/provider-keys, or configure the platform key.' },
+  unknown_model: { status: 404, type: 'invalid_request_error', log: 'info', retryable: false, message: 'The model is not in the catalog.' },
+  unavailable: { status: 503, type: 'server_error', log: 'error', retryable: true, message: 'The service is not ready.' },
+  internal: { status: 500, type: 'server_error', log: 'error', retryable: true, message: 'Internal error.' },
+} as const satisfies Record<string, CatalogueEntry>;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+export class ApiError extends Error {
+  override name = 'ApiError';
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly param: string | null;
+  readonly headers: Record<string, string>;
+  /** Extra fields that ride on the envelope (e.g. a vendor's raw error). */
+  readonly extra: Record<string, unknown>;
+
+  constructor(
+    code: ErrorCode,
+    message?: string,
+    opts: { param?: string | null; headers?: Record<string, string>; extra?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
+    super(message ?? errorCatalogue[code].message, { cause: opts.cause });
+    this.code = code;
+    this.status = errorCatalogue[code].status;
+    this.param = opts.param ?? null;
+    this.headers = opts.headers ?? {};
+    this.extra = opts.extra ?? {};
+  }
+
+  get entry(): CatalogueEntry {
+    return errorCatalogue[this.code];
+  }
+
+  toBody(): { error: Record<string, unknown> } {
+    return { error: { message: this.message, type: this.entry.type, code: this.code, param: this.param, ...this.extra } };
+  }
+}
+
+export function isApiError(e: unknown): e is ApiError {
+  return e instanceof ApiError;
+}

@@ -1,0 +1,69 @@
+// The in-process hot store, for a single replica without Redis.
+import { EventEmitter } from 'node:events';
+import type { HotStore, IdempotencyRecord } from './store.ts';
+
+interface Entry {
+  value: string;
+  expiresAt: number;
+}
+
+export class MemoryHotStore implements HotStore {
+  readonly kind = 'memory' as const;
+  readonly #map = new Map<string, Entry>();
+  readonly #bus = new EventEmitter();
+  readonly #sweep: NodeJS.Timeout;
+
+  constructor() {
+    this.#bus.setMaxListeners(0);
+    this.#sweep = setInterval(() => this.#evictExpired(), 60_000);
+    this.#sweep.unref();
+  }
+
+  #evictExpired(): void {
+    const now = Date.now();
+    for (const [k, e] of this.#map) if (e.expiresAt <= now) this.#map.delete(k);
+  }
+
+  #read(key: string): string | null {
+    const e = this.#map.get(key);
+    if (!e) return null;
+    if (e.expiresAt <= Date.now()) {
+      this.#map.delete(key);
+      return null;
+    }
+    return e.value;
+  }
+
+  async get(key: string): Promise<string | null> {
+    return this.#read(key);
+  }
+  async set(key: string, value: string, ttlMs: number): Promise<void> {
+    this.#map.set(key, { value, expiresAt: Date.now() + ttlMs });
+  }
+  async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
+    if (this.#read(key) !== null) return false;
+    this.#map.set(key, { value, expiresAt: Date.now() + ttlMs });
+    return true;
+  }
+  async del(key: string): Promise<void> {
+    this.#map.delete(key);
+  }
+  async saveIdempotency(id: string, rec: IdempotencyRecord, ttlMs: number): Promise<void> {
+    await this.set(`idem:${id}`, JSON.stringify(rec), ttlMs);
+  }
+  async fetchIdempotency(id: string): Promise<IdempotencyRecord | null> {
+    const v = this.#read(`idem:${id}`);
+    return v ? (JSON.parse(v) as IdempotencyRecord) : null;
+  }
+  async publish(channel: string, message: string): Promise<void> {
+    this.#bus.emit(channel, message);
+  }
+  async subscribe(channel: string, handler: (message: string) => void): Promise<void> {
+    this.#bus.on(channel, handler);
+  }
+  async ping(): Promise<void> {}
+  async close(): Promise<void> {
+    clearInterval(this.#sweep);
+    this.#bus.removeAllListeners();
+  }
+}

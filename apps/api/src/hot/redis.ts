@@ -1,0 +1,81 @@
+// The Redis hot store: plain keys and atomic claims through node-redis, entity-shaped
+// records (idempotency) through redis-om, notices over pub/sub.
+import { createClient } from 'redis';
+import { Repository, Schema, EntityId } from 'redis-om';
+import type { HotStore, IdempotencyRecord } from './store.ts';
+
+type Client = ReturnType<typeof createClient>;
+
+const idempotencySchema = new Schema(
+  'optimizer:idem',
+  {
+    fingerprint: { type: 'string' },
+    state: { type: 'string' },
+    status: { type: 'number' },
+    headers: { type: 'string' },
+    body: { type: 'string' },
+  },
+  { dataStructure: 'HASH' },
+);
+
+export class RedisHotStore implements HotStore {
+  readonly kind = 'redis' as const;
+  readonly #client: Client;
+  readonly #subscriber: Client;
+  readonly #idempotency: Repository;
+  readonly #prefix = 'optimizer:';
+
+  private constructor(client: Client, subscriber: Client) {
+    this.#client = client;
+    this.#subscriber = subscriber;
+    this.#idempotency = new Repository(idempotencySchema, client);
+  }
+
+  static async connect(url: string, onError: (e: Error) => void): Promise<RedisHotStore> {
+    const client: Client = createClient({ url, socket: { reconnectStrategy: (n) => Math.min(n * 100, 2000) } });
+    client.on('error', onError);
+    await client.connect();
+    const subscriber = client.duplicate();
+    subscriber.on('error', onError);
+    await subscriber.connect();
+    return new RedisHotStore(client, subscriber);
+  }
+
+  async get(key: string): Promise<string | null> {
+    return this.#client.get(this.#prefix + key);
+  }
+  async set(key: string, value: string, ttlMs: number): Promise<void> {
+    await this.#client.set(this.#prefix + key, value, { PX: Math.max(1, Math.round(ttlMs)) });
+  }
+  async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
+    const r = await this.#client.set(this.#prefix + key, value, { PX: Math.max(1, Math.round(ttlMs)), NX: true });
+    return r === 'OK';
+  }
+  async del(key: string): Promise<void> {
+    await this.#client.del(this.#prefix + key);
+  }
+  async saveIdempotency(id: string, rec: IdempotencyRecord, ttlMs: number): Promise<void> {
+    await this.#idempotency.save(id, { ...rec });
+    await this.#idempotency.expire(id, Math.max(1, Math.ceil(ttlMs / 1000)));
+  }
+  async fetchIdempotency(id: string): Promise<IdempotencyRecord | null> {
+    const e = await this.#idempotency.fetch(id);
+    if (e.fingerprint === undefined) return null;
+    const rec = { ...e } as Record<string | symbol, unknown>;
+    delete rec[EntityId];
+    return rec as unknown as IdempotencyRecord;
+  }
+  async publish(channel: string, message: string): Promise<void> {
+    await this.#client.publish(this.#prefix + channel, message);
+  }
+  async subscribe(channel: string, handler: (message: string) => void): Promise<void> {
+    await this.#subscriber.subscribe(this.#prefix + channel, handler);
+  }
+  async ping(): Promise<void> {
+    await this.#client.ping();
+  }
+  async close(): Promise<void> {
+    await this.#subscriber.quit().catch(() => undefined);
+    await this.#client.quit().catch(() => undefined);
+  }
+}

@@ -1,0 +1,78 @@
+// A write-ahead file for metering: every record is appended (a plain write, no
+// wait) before its response completes, fsynced on a short timer, and removed once
+// the database holds it. At start, whatever a killed process left is replayed.
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+
+export class WriteAheadLog {
+  readonly #dir: string;
+  #fd: number;
+  #path: string;
+  #seq = 0;
+  #dirty = false;
+
+  constructor(dir: string) {
+    this.#dir = dir;
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    [this.#path, this.#fd] = this.#open();
+  }
+
+  #open(): [string, number] {
+    const path = join(this.#dir, `meter-${Date.now()}-${process.pid}-${String(++this.#seq).padStart(6, '0')}.log`);
+    return [path, openSync(path, 'a', 0o600)];
+  }
+
+  /** Segments left by an earlier process, oldest first, with their parsed entries. */
+  leftovers(): { path: string; entries: unknown[] }[] {
+    return readdirSync(this.#dir)
+      .filter((f) => f.endsWith('.log') && join(this.#dir, f) !== this.#path)
+      .sort()
+      .map((f) => {
+        const path = join(this.#dir, f);
+        const entries = readFileSync(path, 'utf8')
+          .split('\n')
+          .filter((l) => l.trim())
+          .flatMap((l) => {
+            try {
+              return [JSON.parse(l) as unknown];
+            } catch {
+              return []; // a torn last line from a crash mid-write: its response never completed
+            }
+          });
+        return { path, entries };
+      });
+  }
+
+  append(entry: unknown): void {
+    writeSync(this.#fd, JSON.stringify(entry) + '\n');
+    this.#dirty = true;
+  }
+
+  sync(): void {
+    if (!this.#dirty) return;
+    fsyncSync(this.#fd);
+    this.#dirty = false;
+  }
+
+  /** Starts a new segment and returns the closed one's path, to delete once stored. */
+  rotate(): string {
+    this.sync();
+    closeSync(this.#fd);
+    const closed = this.#path;
+    [this.#path, this.#fd] = this.#open();
+    return closed;
+  }
+
+  remove(path: string): void {
+    try {
+      unlinkSync(path);
+    } catch {
+      /* already gone */
+    }
+  }
+
+  close(): void {
+    this.sync();
+    closeSync(this.#fd);
+  }
+}

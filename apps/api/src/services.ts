@@ -1,0 +1,86 @@
+// The composition root: every long-lived service, built once from the config and
+// closed in reverse order.
+import { join, resolve } from 'node:path';
+import type { Config } from './config.ts';
+import { openDatabase, type Database } from './db/database.ts';
+import type { HotStore } from './hot/store.ts';
+import { MemoryHotStore } from './hot/memory.ts';
+import { RedisHotStore } from './hot/redis.ts';
+import type { Logger } from './logger.ts';
+import { Metrics } from './http/metrics.ts';
+import { Meter } from './meter/meter.ts';
+import { Envelope } from './security/envelope.ts';
+import { loadMasterKey } from './security/master-key.ts';
+import { KeyHasher } from './security/secrets.ts';
+import { Catalog } from './catalog/catalog.ts';
+import { Accounts } from './tenancy/accounts.ts';
+import { AdminAuth } from './tenancy/admin-auth.ts';
+import { KeyCache } from './tenancy/key-cache.ts';
+import { ProviderKeys } from './tenancy/provider-keys.ts';
+
+export interface Services {
+  config: Config;
+  logger: Logger;
+  db: Database;
+  hot: HotStore;
+  metrics: Metrics;
+  meter: Meter;
+  keys: KeyCache;
+  accounts: Accounts;
+  providerKeys: ProviderKeys;
+  adminAuth: AdminAuth;
+  catalog: Catalog;
+  close(): Promise<void>;
+}
+
+export async function createServices(config: Config, logger: Logger, hooks: { announceAdminKey?: (key: string) => void } = {}): Promise<Services> {
+  const dataDir = resolve(config.DATA_DIR);
+  const master = loadMasterKey({
+    fromEnv: config.OPTIMIZER_MASTER_KEY,
+    dataDir,
+    onGenerated: (path) => logger.warn({ path }, 'generated a master key for secrets at rest; back it up, or set OPTIMIZER_MASTER_KEY'),
+  });
+  const hasher = new KeyHasher(master);
+  const envelope = new Envelope([{ id: 'k1', key: master }]);
+  const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir, logger });
+  const hot: HotStore = config.REDIS_URL
+    ? await RedisHotStore.connect(config.REDIS_URL, (err) => logger.warn({ err: err.message }, 'redis connection error'))
+    : new MemoryHotStore();
+  const metrics = new Metrics();
+  const meter = new Meter({ db, walDir: join(dataDir, 'wal'), logger, flushMs: config.METER_FLUSH_MS });
+  await meter.start();
+  const keys = new KeyCache(db, hot, hasher);
+  await keys.start();
+  const providerKeys = new ProviderKeys(db, hot, envelope);
+  await providerKeys.start();
+  const adminAuth = new AdminAuth(hasher);
+  await adminAuth.start({
+    fromEnv: config.ADMIN_KEY,
+    db,
+    announce:
+      hooks.announceAdminKey ??
+      ((key) => process.stdout.write(`\nAdmin key (shown once, stored hashed; keep it safe):\n  ${key}\n\n`)),
+  });
+  const accounts = new Accounts(db, hasher, keys);
+  const catalog = new Catalog(db, hot);
+  await catalog.start();
+
+  return {
+    config,
+    logger,
+    db,
+    hot,
+    metrics,
+    meter,
+    keys,
+    accounts,
+    providerKeys,
+    adminAuth,
+    catalog,
+    async close() {
+      await meter.close();
+      await hot.close();
+      await db.close();
+    },
+  };
+}

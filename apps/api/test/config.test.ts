@@ -1,0 +1,35 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
+
+describe('configuration is validated once at boot', () => {
+  it('applies the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ PORT: 8080, HOST: '127.0.0.1', DATA_DIR: './data', LOG_LEVEL: 'info' });
+  });
+
+  it('names a malformed value and what is wrong with it', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT="eighty" is invalid/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL="mysql:\/\/x" is invalid: must be a URL starting with postgres:/);
+    expect(() => loadConfig({ OPTIMIZER_MASTER_KEY: 'short' })).toThrow(/OPTIMIZER_MASTER_KEY.*32 bytes/);
+    expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL="loud"/);
+  });
+
+  it('refuses an unknown OPTIMIZER_ setting as a likely typo', () => {
+    expect(() => loadConfig({ OPTIMIZER_MASTERKEY: 'x' })).toThrow(/unknown setting OPTIMIZER_MASTERKEY/);
+  });
+
+  it('stops the real boot fast with a message naming the bad value', () => {
+    const r = spawnSync(process.execPath, [join(import.meta.dirname, '../src/main.ts')], {
+      env: { PATH: process.env.PATH, PORT: '99999', DATA_DIR: mkdtempSync(join(tmpdir(), 'optimizer-cfg-')) },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(r.status).toBe(78);
+    expect(r.stderr).toContain('PORT="99999" is invalid');
+  });
+});

@@ -1,0 +1,128 @@
+// Starts a real gateway for a test: its own data directory, and on the PostgreSQL
+// leg its own fresh database on the machine's server plus the machine's Redis.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createLogger } from '../../src/logger.ts';
+import { createServices, type Services } from '../../src/services.ts';
+
+export const onPostgres = process.env.TEST_DB === 'postgres';
+const pgAdminUrl = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export interface TestDatabase {
+  url: string | undefined;
+  drop(): Promise<void>;
+}
+
+/** A fresh PostgreSQL database on the PostgreSQL leg; nothing (embedded) otherwise. */
+export async function testDatabase(): Promise<TestDatabase> {
+  if (!onPostgres) return { url: undefined, drop: async () => {} };
+  const name = `optimizer_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: pgAdminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = pgAdminUrl.replace(/\/[^/]*$/, `/${name}`);
+  return {
+    url,
+    async drop() {
+      const c = new pg.Client({ connectionString: pgAdminUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestGateway {
+  url: string;
+  app: FastifyInstance;
+  services: Services;
+  adminKey: string;
+  logs: string[];
+  dataDir: string;
+  /** Stops the gateway; the data directory and database stay for a restart. */
+  stop(): Promise<void>;
+  /** Stops it and removes its data. */
+  close(): Promise<void>;
+}
+
+export interface GatewayOptions {
+  env?: Record<string, string>;
+  dataDir?: string;
+  database?: TestDatabase;
+}
+
+export async function startGateway(opts: GatewayOptions = {}): Promise<TestGateway> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'optimizer-test-'));
+  const ownDb = opts.database ? null : await testDatabase();
+  const database = opts.database ?? ownDb!;
+  const adminKey = opts.env?.ADMIN_KEY ?? `admin-${randomBytes(24).toString('hex')}`;
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    PORT: '0',
+    LOG_LEVEL: 'info',
+    ADMIN_KEY: adminKey,
+    METER_FLUSH_MS: '50',
+    ...(database.url ? { DATABASE_URL: database.url, REDIS_URL: redisUrl } : {}),
+    ...opts.env,
+  };
+  const config = loadConfig(env);
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      logs.push(chunk.toString('utf8'));
+      cb();
+    },
+  });
+  const logger = createLogger(config.LOG_LEVEL, sink);
+  const services = await createServices(config, logger, { announceAdminKey: (k) => logs.push(`announced admin key ${k}`) });
+  const app = await buildApp(services);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await app.close();
+    await services.close();
+  };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    app,
+    services,
+    adminKey,
+    logs,
+    dataDir,
+    stop,
+    async close() {
+      await stop();
+      if (ownDb) await ownDb.drop();
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signs up a fresh tenant and returns its key and ids. */
+export async function signup(gw: { url: string }, company = 'Acme'): Promise<{ api_key: string; account_id: string; workflow_id: string }> {
+  const email = `${randomBytes(6).toString('hex')}@example.com`;
+  const r = await fetch(`${gw.url}/v1/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ company, email }),
+  });
+  if (r.status !== 201) throw new Error(`signup failed: ${r.status} ${await r.text()}`);
+  return (await r.json()) as { api_key: string; account_id: string; workflow_id: string };
+}
+
+export function authed(key: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...extra };
+}

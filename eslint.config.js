@@ -1,0 +1,71 @@
+// Lint: the bans that keep the gateway safe, each with the reason a reader sees.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const secretName = '/(key|secret|token|hash|password|signature)$/i';
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', 'tools/**', 'data/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: true }],
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-globals': [
+        'error',
+        { name: 'fetch', message: 'Outbound calls go through the one outbound module (apps/api/src/providers/outbound.ts): it checks the address connected to and sets timeouts.' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name='Math'][property.name='random']",
+          message: 'Math.random is predictable: use node:crypto (randomBytes, randomUUID, randomInt) for ids, secrets and jitter.',
+        },
+        {
+          selector: `BinaryExpression[operator=/^[!=]==?$/][left.name=${secretName}]`,
+          message: 'Comparing a secret with ===/!== leaks its length and prefix through timing: use constantTimeEqual from security/secrets.ts.',
+        },
+        {
+          selector: `BinaryExpression[operator=/^[!=]==?$/][right.name=${secretName}]`,
+          message: 'Comparing a secret with ===/!== leaks its length and prefix through timing: use constantTimeEqual from security/secrets.ts.',
+        },
+        {
+          selector: "CallExpression[callee.property.name='request'][callee.object.name=/^(http|https)$/]",
+          message: 'No bare http.request for outbound calls: use the outbound module, which checks addresses and sets timeouts.',
+        },
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'undici', message: 'Outbound calls go through apps/api/src/providers/outbound.ts, the only module that imports undici.' },
+            { name: 'axios', message: 'Use the outbound module.' },
+            { name: 'node-fetch', message: 'Use the outbound module.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The outbound module is the one place that talks to the network.
+    files: ['apps/api/src/providers/outbound.ts', 'apps/api/src/providers/outbound/**/*.ts'],
+    rules: { 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off' },
+  },
+  {
+    // Tests, benchmarks, the mock vendors and the web app are clients, not the gateway's outbound path.
+    files: ['**/test/**', 'bench/**', 'packages/mock-providers/**', 'packages/sdk/**', 'apps/admin-web/**', 'scripts/**', '*.config.ts'],
+    rules: { 'no-restricted-globals': 'off', 'no-restricted-imports': 'off' },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+  },
+);

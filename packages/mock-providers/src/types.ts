@@ -1,0 +1,65 @@
+// Public types of the mock vendor.
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** Parsed JSON body, or undefined when the body was empty or not JSON. */
+   
+  body: any;
+  rawBody: string;
+  receivedAt: number;
+}
+
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'function_call';
+
+export interface ScriptedToolCall {
+  name: string;
+  /** JSON text, passed through verbatim. */
+  arguments: string;
+  /** Defaults to a generated `call_mock_…` id. */
+  id?: string;
+}
+
+export interface ScriptedUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  cached_tokens?: number;
+  reasoning_tokens?: number;
+}
+
+export interface ScriptedReply {
+  content: string | null;
+  tool_calls: ScriptedToolCall[];
+  usage: ScriptedUsage;
+  finish_reason: FinishReason;
+}
+
+export interface OpenAIMockOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** When set, `Authorization: Bearer <apiKey>` is required, else 401. */
+  apiKey?: string;
+  /** Delay before every response. */
+  latencyMs?: number;
+  /** Delay between streamed chunks. */
+  chunkDelayMs?: number;
+  /** Keep a log of requests in `vendor.requests` (default true). */
+  record?: boolean;
+}
+
+export interface MockVendor {
+  /** Base URL including `/v1`, e.g. http://127.0.0.1:PORT/v1 */
+  url: string;
+  port: number;
+  requests: RecordedRequest[];
+  /** Requests whose client went away before the response ended. */
+  readonly aborted: number;
+  /** Clears recorded requests, the script, the aborted counter and fault counters. */
+  reset(): void;
+  close(): Promise<void>;
+  /** Sets the canned reply for all following calls (replaces any earlier script). */
+  script(next: Partial<ScriptedReply>): void;
+}

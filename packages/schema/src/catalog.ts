@@ -1,0 +1,65 @@
+import { z } from 'zod';
+
+/** Vendors the gateway can route to. */
+export const providerSchema = z.enum(['openai', 'anthropic', 'gemini', 'mistral', 'deepseek', 'xai', 'groq', 'together']);
+
+export const modalitySchema = z.enum(['text', 'image', 'audio', 'video']);
+
+export const reasoningEffortSchema = z.enum(['none', 'minimal', 'low', 'medium', 'high', 'max']);
+
+/** Capabilities a model's prior strength is recorded for. */
+export const capabilitySchema = z.enum([
+  'code',
+  'reasoning',
+  'math',
+  'extraction',
+  'classification',
+  'chat',
+  'vision',
+  'long_context',
+  'tool_use',
+]);
+
+// zod v4's z.number() already rejects NaN and ±Infinity, so every number here is finite.
+const price = z.number().nonnegative();
+const limit = z.int().positive();
+const name = z.string().min(1);
+
+/**
+ * One model the gateway can price and route to. Prices are USD per million tokens on the
+ * vendor's standard tier (not batch, not priority), and the lowest tier where the price
+ * depends on prompt length.
+ */
+export const modelProfileSchema = z
+  .object({
+    /** The vendor's model name as sent on its API, e.g. "gpt-4o-mini". */
+    model: name,
+    /** A built-in vendor or a custom provider registered by the admin (lowercase id). */
+    provider: z.string().regex(/^[a-z][a-z0-9-]{1,39}$/, 'provider must be a lowercase id'),
+    input_per_mtok: price,
+    output_per_mtok: price,
+    /** Price of input tokens read from the vendor's prompt cache. */
+    cached_input_per_mtok: price,
+    /** Multiplier on input_per_mtok for cache-write tokens; 1 where writes cost no extra. */
+    cache_write_multiplier: z.number().positive(),
+    input_modalities: z.array(modalitySchema).min(1),
+    output_modalities: z.array(modalitySchema).min(1),
+    tools: z.enum(['none', 'basic', 'full']),
+    structured_outputs: z.boolean(),
+    /** Effort levels the model accepts; empty for models without an effort control. */
+    reasoning_efforts: z.array(reasoningEffortSchema),
+    context_length: limit,
+    max_output_tokens: limit,
+    search_only: z.boolean(),
+    moderation_only: z.boolean(),
+    /** Prior capability scores in [0, 1] from public benchmarks; not measurements. */
+    strengths: z.partialRecord(capabilitySchema, z.number().min(0).max(1)),
+    disabled: z.boolean(),
+    /** Equivalent-or-stronger models on other providers, in preference order. */
+    failover: z.array(name),
+  })
+  .strict();
+
+export type ModelProfile = z.infer<typeof modelProfileSchema>;
+export type Provider = z.infer<typeof providerSchema>;
+export type Capability = z.infer<typeof capabilitySchema>;

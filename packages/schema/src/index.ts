@@ -1,0 +1,3 @@
+export * from './catalog.ts';
+export * from './completion.ts';
+export * from './control.ts';
