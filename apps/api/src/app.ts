@@ -8,6 +8,8 @@ import { registerSignupRoutes } from './routes/signup.ts';
 import { registerAgentRoutes } from './routes/agents.ts';
 import { registerProviderKeyRoutes } from './routes/provider-keys.ts';
 import { registerAdminCatalogRoutes } from './routes/admin-catalog.ts';
+import { registerCompletions } from './pipeline/completions.ts';
+import { registerCallRoutes } from './routes/calls.ts';
 import type { Services } from './services.ts';
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
@@ -44,6 +46,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerAgentRoutes(app, services);
   registerProviderKeyRoutes(app, services);
   registerAdminCatalogRoutes(app, services);
+  registerCompletions(app, services);
+  registerCallRoutes(app, services);
   registerWeb(app);
   return app;
 }

@@ -32,6 +32,8 @@ export const errorCatalogue = {
   upstream_error: { status: 502, type: 'upstream_error', log: 'warn', retryable: true, message: 'The model provider failed.' },
   upstream_timeout: { status: 504, type: 'upstream_timeout', log: 'warn', retryable: true, message: 'The model provider did not answer in time.' },
   upstream_auth: { status: 401, type: 'authentication_error', log: 'info', retryable: false, message: 'The model provider refused the provider key.' },
+  upstream_not_found: { status: 404, type: 'invalid_request_error', log: 'info', retryable: false, message: 'The model provider does not know that model or route.' },
+  provider_unavailable: { status: 400, type: 'invalid_request_error', log: 'info', retryable: false, message: 'That provider cannot be reached through this gateway.' },
   upstream_bad_request: { status: 400, type: 'invalid_request_error', log: 'info', retryable: false, message: 'The model provider refused the request.' },
   no_provider_key: { status: 400, type: 'invalid_request_error', log: 'info', retryable: false, message: 'No provider key: send x-provider-key, store one under /v1/settings/provider-keys, or configure the platform key.' },
   unknown_model: { status: 404, type: 'invalid_request_error', log: 'info', retryable: false, message: 'The model is not in the catalog.' },

@@ -13,6 +13,10 @@ import { Envelope } from './security/envelope.ts';
 import { loadMasterKey } from './security/master-key.ts';
 import { KeyHasher } from './security/secrets.ts';
 import { Catalog } from './catalog/catalog.ts';
+import { Idempotency } from './pipeline/idempotency.ts';
+import { CallViews } from './reporting/calls.ts';
+import { Outbound } from './providers/outbound.ts';
+import { ProviderRegistry } from './providers/registry.ts';
 import { Accounts } from './tenancy/accounts.ts';
 import { AdminAuth } from './tenancy/admin-auth.ts';
 import { KeyCache } from './tenancy/key-cache.ts';
@@ -30,6 +34,10 @@ export interface Services {
   providerKeys: ProviderKeys;
   adminAuth: AdminAuth;
   catalog: Catalog;
+  providers: ProviderRegistry;
+  outbound: Outbound;
+  idempotency: Idempotency;
+  callViews: CallViews;
   close(): Promise<void>;
 }
 
@@ -63,6 +71,7 @@ export async function createServices(config: Config, logger: Logger, hooks: { an
   });
   const accounts = new Accounts(db, hasher, keys);
   const catalog = new Catalog(db, hot);
+  const outbound = new Outbound();
   await catalog.start();
 
   return {
@@ -77,7 +86,12 @@ export async function createServices(config: Config, logger: Logger, hooks: { an
     providerKeys,
     adminAuth,
     catalog,
+    providers: new ProviderRegistry(config),
+    outbound,
+    idempotency: new Idempotency(hot),
+    callViews: new CallViews(db, meter),
     async close() {
+      await outbound.close();
       await meter.close();
       await hot.close();
       await db.close();

@@ -1,0 +1,82 @@
+// POST /v1/chat/completions, as the pipeline of named stages, in order:
+//   authenticate → idempotency → annotate → route → dispatch → meter → respond.
+// Stages still to come (guard, budget, cache, prune, quality gate) slot in where
+// design §2 places them.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { tenantAuth, principalOf } from '../http/auth.ts';
+import { toApiError } from '../http/error-handler.ts';
+import { newId } from '../security/secrets.ts';
+import type { Services } from '../services.ts';
+import { annotate } from './annotate.ts';
+import type { CallContext } from './context.ts';
+import { dispatch } from './dispatch.ts';
+import { keepsFailure, readKey } from './idempotency.ts';
+import { meterCall } from './meter-call.ts';
+import { noUsage } from './pricing.ts';
+import { respondJson } from './respond.ts';
+import { route } from './route.ts';
+import { relayStream } from './stream.ts';
+import type { IdempotencyRecord } from '../hot/store.ts';
+
+function newContext(request: FastifyRequest): CallContext {
+  const pk = request.headers['x-provider-key'];
+  return {
+    id: newId('call'),
+    receivedAt: new Date(),
+    principal: principalOf(request),
+    body: {},
+    requestedModel: '',
+    annotation: undefined,
+    stream: false,
+    clientWantsUsage: false,
+    providerKeyHeader: typeof pk === 'string' && pk.length > 0 ? pk : undefined,
+    idempotencyKey: null,
+    claim: null,
+    route: null,
+    attempts: [],
+    upstreamMs: 0,
+  };
+}
+
+async function replay(reply: FastifyReply, rec: IdempotencyRecord): Promise<void> {
+  const headers = JSON.parse(rec.headers) as Record<string, string>;
+  await reply.code(rec.status).headers(headers).header('idempotent-replayed', 'true').send(rec.body);
+}
+
+export function registerCompletions(app: FastifyInstance, s: Services): void {
+  const authenticate = tenantAuth(s.keys);
+
+  app.post('/v1/chat/completions', { onRequest: authenticate }, async (request, reply) => {
+    const ctx = newContext(request);
+
+    // idempotency
+    ctx.idempotencyKey = readKey(request.headers['idempotency-key']);
+    if (ctx.idempotencyKey) {
+      const begun = await s.idempotency.begin(ctx.principal.accountId, ctx.idempotencyKey, request.body);
+      if (begun.kind === 'replay') return replay(reply, begun.record);
+      ctx.claim = begun.claim;
+    }
+
+    const abort = new AbortController();
+    reply.raw.on('close', () => {
+      if (!reply.raw.writableFinished) abort.abort();
+    });
+    try {
+      annotate(ctx, request.body);
+      route(ctx, s.catalog, s.providers);
+      const dispatched = await dispatch(ctx, s, abort.signal);
+      if (ctx.stream) return await relayStream(ctx, dispatched, reply, abort, s.meter, s.idempotency);
+      return await respondJson(ctx, dispatched, reply, s.meter, s.idempotency);
+    } catch (err) {
+      const e = toApiError(err);
+      if (ctx.requestedModel) {
+        meterCall(ctx, s.meter, { status: e.status, errorCode: e.code, usage: noUsage, latencyMs: reply.elapsedTime, overheadMs: 0, vendorStatus: ctx.attempts.at(-1)?.status ?? null });
+      }
+      if (ctx.claim) {
+        if (keepsFailure(e.status)) await s.idempotency.complete(ctx.claim, e.status, { 'content-type': 'application/json', ...e.headers }, JSON.stringify(e.toBody()));
+        else await s.idempotency.release(ctx.claim);
+      }
+      throw e;
+    }
+  });
+}

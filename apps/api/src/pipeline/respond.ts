@@ -1,0 +1,65 @@
+// Stage: respond (non-stream). Reads the vendor's answer, meters it, and sends it
+// back unchanged but for the `optimizer` block.
+import type { FastifyReply } from 'fastify';
+import type { Meter } from '../meter/meter.ts';
+import type { CallContext, Costs } from './context.ts';
+import type { Dispatched } from './dispatch.ts';
+import { transportError } from './dispatch.ts';
+import type { Idempotency } from './idempotency.ts';
+import { meterCall } from './meter-call.ts';
+import { usageFromOpenAI, usd, type Usage } from './pricing.ts';
+import { countPromptTokens, countTokens } from './tokens.ts';
+import { ApiError } from '../errors.ts';
+
+export function optimizerBlock(costs: Costs, cacheHit = false) {
+  return {
+    cache_hit: cacheHit,
+    baseline_cost: usd(costs.baseline),
+    served_cost: usd(costs.served),
+    actual_cost: usd(costs.actual),
+    exploration_cost: usd(costs.exploration),
+    saving: usd(costs.saving),
+  };
+}
+
+export function responseHeaders(ctx: CallContext, overheadMs: number, contentType: string): Record<string, string> {
+  return {
+    'content-type': contentType,
+    'x-optimizer-call-id': ctx.id,
+    'x-optimizer-model': ctx.route?.model ?? '',
+    'x-optimizer-overhead-ms': overheadMs.toFixed(3),
+  };
+}
+
+function estimateUsage(ctx: CallContext, completionText: string): Usage {
+  const messages = Array.isArray(ctx.body.messages) ? (ctx.body.messages as unknown[]) : [];
+  return { promptTokens: countPromptTokens(messages), completionTokens: countTokens(completionText), cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, estimated: true };
+}
+
+export { estimateUsage };
+
+export async function respondJson(ctx: CallContext, d: Dispatched, reply: FastifyReply, meter: Meter, idempotency: Idempotency): Promise<void> {
+  let text: string;
+  try {
+    text = await d.response.body.text();
+  } catch (err) {
+    throw transportError(err, d.provider.name);
+  }
+  const upstreamMs = performance.now() - d.startedAt;
+  let parsed: { usage?: unknown; choices?: { message?: { content?: string } }[] };
+  try {
+    parsed = JSON.parse(text) as typeof parsed;
+  } catch {
+    throw new ApiError('upstream_error', `${d.provider.name} answered with a body that is not JSON.`);
+  }
+  const usage = usageFromOpenAI(parsed.usage) ?? estimateUsage(ctx, (parsed.choices ?? []).map((c) => c.message?.content ?? '').join(''));
+  d.attempt.usage = usage;
+  d.attempt.latencyMs = upstreamMs;
+  const overheadMs = Math.max(0, reply.elapsedTime - upstreamMs);
+  const costs = meterCall(ctx, meter, { status: 200, errorCode: null, usage, latencyMs: reply.elapsedTime, overheadMs, vendorStatus: d.response.statusCode });
+  const end = text.lastIndexOf('}');
+  const body = `${text.slice(0, end)},"optimizer":${JSON.stringify(optimizerBlock(costs))}}`;
+  const headers = responseHeaders(ctx, overheadMs, 'application/json');
+  if (ctx.claim) await idempotency.complete(ctx.claim, 200, headers, body);
+  await reply.code(200).headers(headers).send(body);
+}

@@ -1,0 +1,46 @@
+// Splits a byte stream of server-sent events into whole events as they arrive,
+// without waiting for the stream to end.
+
+export class SseSplitter {
+  #buf = '';
+
+  /** Feeds bytes; returns the complete events (their raw text, without the blank line). */
+  push(chunk: Buffer | string): string[] {
+    this.#buf += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    const out: string[] = [];
+    for (;;) {
+      const lf = this.#buf.indexOf('\n\n');
+      const crlf = this.#buf.indexOf('\r\n\r\n');
+      let end: number;
+      let sep: number;
+      if (lf === -1 && crlf === -1) break;
+      if (crlf !== -1 && (lf === -1 || crlf < lf)) {
+        end = crlf;
+        sep = 4;
+      } else {
+        end = lf;
+        sep = 2;
+      }
+      out.push(this.#buf.slice(0, end));
+      this.#buf = this.#buf.slice(end + sep);
+    }
+    return out;
+  }
+
+  /** Whatever is left when the stream ends (an event cut off mid-way). */
+  rest(): string {
+    return this.#buf;
+  }
+}
+
+/** The data payload of one event ("data:" lines joined), or null for comments and empty events. */
+export function eventData(event: string): string | null {
+  let data: string | null = null;
+  for (const line of event.split(/\r?\n/)) {
+    if (line.startsWith('data:')) {
+      const v = line.slice(line.charAt(5) === ' ' ? 6 : 5);
+      data = data === null ? v : `${data}\n${v}`;
+    }
+  }
+  return data;
+}

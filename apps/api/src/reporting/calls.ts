@@ -1,0 +1,101 @@
+// Read views over metered calls: the curated per-call view, the raw activity
+// timeline, and savings totals by source. All tenant-scoped.
+import type { Database } from '../db/database.ts';
+import { ActivityEntry, CallRecord, Workflow } from '../db/entities.ts';
+import { ApiError } from '../errors.ts';
+import type { Meter } from '../meter/meter.ts';
+
+const usd = (m: number) => Math.round(m) / 1e6;
+
+export function callView(r: CallRecord) {
+  return {
+    id: r.id,
+    created_at: r.createdAt.toISOString(),
+    agent: r.workflowId,
+    model: r.requestedModel,
+    routed_model: r.servedModel,
+    provider: r.provider,
+    stream: r.stream,
+    status: r.status,
+    error_code: r.errorCode,
+    usage: {
+      prompt_tokens: r.promptTokens,
+      completion_tokens: r.completionTokens,
+      cached_tokens: r.cachedTokens,
+      reasoning_tokens: r.reasoningTokens,
+      estimated: r.usageEstimated,
+    },
+    cost: {
+      baseline: usd(r.baselineMicros),
+      served: usd(r.servedMicros),
+      actual: usd(r.actualMicros),
+      exploration: usd(r.explorationMicros),
+    },
+    saving: usd(r.savingMicros),
+    saving_source: r.savingSource,
+    cache: { hit: r.cacheHit },
+    reasons: r.reasons,
+    grades: [] as unknown[],
+    guardrail_findings: [] as unknown[],
+    latency_ms: r.latencyMs,
+    overhead_ms: r.overheadMs,
+    vendor_status: r.vendorStatus,
+  };
+}
+
+export class CallViews {
+  readonly #db: Database;
+  readonly #meter: Meter;
+
+  constructor(db: Database, meter: Meter) {
+    this.#db = db;
+    this.#meter = meter;
+  }
+
+  async calls(accountId: string, q: { agent?: string; limit: number }) {
+    await this.#meter.flush(); // read your own writes on this replica
+    const em = this.#db.em();
+    if (q.agent && !(await em.count(Workflow, { id: q.agent, accountId }))) throw new ApiError('not_found', `No agent ${q.agent}.`, { param: 'agent' });
+    const rows = await em.find(CallRecord, { accountId, ...(q.agent ? { workflowId: q.agent } : {}) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: q.limit });
+    return rows.map(callView);
+  }
+
+  async activity(accountId: string, limit: number) {
+    await this.#meter.flush();
+    const rows = await this.#db.em().find(ActivityEntry, { accountId }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit });
+    return rows.map((a) => ({
+      id: a.id,
+      call_id: a.callId,
+      agent: a.workflowId,
+      at: a.createdAt.toISOString(),
+      attempt: a.attempt,
+      provider: a.provider,
+      model: a.model,
+      status: a.status,
+      outcome: a.outcome,
+      latency_ms: a.latencyMs,
+      prompt_tokens: a.promptTokens,
+      completion_tokens: a.completionTokens,
+      cost: usd(a.costMicros),
+    }));
+  }
+
+  async savings(accountId: string) {
+    await this.#meter.flush();
+    const conn = this.#db.em().getConnection();
+    const [t] = (await conn.execute(
+      `select count(*)::int as calls, coalesce(sum(baseline_micros),0)::bigint as baseline,
+              coalesce(sum(actual_micros),0)::bigint as actual, coalesce(sum(saving_micros),0)::bigint as saving
+         from call_records where account_id = ?`,
+      [accountId],
+    )) as { calls: number; baseline: string; actual: string; saving: string }[];
+    const bySource = (await conn.execute(
+      `select saving_source as source, coalesce(sum(saving_micros),0)::bigint as saving
+         from call_records where account_id = ? and saving_source is not null group by saving_source`,
+      [accountId],
+    )) as { source: string; saving: string }[];
+    const sources = { cache: 0, routing: 0, ttc: 0, trace: 0 } as Record<string, number>;
+    for (const r of bySource) sources[r.source] = usd(Number(r.saving));
+    return { calls: t!.calls, baseline_cost: usd(Number(t!.baseline)), actual_cost: usd(Number(t!.actual)), saving: usd(Number(t!.saving)), by_source: sources };
+  }
+}

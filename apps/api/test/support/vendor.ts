@@ -1,0 +1,39 @@
+// A gateway wired to a mock OpenAI vendor, and an official `openai` SDK client on it.
+import OpenAI from 'openai';
+import { startOpenAIMock, type MockVendor } from '@optimizer/mock-providers';
+import { signup, startGateway, type GatewayOptions, type TestGateway } from './gateway.ts';
+
+export const PLATFORM_KEY = 'sk-platform-test-key';
+
+export interface Rig {
+  gw: TestGateway;
+  vendor: MockVendor;
+  tenant: { api_key: string; account_id: string; workflow_id: string };
+  client: OpenAI;
+  close(): Promise<void>;
+}
+
+export async function startRig(opts: GatewayOptions & { vendorOptions?: Parameters<typeof startOpenAIMock>[0] } = {}): Promise<Rig> {
+  const vendor = await startOpenAIMock({ apiKey: PLATFORM_KEY, ...opts.vendorOptions });
+  const gw = await startGateway({ ...opts, env: { OPENAI_BASE_URL: vendor.url, OPENAI_API_KEY: PLATFORM_KEY, ...opts.env } });
+  const tenant = await signup(gw);
+  const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: tenant.api_key, maxRetries: 0 });
+  return {
+    gw,
+    vendor,
+    tenant,
+    client,
+    async close() {
+      await gw.close();
+      await vendor.close();
+    },
+  };
+}
+
+/** The call records of a tenant, newest first, straight from the database. */
+export async function callRecords(gw: TestGateway, accountId: string) {
+  await gw.services.meter.flush();
+  return gw.services.db.em().getConnection().execute(`select * from call_records where account_id = ? order by created_at desc`, [accountId]) as Promise<
+    Record<string, any>[]
+  >;
+}

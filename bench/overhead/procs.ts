@@ -1,0 +1,133 @@
+// Child processes pinned to a core, their CPU time from /proc, and killing them all on the way out.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { coreBusyShare, parseProcStatTicks } from './stats.ts';
+
+export interface Child {
+  name: string;
+  pid: number;
+  proc: ChildProcess;
+  /** Last lines of stdout+stderr, for error messages. */
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+const children = new Set<Child>();
+
+export const CLOCK_TICKS: number = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+export function hasTaskset(): boolean {
+  try {
+    execFileSync('taskset', ['-V'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Pins this process (the load generator) to `core`. */
+export function pinSelf(core: number): void {
+  execFileSync('taskset', ['-cp', String(core), String(process.pid)], { stdio: 'ignore' });
+}
+
+export interface SpawnOptions {
+  /** Core to pin to with `taskset -c`; undefined runs unpinned. */
+  core: number | undefined;
+  env: Record<string, string>;
+  cwd: string;
+}
+
+/**
+ * Starts `node args…` as its own process (taskset execs node, so the pid is node's). stdin stays an
+ * open pipe: the child-guard preload ends the child when it closes, i.e. when this process dies.
+ */
+export function spawnNode(name: string, args: string[], opts: SpawnOptions): Child {
+  const cmd = opts.core === undefined ? process.execPath : 'taskset';
+  const argv = opts.core === undefined ? args : ['-c', String(opts.core), process.execPath, ...args];
+  const proc = spawn(cmd, argv, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  if (proc.pid === undefined) throw new Error(`could not start ${name}`);
+  let tail = '';
+  const keep = (b: Buffer) => {
+    tail = (tail + b.toString('utf8')).slice(-4000);
+  };
+  proc.stdout?.on('data', keep);
+  proc.stderr?.on('data', keep);
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  const child: Child = { name, pid: proc.pid, proc, output: () => tail, exited };
+  children.add(child);
+  void exited.then(() => children.delete(child));
+  return child;
+}
+
+/** Sends SIGTERM to every child, then SIGKILL to those still there after `graceMs`. */
+export async function killAll(graceMs = 3000): Promise<void> {
+  const all = [...children];
+  for (const c of all) signal(c, 'SIGTERM');
+  await Promise.race([Promise.all(all.map((c) => c.exited)), sleep(graceMs)]);
+  for (const c of children) signal(c, 'SIGKILL');
+}
+
+/** Last resort on process exit: synchronous SIGKILL of whatever is left. */
+export function killAllNow(): void {
+  for (const c of children) signal(c, 'SIGKILL');
+}
+
+function signal(c: Child, sig: NodeJS.Signals): void {
+  try {
+    c.proc.kill(sig);
+  } catch {
+    // already gone
+  }
+}
+
+/** utime + stime of a process so far, in clock ticks (all threads). */
+export function cpuTicks(pid: number): number {
+  return parseProcStatTicks(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+}
+
+/** The `cpuN` line of /proc/stat. */
+export function coreStatLine(core: number): string {
+  const line = readFileSync('/proc/stat', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`cpu${core} `));
+  return line ?? '';
+}
+
+export { coreBusyShare };
+
+/** A currently free TCP port on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Polls `probe` until it returns true, the child exits, or `timeoutMs` passes. */
+export async function waitUntil(child: Child, what: string, timeoutMs: number, probe: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let gone = false;
+  void child.exited.then(() => (gone = true));
+  while (Date.now() < deadline) {
+    if (gone) throw new Error(`${child.name} exited before ${what}:\n${child.output()}`);
+    if (await probe().catch(() => false)) return;
+    await sleep(100);
+  }
+  throw new Error(`${child.name}: no ${what} within ${timeoutMs} ms:\n${child.output()}`);
+}

@@ -1,0 +1,69 @@
+// The gateway client: completions with typed `optimizer` annotations, the run helper,
+// outcomes, and the control plane. Built on the global fetch (or one you pass).
+import { signupRequest, type SignupRequest } from '@optimizer/schema';
+import { Admin } from './resources/admin.ts';
+import { Agents } from './resources/agents.ts';
+import { Activity, Calls, Savings } from './resources/calls.ts';
+import { Chat } from './resources/chat.ts';
+import { Outcomes } from './resources/outcomes.ts';
+import { ProviderKeys } from './resources/provider-keys.ts';
+import { Settings } from './resources/settings.ts';
+import { Run, type RunOptions } from './run.ts';
+import { Transport, validate } from './transport.ts';
+
+export interface OptimizerClientOptions {
+  /** The gateway's origin, e.g. http://127.0.0.1:8080 (a trailing /v1 is accepted). */
+  baseURL: string;
+  /** The tenant key (sk-opt-...) for completions and tenant routes. */
+  apiKey?: string;
+  /** The platform admin key, for client.admin only. */
+  adminKey?: string;
+  fetch?: typeof fetch;
+  /** Headers sent on every request. */
+  headers?: Record<string, string>;
+}
+
+export interface SignupResult {
+  api_key: string;
+  account_id: string;
+  workflow_id: string;
+}
+
+export class OptimizerClient {
+  readonly baseURL: string;
+  readonly chat: Chat;
+  readonly outcomes: Outcomes;
+  readonly agents: Agents;
+  readonly providerKeys: ProviderKeys;
+  readonly calls: Calls;
+  readonly activity: Activity;
+  readonly savings: Savings;
+  readonly settings: Settings;
+  readonly admin: Admin;
+
+  constructor(opts: OptimizerClientOptions) {
+    const t = new Transport(opts);
+    this.baseURL = t.baseURL;
+    this.chat = new Chat(t);
+    this.outcomes = new Outcomes(t);
+    this.agents = new Agents(t);
+    this.providerKeys = new ProviderKeys(t);
+    this.calls = new Calls(t);
+    this.activity = new Activity(t);
+    this.savings = new Savings(t);
+    this.settings = new Settings(t);
+    this.admin = new Admin(t);
+  }
+
+  /** Creates an account; the answer holds its first key, shown only this once. */
+  static async signup(baseURL: string, input: SignupRequest, opts: { fetch?: typeof fetch } = {}): Promise<SignupResult> {
+    const body = validate(signupRequest, input, 'POST /v1/signup');
+    const t = new Transport({ baseURL, fetch: opts.fetch });
+    return t.json<SignupResult>({ method: 'POST', path: '/v1/signup', auth: 'none', body });
+  }
+
+  /** A run: numbers its calls and links each to its parent step. */
+  run(opts: RunOptions = {}): Run {
+    return new Run(this.chat.completions, this.outcomes, opts);
+  }
+}

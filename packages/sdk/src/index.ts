@@ -1,0 +1,12 @@
+export { OptimizerClient, type OptimizerClientOptions, type SignupResult } from './client.ts';
+export { OptimizerError, isOptimizerError, parseRetryAfter, toOptimizerError, type HeadersLike, type OptimizerErrorInit } from './errors.ts';
+export { parseSSE, type SSEEvent } from './sse.ts';
+export { ChatCompletionStream } from './stream.ts';
+export { Run, type RunOptions, type StepOptions } from './run.ts';
+export { routingSettingsSchema, routingTierSchema, routingTiers, type RoutingSettings, type RoutingTier } from './routing-settings.ts';
+export { outcomeReportSchema } from './resources/outcomes.ts';
+export type { Agent, AgentKey, CreatedAgent, CreatedKey } from './resources/agents.ts';
+export type { ProviderKeyStatus } from './resources/provider-keys.ts';
+export type { ActivityEntry, CallRecord, SavingsSummary } from './resources/calls.ts';
+export type { ProviderConfig, ProviderConfigInput, ProviderTestResult } from './resources/admin.ts';
+export type * from './types.ts';
