@@ -1,7 +1,7 @@
 // One measured phase = one load shape against one target, with the CPU time each process spent on it.
 import { performance } from 'node:perf_hooks';
 import { closedLoop, makePool, openLoop, prime, type RunSamples } from './load.ts';
-import { CLOCK_TICKS, coreBusyShare, coreStatLine, cpuTicks, sleep, type Child } from './procs.ts';
+import { CLOCK_TICKS, coreBusyShare, coreStatLine, cpuTicks, settleProcesses, waitForQuietCore, type Child } from './procs.ts';
 import { cpuMicrosPerRequest, summarize, type LatencySummary } from './stats.ts';
 import type { Target, TargetName } from './targets.ts';
 
@@ -38,8 +38,14 @@ export interface CpuCost {
   mockCores: number;
   /** The load generator's own CPU, to see whether it, not the target, was the limit. */
   clientCores: number;
-  /** Busy share of the servers' core (all processes on it). */
+  /** Busy share of the servers' core (all processes on it) during the load. */
   serverCoreBusy: number | null;
+  /** Cores' worth of CPU on the servers' core used by neither the proxy nor the mock (should be ≈ 0). */
+  otherCores: number | null;
+  /** Busy share of the servers' core just before the phase started (after waiting for it to go quiet). */
+  serverCoreBusyBefore: number | null;
+  /** How long after the load the proxy and mock kept working (deferred writes, GC); counted in the µs/req. */
+  settleMs: number;
 }
 
 export interface PhaseResult {
@@ -83,17 +89,27 @@ function snapshot(target: Target, mock: Child, core: number | undefined): Snapsh
   };
 }
 
-function cost(before: Snapshot, after: Snapshot, target: Target, handled: number): CpuCost {
-  const wallSec = (after.at - before.at) / 1000;
+/**
+ * CPU per request runs from `before` to `settled` (the load plus the work it left behind); the
+ * cores' worth figures describe the load window only (`before` to `loaded`).
+ */
+function cost(before: Snapshot, loaded: Snapshot, settled: Snapshot, target: Target, handled: number, busyBefore: number | null): CpuCost {
+  const wallSec = (loaded.at - before.at) / 1000;
   const cores = (ticks: number) => ticks / CLOCK_TICKS / wallSec;
   const client = process.cpuUsage(before.client);
+  const proxyCores = target.proxy ? cores(loaded.proxy - before.proxy) : null;
+  const mockCores = cores(loaded.mock - before.mock);
+  const serverCoreBusy = before.core && loaded.core ? coreBusyShare(before.core, loaded.core) : null;
   return {
-    proxyUsPerReq: target.proxy ? cpuMicrosPerRequest(after.proxy - before.proxy, CLOCK_TICKS, handled) : null,
-    mockUsPerReq: cpuMicrosPerRequest(after.mock - before.mock, CLOCK_TICKS, handled),
-    proxyCores: target.proxy ? cores(after.proxy - before.proxy) : null,
-    mockCores: cores(after.mock - before.mock),
+    proxyUsPerReq: target.proxy ? cpuMicrosPerRequest(settled.proxy - before.proxy, CLOCK_TICKS, handled) : null,
+    mockUsPerReq: cpuMicrosPerRequest(settled.mock - before.mock, CLOCK_TICKS, handled),
+    proxyCores,
+    mockCores,
     clientCores: (client.user + client.system) / 1e6 / wallSec,
-    serverCoreBusy: before.core && after.core ? coreBusyShare(before.core, after.core) : null,
+    serverCoreBusy,
+    otherCores: serverCoreBusy === null ? null : Math.max(0, serverCoreBusy - (proxyCores ?? 0) - mockCores),
+    serverCoreBusyBefore: busyBefore,
+    settleMs: settled.at - loaded.at,
   };
 }
 
@@ -105,14 +121,18 @@ export async function runPhase(spec: LoadSpec, target: Target, mock: Child, s: P
     const primeCount = spec.kind === 'closed' ? spec.concurrency : 8;
     const primeErrors = await prime(pool, target, primeCount, spec.stream, s.model, takeIds(primeCount));
     if (primeErrors.length === primeCount) throw new Error(`${target.name}: every priming request failed (${primeErrors[0]})`);
-    await sleep(100);
+    const pids = [mock.pid, ...(target.proxy ? [target.proxy.pid] : [])];
+    await settleProcesses(pids);
+    const busyBefore = s.serverCore === undefined ? null : await waitForQuietCore(s.serverCore);
     const before = snapshot(target, mock, s.serverCore);
     const common = { durationMs: spec.durationMs, stream: spec.stream, model: s.model, drainMs: s.drainMs };
     const samples: RunSamples =
       spec.kind === 'closed'
         ? await closedLoop(pool, target, { ...common, concurrency: spec.concurrency, maxRequests: 5_000_000, firstId: takeIds(5_000_000) })
         : await openLoop(pool, target, { ...common, ratePerSec: spec.ratePerSec, maxInFlight: s.maxInFlight, firstId: takeIds(5_000_000) });
-    const after = snapshot(target, mock, s.serverCore);
+    const loaded = snapshot(target, mock, s.serverCore);
+    await settleProcesses(pids);
+    const settled = snapshot(target, mock, s.serverCore);
     const dropped = samples.errors.dropped_overload ?? 0;
     return {
       load: spec.name,
@@ -124,8 +144,8 @@ export async function runPhase(spec: LoadSpec, target: Target, mock: Child, s: P
       latency: summarize(samples.latency),
       ttfb: spec.stream ? summarize(samples.ttfb) : null,
       sendLag: spec.kind === 'open' ? summarize(samples.sendLag) : null,
-      cpu: cost(before, after, target, samples.sent - dropped),
-      wallMs: after.at - before.at,
+      cpu: cost(before, loaded, settled, target, samples.sent - dropped, busyBefore),
+      wallMs: loaded.at - before.at,
     };
   } finally {
     await pool.destroy().catch(() => {});

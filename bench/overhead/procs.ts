@@ -102,6 +102,37 @@ export function coreStatLine(core: number): string {
 
 export { coreBusyShare };
 
+/**
+ * Waits until the processes are quiet (at most `maxTicks` of CPU between them over a `windowMs`
+ * window), so work a phase deferred (batched writes, GC) is counted in that phase and not in the
+ * next one. Gives up after `maxMs`; returns how long it waited.
+ */
+export async function settleProcesses(pids: number[], windowMs = 300, maxTicks = 1, maxMs = 15_000): Promise<number> {
+  const start = Date.now();
+  const total = () => pids.reduce((sum, pid) => sum + cpuTicks(pid), 0);
+  let last = total();
+  while (Date.now() - start < maxMs) {
+    await sleep(windowMs);
+    const now = total();
+    if (now - last <= maxTicks) break;
+    last = now;
+  }
+  return Date.now() - start;
+}
+
+/** Waits (at most `maxMs`) until `core` is less than `maxBusy` busy over a window; returns the last busy share seen. */
+export async function waitForQuietCore(core: number, maxBusy = 0.1, windowMs = 300, maxMs = 10_000): Promise<number> {
+  const start = Date.now();
+  let busy = 1;
+  while (Date.now() - start < maxMs) {
+    const before = coreStatLine(core);
+    await sleep(windowMs);
+    busy = coreBusyShare(before, coreStatLine(core));
+    if (!(busy >= maxBusy)) break;
+  }
+  return busy;
+}
+
 /** A currently free TCP port on 127.0.0.1. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

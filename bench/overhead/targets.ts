@@ -1,5 +1,6 @@
 // Starts the servers under test, each as its own pinned process: the mock vendor, our gateway
 // (pointed at the mock) and Portkey's gateway (told the mock is a custom OpenAI host).
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -96,13 +97,13 @@ export interface Gateway {
   target: Target;
   /** Why the completion route cannot be benchmarked yet (e.g. 404 while it is being built). */
   unavailable: string | undefined;
-  cleanup(): void;
 }
 
-export async function startGateway(mock: Mock, opts: ServerOptions): Promise<Gateway> {
+/** `onCleanup` receives the removal of the gateway's temporary DATA_DIR as soon as it exists, so it goes even if the start fails. */
+export async function startGateway(mock: Mock, opts: ServerOptions, onCleanup: (fn: () => void) => void): Promise<Gateway> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-gateway-'));
-  const cleanup = (): void => rmSync(dataDir, { recursive: true, force: true });
+  onCleanup(() => rmSync(dataDir, { recursive: true, force: true }));
   const child = spawnNode('gateway', ['--import', guard, join(repoRoot, 'apps', 'api', 'src', 'main.ts')], {
     core: opts.core,
     cwd: repoRoot,
@@ -121,7 +122,8 @@ export async function startGateway(mock: Mock, opts: ServerOptions): Promise<Gat
   const signup = await request(`${origin}/v1/signup`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ company: 'bench', email: 'bench@example.com' }),
+    // A fresh address per run: the gateway may share its database with earlier runs (DATABASE_URL).
+    body: JSON.stringify({ company: 'bench', email: `bench-${randomUUID().slice(0, 8)}@example.com` }),
   });
   const text = await signup.body.text();
   if (signup.statusCode !== 201 && signup.statusCode !== 200) throw new Error(`gateway signup answered ${signup.statusCode}: ${text}`);
@@ -129,7 +131,7 @@ export async function startGateway(mock: Mock, opts: ServerOptions): Promise<Gat
   if (!apiKey) throw new Error(`gateway signup returned no api_key: ${text}`);
   const target: Target = { name: 'gateway', origin, path: '/v1/chat/completions', headers: { authorization: `Bearer ${apiKey}` }, proxy: child };
   const unavailable = await probe(target, opts.model).catch((e: Error) => e.message);
-  return { target, unavailable, cleanup };
+  return { target, unavailable };
 }
 
 export async function startPortkey(mock: Mock, opts: ServerOptions): Promise<Target> {

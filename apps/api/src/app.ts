@@ -18,7 +18,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     bodyLimit: services.config.BODY_LIMIT_BYTES,
     logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
-    forceCloseConnections: false,
+    forceCloseConnections: 'idle',
     requestIdHeader: 'x-request-id',
     routerOptions: { ignoreTrailingSlash: true },
   });

@@ -30,6 +30,10 @@ export const configSchema = z
     OPENAI_BASE_URL: url(['http:', 'https:']).optional(),
     BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
     METER_FLUSH_MS: z.coerce.number().int().positive().default(200),
+    UPSTREAM_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
+    UPSTREAM_FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
+    UPSTREAM_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+    UPSTREAM_TOTAL_TIMEOUT_MS: z.coerce.number().int().positive().default(600_000),
   })
   .strict();
 

@@ -32,7 +32,10 @@ async function stop(signal: string): Promise<void> {
     process.exit(1);
   }, 25_000);
   force.unref();
+  // Keep-alive connections that go idle once their request finishes are closed too.
+  const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
   await app.close();
+  clearInterval(sweep);
   await services.close();
   logger.info('stopped');
   process.exit(0);

@@ -18,6 +18,7 @@ import { CallViews } from './reporting/calls.ts';
 import { Outbound } from './providers/outbound.ts';
 import { ProviderRegistry } from './providers/registry.ts';
 import { Accounts } from './tenancy/accounts.ts';
+import { lockDataDir } from './db/data-dir-lock.ts';
 import { AdminAuth } from './tenancy/admin-auth.ts';
 import { KeyCache } from './tenancy/key-cache.ts';
 import { ProviderKeys } from './tenancy/provider-keys.ts';
@@ -43,6 +44,7 @@ export interface Services {
 
 export async function createServices(config: Config, logger: Logger, hooks: { announceAdminKey?: (key: string) => void } = {}): Promise<Services> {
   const dataDir = resolve(config.DATA_DIR);
+  const unlock = lockDataDir(dataDir);
   const master = loadMasterKey({
     fromEnv: config.OPTIMIZER_MASTER_KEY,
     dataDir,
@@ -95,6 +97,7 @@ export async function createServices(config: Config, logger: Logger, hooks: { an
       await meter.close();
       await hot.close();
       await db.close();
+      unlock();
     },
   };
 }

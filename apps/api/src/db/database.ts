@@ -1,7 +1,7 @@
 // Opens the one database: a real PostgreSQL when DATABASE_URL is set, else an
 // embedded PGlite under DATA_DIR served over a private unix socket, so the same
 // driver, dialect and migrations run in both. Migrations are applied at open.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
@@ -31,6 +31,8 @@ async function startEmbedded(dataDir: string): Promise<Embedded> {
   // to loopback TCP where the path is too long for a socket address.
   const socketPath = join(dir, '.s.PGSQL.5432');
   const useSocket = socketPath.length < 100;
+  // The data directory is locked to this process, so a socket file here is stale (a killed run).
+  if (useSocket) rmSync(socketPath, { force: true });
   const server = new PGLiteSocketServer(useSocket ? { db, path: socketPath } : { db, host: '127.0.0.1', port: 0 });
   await server.start();
   const clientUrl = useSocket

@@ -40,7 +40,9 @@ export class Meter {
       this.#wal.remove(seg.path);
       if (entries.length) this.#logger.info({ entries: entries.length }, 'replayed metering records left by an earlier run');
     }
-    this.#timer = setInterval(() => void this.flush(), this.#flushMs);
+    this.#timer = setInterval(() => {
+      if (!this.#flushing) void this.flush();
+    }, this.#flushMs);
     this.#syncTimer = setInterval(() => this.#wal.sync(), 50);
     this.#timer.unref();
     this.#syncTimer.unref();
@@ -52,9 +54,10 @@ export class Meter {
     this.#pending.push(...entries);
   }
 
-  flush(): Promise<void> {
-    if (this.#flushing) return this.#flushing;
-    if (this.#pending.length === 0 && this.#segments.length === 0) return Promise.resolve();
+  /** Writes everything recorded before this call (waiting out a flush already under way). */
+  async flush(): Promise<void> {
+    while (this.#flushing) await this.#flushing;
+    if (this.#pending.length === 0 && this.#segments.length === 0) return;
     this.#flushing = this.#flushOnce().finally(() => (this.#flushing = null));
     return this.#flushing;
   }

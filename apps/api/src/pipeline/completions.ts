@@ -61,10 +61,11 @@ export function registerCompletions(app: FastifyInstance, s: Services): void {
     reply.raw.on('close', () => {
       if (!reply.raw.writableFinished) abort.abort();
     });
+    const signal = AbortSignal.any([abort.signal, AbortSignal.timeout(s.config.UPSTREAM_TOTAL_TIMEOUT_MS)]);
     try {
       annotate(ctx, request.body);
       route(ctx, s.catalog, s.providers);
-      const dispatched = await dispatch(ctx, s, abort.signal);
+      const dispatched = await dispatch(ctx, s, signal);
       if (ctx.stream) return await relayStream(ctx, dispatched, reply, abort, s.meter, s.idempotency);
       return await respondJson(ctx, dispatched, reply, s.meter, s.idempotency);
     } catch (err) {

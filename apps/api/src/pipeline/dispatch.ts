@@ -2,6 +2,7 @@
 // returns the vendor's response once its headers arrive (the body may still be
 // streaming). A body never chooses where a key is sent: the URL comes from the
 // provider registry, the key from the header, the tenant's store or the platform.
+import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import type { Outbound, OutboundResponse } from '../providers/outbound.ts';
 import { buildChatRequest, mapVendorError } from '../providers/openai/chat.ts';
@@ -19,6 +20,7 @@ export interface Dispatched {
 }
 
 export interface DispatchDeps {
+  config: Config;
   outbound: Outbound;
   providers: ProviderRegistry;
   providerKeys: ProviderKeys;
@@ -47,7 +49,15 @@ export async function dispatch(ctx: CallContext, deps: DispatchDeps, signal: Abo
   const startedAt = performance.now();
   const attempt: Attempt = { provider: provider.name, model: route.model, profile: route.profile, startedAt: new Date(), latencyMs: 0, status: null, outcome: 'error', usage: noUsage };
   try {
-    const response = await deps.outbound.request({ url: req.url, method: 'POST', headers: req.headers, body: req.body, signal });
+    const c = deps.config;
+    const response = await deps.outbound.request({
+      url: req.url,
+      method: 'POST',
+      headers: req.headers,
+      body: req.body,
+      signal,
+      timeouts: { connectMs: c.UPSTREAM_CONNECT_TIMEOUT_MS, firstByteMs: c.UPSTREAM_FIRST_BYTE_TIMEOUT_MS, idleMs: c.UPSTREAM_IDLE_TIMEOUT_MS },
+    });
     attempt.status = response.statusCode;
     if (response.statusCode >= 400) {
       const text = await response.body.text();

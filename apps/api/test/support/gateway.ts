@@ -21,9 +21,9 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh PostgreSQL database on the PostgreSQL leg; nothing (embedded) otherwise. */
-export async function testDatabase(): Promise<TestDatabase> {
-  if (!onPostgres) return { url: undefined, drop: async () => {} };
+/** A fresh PostgreSQL database on the PostgreSQL leg (or when forced); nothing (embedded) otherwise. */
+export async function testDatabase(opts: { force?: boolean } = {}): Promise<TestDatabase> {
+  if (!onPostgres && !opts.force) return { url: undefined, drop: async () => {} };
   const name = `optimizer_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: pgAdminUrl });
   await admin.connect();

@@ -1,0 +1,42 @@
+// Runs the gateway as a real OS process (main.ts), for crash, shutdown and
+// multi-replica tests.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+
+const mainTs = join(import.meta.dirname, '../../src/main.ts');
+
+export interface GatewayProcess {
+  url: string;
+  proc: ChildProcess;
+  output: () => string;
+  /** Resolves with the exit code once the process has exited. */
+  exited: Promise<number | null>;
+  kill(signal: NodeJS.Signals): void;
+}
+
+export async function spawnGateway(env: Record<string, string>): Promise<GatewayProcess> {
+  const proc = spawn(process.execPath, [mainTs], {
+    env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+  proc.stderr!.on('data', (b: Buffer) => (out += b.toString()));
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), 30_000);
+    const check = () => {
+      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m && out.includes('optimizer gateway ready')) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    };
+    proc.stdout!.on('data', check);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`gateway exited with ${code} before it was ready:\n${out}`));
+    });
+  });
+  return { url, proc, output: () => out, exited, kill: (s) => proc.kill(s) };
+}

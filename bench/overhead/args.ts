@@ -1,0 +1,83 @@
+// Command-line options of `node bench/overhead/run.ts`.
+import { TARGET_NAMES, type TargetName } from './targets.ts';
+
+export interface Options {
+  quick: boolean;
+  /** Seconds per measured phase (per load, per target). */
+  durationSec: number;
+  ratePerSec: number;
+  streamRatePerSec: number;
+  concurrency: number;
+  vendorLatencyMs: number;
+  chunkDelayMs: number;
+  targets: TargetName[];
+  /** Unmeasured warm-up per target, in seconds. */
+  warmupSec: Record<TargetName, number>;
+  pin: boolean;
+  out: string | undefined;
+  model: string;
+}
+
+export const USAGE = `usage: node bench/overhead/run.ts [options]
+  --quick                 smoke run (~60 s): 3 s phases, short warm-ups
+  --duration S            seconds per phase and target (default 20, quick 3)
+  --concurrency N         closed-loop requests in flight (default 32)
+  --rate N                open-loop arrivals per second, non-stream (default 300)
+  --stream-rate N         open-loop arrivals per second for the stream/TTFB load (default 100)
+  --vendor-latency MS     mock delay before each reply (default 0)
+  --chunk-delay MS        mock delay between streamed chunks (default 0)
+  --targets a,b,c         any of direct,gateway,portkey (default all; direct is always added)
+  --portkey-warmup S      Portkey warm-up load before measuring (default 30, quick 8)
+  --no-pin                do not pin processes to cores
+  --out FILE              JSON result path (default bench/results/overhead-<timestamp>.json)`;
+
+export function parseArgs(argv: string[]): Options {
+  const flags = new Map<string, string>();
+  const bools = new Set<string>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--help' || a === '-h') {
+      console.log(USAGE);
+      process.exit(0);
+    }
+    if (!a.startsWith('--')) throw new Error(`unexpected argument ${a}\n${USAGE}`);
+    const [name, inline] = a.slice(2).split('=', 2) as [string, string | undefined];
+    if (name === 'quick' || name === 'no-pin') {
+      bools.add(name);
+      continue;
+    }
+    const value = inline ?? argv[++i];
+    if (value === undefined) throw new Error(`--${name} needs a value\n${USAGE}`);
+    flags.set(name, value);
+  }
+  const known = ['duration', 'concurrency', 'rate', 'stream-rate', 'vendor-latency', 'chunk-delay', 'targets', 'portkey-warmup', 'out'];
+  for (const k of flags.keys()) if (!known.includes(k)) throw new Error(`unknown option --${k}\n${USAGE}`);
+  const quick = bools.has('quick');
+  const num = (key: string, fallback: number, min: number): number => {
+    const raw = flags.get(key);
+    if (raw === undefined) return fallback;
+    const v = Number(raw);
+    if (!Number.isFinite(v) || v < min) throw new Error(`--${key} must be a number ≥ ${min}, got ${raw}`);
+    return v;
+  };
+  const targets = (flags.get('targets') ?? TARGET_NAMES.join(','))
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  for (const t of targets) if (!TARGET_NAMES.includes(t as TargetName)) throw new Error(`unknown target ${t} (known: ${TARGET_NAMES.join(', ')})`);
+  const picked = TARGET_NAMES.filter((t) => t === 'direct' || targets.includes(t));
+  return {
+    quick,
+    durationSec: num('duration', quick ? 3 : 20, 0.5),
+    concurrency: Math.round(num('concurrency', 32, 1)),
+    ratePerSec: num('rate', 300, 1),
+    streamRatePerSec: num('stream-rate', 100, 1),
+    vendorLatencyMs: num('vendor-latency', 0, 0),
+    chunkDelayMs: num('chunk-delay', 0, 0),
+    targets: picked,
+    warmupSec: { direct: quick ? 1.5 : 5, gateway: quick ? 3 : 10, portkey: num('portkey-warmup', quick ? 8 : 30, 0) },
+    pin: !bools.has('no-pin'),
+    out: flags.get('out'),
+    model: 'gpt-4o-mini',
+  };
+}
