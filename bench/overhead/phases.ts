@@ -26,6 +26,8 @@ export interface PhaseSettings {
   maxInFlight: number;
   /** Core the servers run on, for its busy share; undefined when unpinned. */
   serverCore: number | undefined;
+  /** Longest wait, before each phase, for the servers' core to go quiet (other programs may keep it busy). */
+  quietWaitMs: number;
 }
 
 export interface CpuCost {
@@ -123,7 +125,7 @@ export async function runPhase(spec: LoadSpec, target: Target, mock: Child, s: P
     if (primeErrors.length === primeCount) throw new Error(`${target.name}: every priming request failed (${primeErrors[0]})`);
     const pids = [mock.pid, ...(target.proxy ? [target.proxy.pid] : [])];
     await settleProcesses(pids);
-    const busyBefore = s.serverCore === undefined ? null : await waitForQuietCore(s.serverCore);
+    const busyBefore = s.serverCore === undefined ? null : await waitForQuietCore(s.serverCore, 0.1, 300, s.quietWaitMs);
     const before = snapshot(target, mock, s.serverCore);
     const common = { durationMs: spec.durationMs, stream: spec.stream, model: s.model, drainMs: s.drainMs };
     const samples: RunSamples =

@@ -97,7 +97,7 @@ export function renderLoad(load: LoadSpec, rows: PhaseResult[], cmp: Comparison)
   const noisy = rows.filter((r) => (r.cpu.otherCores ?? 0) > 0.1);
   if (noisy.length > 0) {
     const who = noisy.map((r) => `${r.target} ${cores(r.cpu.otherCores)}`).join(', ');
-    out.push(`warning: something else used the servers' core during ${who} (cores' worth); those rows are noisy`);
+    out.push(`warning: other programs used the servers' core during ${who} (cores' worth, "other cores"); those rows are noisy`);
   }
   if (open) {
     const lag = rows.map((r) => `${r.target} ${ms(r.sendLag?.p99)} ms`).join(', ');

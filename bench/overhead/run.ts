@@ -63,7 +63,7 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
 }
 process.on('exit', killAllNow);
 
-async function main(): Promise<void> {
+async function main(): Promise<number> {
   const o = parseArgs(process.argv.slice(2));
   const startedAt = new Date();
   const canPin = o.pin && hasTaskset() && availableParallelism() >= 2;
@@ -77,6 +77,7 @@ async function main(): Promise<void> {
     drainMs: o.quick ? 5_000 : 10_000,
     maxInFlight: 2_000,
     serverCore,
+    quietWaitMs: o.quick ? 1_000 : 5_000,
   };
 
   log(`# Gateway overhead benchmark${o.quick ? ' (quick)' : ''}`);
@@ -92,8 +93,15 @@ async function main(): Promise<void> {
   const skipped: Partial<Record<TargetName, string>> = {};
 
   if (o.targets.includes('gateway')) {
-    const gw = await startGateway(mock, serverOpts, (fn) => cleanups.push(fn));
-    if (gw.unavailable) {
+    const gw = await startGateway(mock, serverOpts, (fn) => cleanups.push(fn)).catch((e: Error) => {
+      // A gateway that does not start (e.g. mid-edit) should not cost the direct and Portkey numbers.
+      skipped.gateway = `did not start: ${e.message.split('\n').slice(0, 8).join('\n')}`;
+      log(`gateway: SKIPPED — ${skipped.gateway}`);
+      return undefined;
+    });
+    if (!gw) {
+      // already reported
+    } else if (gw.unavailable) {
       skipped.gateway = gw.unavailable;
       log(`gateway ${gw.target.origin} (pid ${gw.target.proxy?.pid}): SKIPPED — ${gw.unavailable}`);
     } else {
@@ -151,11 +159,13 @@ async function main(): Promise<void> {
   // NaN is not JSON: missing numbers become null.
   writeFileSync(out, `${JSON.stringify(doc, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2)}\n`);
   log(`\nresults: ${relative(process.cwd(), out) || out}`);
+  // A requested target that could not be measured is a failure for scripts, even with results written.
+  return Object.keys(skipped).length > 0 ? 2 : 0;
 }
 
 let status = 0;
 try {
-  await main();
+  status = await main();
 } catch (e) {
   status = 1;
   console.error(`\nbenchmark failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);

@@ -1,12 +1,14 @@
-// Stage: dispatch. Sends the call to the routed provider with the right key and
-// returns the vendor's response once its headers arrive (the body may still be
-// streaming). A body never chooses where a key is sent: the URL comes from the
-// provider registry, the key from the header, the tenant's store or the platform.
+// Stage: dispatch. Sends the call to the routed provider through its adapter, with
+// the right key, and returns the vendor's response once its headers arrive (the
+// body may still be streaming). A body never chooses where a key is sent: the URL
+// comes from the provider registry, the key from the header, the tenant's store or
+// the platform.
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
+import { adapterFor } from '../providers/adapters.ts';
 import type { Outbound, OutboundResponse } from '../providers/outbound.ts';
-import { buildChatRequest, mapVendorError } from '../providers/openai/chat.ts';
-import type { ProviderInfo, ProviderRegistry } from '../providers/registry.ts';
+import type { ProviderRegistry } from '../providers/registry.ts';
+import type { CallTarget, ChatAdapter, ChatBody, ProviderInfo } from '../providers/types.ts';
 import type { ProviderKeys } from '../tenancy/provider-keys.ts';
 import type { Attempt, CallContext } from './context.ts';
 import { noUsage } from './pricing.ts';
@@ -14,7 +16,8 @@ import { noUsage } from './pricing.ts';
 export interface Dispatched {
   response: OutboundResponse;
   startedAt: number;
-  provider: ProviderInfo;
+  adapter: ChatAdapter;
+  target: CallTarget;
   /** The served attempt; the respond stage fills in its usage, latency and outcome. */
   attempt: Attempt;
 }
@@ -28,8 +31,9 @@ export interface DispatchDeps {
 
 function keyFor(ctx: CallContext, provider: ProviderInfo, keys: ProviderKeys): string {
   const key = ctx.providerKeyHeader ?? keys.reveal(ctx.principal.accountId, provider.name) ?? provider.platformKey;
-  if (!key) throw new ApiError('no_provider_key', `No ${provider.name} key: send x-provider-key, store one at /v1/settings/provider-keys/${provider.name}, or configure the platform key.`);
-  return key;
+  if (key) return key;
+  if (provider.name === 'ollama' || provider.name === 'vllm') return '';
+  throw new ApiError('no_provider_key', `No ${provider.name} key: send x-provider-key, store one at /v1/settings/provider-keys/${provider.name}, or configure the platform key.`);
 }
 
 /** Maps a transport failure (no HTTP answer) to our catalogue. */
@@ -44,10 +48,15 @@ export function transportError(err: unknown, provider: string): ApiError {
 export async function dispatch(ctx: CallContext, deps: DispatchDeps, signal: AbortSignal): Promise<Dispatched> {
   const route = ctx.route!;
   const provider = deps.providers.get(route.provider)!;
-  const body = route.pinned ? ctx.body : { ...ctx.body, model: route.model };
-  const req = buildChatRequest(provider, body, keyFor(ctx, provider, deps.providerKeys));
+  const adapter = adapterFor(provider.wire);
+  const target: CallTarget = { provider, model: route.model, apiKey: keyFor(ctx, provider, deps.providerKeys) };
+  const body = (route.model === ctx.body.model ? ctx.body : { ...ctx.body, model: route.model }) as ChatBody;
+  const refused = adapter.unsupported(body, target);
+  if (refused) throw new ApiError('invalid_request', `${provider.name} cannot do this: ${refused}.`);
+  const req = adapter.buildRequest(body, target, ctx.stream);
   const startedAt = performance.now();
   const attempt: Attempt = { provider: provider.name, model: route.model, profile: route.profile, startedAt: new Date(), latencyMs: 0, status: null, outcome: 'error', usage: noUsage };
+  ctx.attempts.push(attempt);
   try {
     const c = deps.config;
     const response = await deps.outbound.request({
@@ -62,16 +71,13 @@ export async function dispatch(ctx: CallContext, deps: DispatchDeps, signal: Abo
     if (response.statusCode >= 400) {
       const text = await response.body.text();
       attempt.latencyMs = performance.now() - startedAt;
-      ctx.attempts.push(attempt);
-      throw mapVendorError(provider.name, response.statusCode, response.headers, text);
+      throw adapter.mapError(response.statusCode, response.headers, text, target);
     }
     attempt.outcome = 'ok';
-    ctx.attempts.push(attempt);
-    return { response, startedAt, provider, attempt };
+    return { response, startedAt, adapter, target, attempt };
   } catch (err) {
     if (err instanceof ApiError) throw err;
     attempt.latencyMs = performance.now() - startedAt;
-    ctx.attempts.push(attempt);
     throw transportError(err, provider.name);
   }
 }

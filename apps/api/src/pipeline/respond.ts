@@ -7,9 +7,10 @@ import type { Dispatched } from './dispatch.ts';
 import { transportError } from './dispatch.ts';
 import type { Idempotency } from './idempotency.ts';
 import { meterCall } from './meter-call.ts';
-import { usageFromOpenAI, usd, type Usage } from './pricing.ts';
+import { usd, type Usage } from './pricing.ts';
 import { countPromptTokens, countTokens } from './tokens.ts';
 import { ApiError } from '../errors.ts';
+import type { ParsedCompletion } from '../providers/types.ts';
 
 export function optimizerBlock(costs: Costs, cacheHit = false) {
   return {
@@ -38,21 +39,31 @@ function estimateUsage(ctx: CallContext, completionText: string): Usage {
 
 export { estimateUsage };
 
+function completionText(json: string): string {
+  try {
+    const j = JSON.parse(json) as { choices?: { message?: { content?: string | null } }[] };
+    return (j.choices ?? []).map((c) => c.message?.content ?? '').join('');
+  } catch {
+    return '';
+  }
+}
+
 export async function respondJson(ctx: CallContext, d: Dispatched, reply: FastifyReply, meter: Meter, idempotency: Idempotency): Promise<void> {
   let text: string;
   try {
     text = await d.response.body.text();
   } catch (err) {
-    throw transportError(err, d.provider.name);
+    throw transportError(err, d.target.provider.name);
   }
   const upstreamMs = performance.now() - d.startedAt;
-  let parsed: { usage?: unknown; choices?: { message?: { content?: string } }[] };
+  let parsed: ParsedCompletion;
   try {
-    parsed = JSON.parse(text) as typeof parsed;
+    parsed = d.adapter.parseResponse(text, d.target);
   } catch {
-    throw new ApiError('upstream_error', `${d.provider.name} answered with a body that is not JSON.`);
+    throw new ApiError('upstream_error', `${d.target.provider.name} answered with a body the gateway cannot read.`);
   }
-  const usage = usageFromOpenAI(parsed.usage) ?? estimateUsage(ctx, (parsed.choices ?? []).map((c) => c.message?.content ?? '').join(''));
+  text = parsed.text;
+  const usage = parsed.usage ?? estimateUsage(ctx, completionText(text));
   d.attempt.usage = usage;
   d.attempt.latencyMs = upstreamMs;
   const overheadMs = Math.max(0, reply.elapsedTime - upstreamMs);

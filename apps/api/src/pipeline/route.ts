@@ -4,6 +4,7 @@ import type { ModelProfile } from '@optimizer/schema';
 import type { Catalog } from '../catalog/catalog.ts';
 import { ApiError } from '../errors.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
+import { hasAdapter } from '../providers/adapters.ts';
 import type { CallContext } from './context.ts';
 
 const ROUTED = new Set(['auto', 'discover']);
@@ -17,10 +18,29 @@ function meanStrength(p: ModelProfile): number {
 export function defaultBaseline(catalog: Catalog, providers: ProviderRegistry): ModelProfile | undefined {
   let best: ModelProfile | undefined;
   for (const m of catalog.all()) {
-    if (m.disabled || m.search_only || m.moderation_only || !providers.has(m.provider)) continue;
+    if (m.disabled || m.search_only || m.moderation_only) continue;
+    const info = providers.get(m.provider);
+    if (!info || !hasAdapter(info.wire)) continue;
     if (!best || meanStrength(m) > meanStrength(best) || (meanStrength(m) === meanStrength(best) && m.output_per_mtok > best.output_per_mtok)) best = m;
   }
   return best;
+}
+
+/**
+ * A pinned name: a catalog model, or `provider/model` for a model the catalog does not
+ * list (e.g. `anthropic/claude-x`), or else a model on OpenAI. Names that merely
+ * contain a slash (`meta-llama/Llama-3.3-70B`) stay whole unless the prefix is a provider.
+ */
+export function resolvePinned(name: string, catalog: Catalog, providers: ProviderRegistry): { model: string; provider: string; profile: ModelProfile | undefined } {
+  const profile = catalog.get(name);
+  if (profile) return { model: name, provider: profile.provider, profile };
+  const slash = name.indexOf('/');
+  if (slash > 0 && providers.has(name.slice(0, slash))) {
+    const model = name.slice(slash + 1);
+    const p = catalog.get(model);
+    return { model, provider: name.slice(0, slash), profile: p?.provider === name.slice(0, slash) ? p : undefined };
+  }
+  return { model: name, provider: 'openai', profile: undefined };
 }
 
 export function route(ctx: CallContext, catalog: Catalog, providers: ProviderRegistry): void {
@@ -38,18 +58,18 @@ export function route(ctx: CallContext, catalog: Catalog, providers: ProviderReg
     };
     return;
   }
-  const profile = catalog.get(ctx.requestedModel);
-  const provider = profile?.provider ?? 'openai';
-  if (!providers.has(provider)) {
-    throw new ApiError('provider_unavailable', `Model ${ctx.requestedModel} is served by ${provider}, which this gateway cannot reach yet.`, { param: 'model' });
+  const { model, provider, profile } = resolvePinned(ctx.requestedModel, catalog, providers);
+  const info = providers.get(provider);
+  if (!info || !hasAdapter(info.wire)) {
+    throw new ApiError('provider_unavailable', `Model ${ctx.requestedModel} is served by ${provider}, which is not configured on this gateway.`, { param: 'model' });
   }
   ctx.route = {
-    model: ctx.requestedModel,
+    model,
     provider,
     profile,
     pinned: true,
-    baselineModel: ctx.requestedModel,
+    baselineModel: model,
     baselineProfile: profile,
-    reasons: [profile ? `pinned to ${ctx.requestedModel}: honored verbatim` : `pinned to ${ctx.requestedModel}: not in the catalog, forwarded to ${provider} unpriced`],
+    reasons: [profile ? `pinned to ${model}: honored verbatim` : `pinned to ${model}: not in the catalog, forwarded to ${provider} unpriced`],
   };
 }

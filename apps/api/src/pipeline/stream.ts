@@ -9,9 +9,9 @@ import type { CallContext } from './context.ts';
 import { transportError, type Dispatched } from './dispatch.ts';
 import type { Idempotency } from './idempotency.ts';
 import { meterCall } from './meter-call.ts';
-import { usageFromOpenAI, type Usage } from './pricing.ts';
+import type { Usage } from './pricing.ts';
+import type { StreamEvent } from '../providers/types.ts';
 import { estimateUsage, optimizerBlock, responseHeaders } from './respond.ts';
-import { SseSplitter, eventData } from './sse.ts';
 
 interface ChunkMeta {
   id?: string;
@@ -59,53 +59,45 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Fastif
     }
   });
 
-  const splitter = new SseSplitter();
+  const decoder = d.adapter.streamDecoder(d.target);
   const delivered: string[] = [];
-  let meta: ChunkMeta | null = null;
-  let usage: Usage | null = null;
-  let usageChunk: Record<string, unknown> | null = null;
-  let sawDone = false;
-  let vendorError: string | null = null;
+  let meta = null as ChunkMeta | null;
+  let usage = null as Usage | null;
+  let usageChunk = null as string | null;
+  let sawDone = false as boolean;
+  let vendorError = null as string | null;
   let failure: ApiError | null = null;
 
-  try {
-    for await (const buf of d.response.body) {
-      for (const ev of splitter.push(buf as Buffer)) {
-        const data = eventData(ev);
-        if (data === null) continue;
-        if (data === '[DONE]') {
+  const handle = (events: StreamEvent[]) => {
+    for (const ev of events) {
+      switch (ev.kind) {
+        case 'done':
           sawDone = true;
-          continue;
-        }
-        if (meta === null) {
-          const j = JSON.parse(data) as ChunkMeta & { error?: unknown };
-          meta = { id: j.id, created: j.created, model: j.model, system_fingerprint: j.system_fingerprint };
-        }
-        if (data.includes('"usage"')) {
-          const j = JSON.parse(data) as { usage?: unknown; choices?: unknown[] };
-          const u = usageFromOpenAI(j.usage);
-          if (u) {
-            usage = u;
-            if (!j.choices || j.choices.length === 0) {
-              usageChunk = j as Record<string, unknown>;
-              continue;
-            }
-          }
-        }
-        if (data.startsWith('{"error"') || /^\{\s*"error"\s*:/.test(data)) {
-          vendorError = data;
-          write(`data: ${data}\n\n`);
-          continue;
-        }
-        delivered.push(data);
-        write(`data: ${data}\n\n`);
+          break;
+        case 'usage':
+          usage = ev.usage;
+          if (ev.data) usageChunk = ev.data;
+          break;
+        case 'error':
+          vendorError = ev.data;
+          write(`data: ${ev.data}\n\n`);
+          break;
+        case 'chunk':
+          if (meta === null) meta = JSON.parse(ev.data) as ChunkMeta;
+          delivered.push(ev.data);
+          write(`data: ${ev.data}\n\n`);
+          break;
       }
     }
+  };
+  try {
+    for await (const buf of d.response.body) handle(decoder.push(buf as Buffer));
+    handle(decoder.end());
   } catch (err) {
-    if (!clientGone) failure = transportError(err, d.provider.name);
+    if (!clientGone) failure = transportError(err, d.target.provider.name);
   }
   if (!clientGone && !vendorError && !failure && !sawDone) {
-    failure = new ApiError('upstream_error', `${d.provider.name} ended the stream before it finished.`);
+    failure = new ApiError('upstream_error', `${d.target.provider.name} ended the stream before it finished.`);
   }
 
   const upstreamMs = performance.now() - d.startedAt;
@@ -123,7 +115,7 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Fastif
     const block = optimizerBlock(costs);
     const finalChunk =
       usageChunk && ctx.clientWantsUsage
-        ? { ...usageChunk, optimizer: block }
+        ? { ...(JSON.parse(usageChunk) as Record<string, unknown>), optimizer: block }
         : { id: meta?.id, object: 'chat.completion.chunk', created: meta?.created, model: meta?.model, choices: [], optimizer: block };
     write(`data: ${JSON.stringify(finalChunk)}\n\n`);
     write('data: [DONE]\n\n');

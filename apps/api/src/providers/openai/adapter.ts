@@ -1,0 +1,84 @@
+// OpenAI's Chat Completions: the request goes out as the client sent it (the
+// `optimizer` annotation already removed), the answer comes back unchanged, and
+// streams pass through chunk by chunk without re-serialising.
+import type { AdapterRequest, CallTarget, ChatAdapter, ChatBody, ParsedCompletion, StreamDecoder, StreamEvent } from '../types.ts';
+import { SseSplitter, eventData } from '../../pipeline/sse.ts';
+import { usageFromOpenAI } from '../../pipeline/pricing.ts';
+import { tryJson, vendorError } from '../vendor-error.ts';
+
+/** Adds stream_options.include_usage so the call is metered from the vendor's own count. */
+export function withUsageRequested(body: ChatBody): ChatBody {
+  if (body.stream !== true) return body;
+  const opts = (body.stream_options ?? {}) as Record<string, unknown>;
+  return opts.include_usage === true ? body : { ...body, stream_options: { ...opts, include_usage: true } };
+}
+
+export function openAIRequest(url: URL, headers: Record<string, string>, body: ChatBody, stream: boolean): AdapterRequest {
+  return {
+    url,
+    headers: { 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json', ...headers },
+    body: JSON.stringify(withUsageRequested(body)),
+  };
+}
+
+export function parseOpenAIResponse(text: string): ParsedCompletion {
+  const parsed = tryJson(text) as { usage?: unknown } | null;
+  if (!parsed || typeof parsed !== 'object') throw new SyntaxError('not JSON');
+  return { text, usage: usageFromOpenAI(parsed.usage) };
+}
+
+const ERROR_START = /^\{\s*"error"\s*:/;
+
+/** OpenAI's SSE, passed through as raw text; only usage chunks are parsed. */
+export function openAIStreamDecoder(): StreamDecoder {
+  const splitter = new SseSplitter();
+  const decode = (events: string[]): StreamEvent[] => {
+    const out: StreamEvent[] = [];
+    for (const ev of events) {
+      const data = eventData(ev);
+      if (data === null) continue;
+      if (data === '[DONE]') {
+        out.push({ kind: 'done' });
+        continue;
+      }
+      if (ERROR_START.test(data)) {
+        out.push({ kind: 'error', data });
+        continue;
+      }
+      if (data.includes('"usage"')) {
+        const j = tryJson(data) as { usage?: unknown; choices?: unknown[] } | null;
+        const usage = usageFromOpenAI(j?.usage);
+        if (usage) {
+          if (!j!.choices || j!.choices.length === 0) {
+            out.push({ kind: 'usage', usage, data });
+            continue;
+          }
+          out.push({ kind: 'usage', usage });
+        }
+      }
+      out.push({ kind: 'chunk', data });
+    }
+    return out;
+  };
+  return {
+    push: (bytes) => decode(splitter.push(bytes)),
+    end: () => decode(splitter.rest().trim() ? [splitter.rest()] : []),
+  };
+}
+
+export function mapOpenAIError(status: number, headers: Record<string, string | string[] | undefined>, text: string, target: CallTarget) {
+  const j = tryJson(text) as { error?: { message?: string; type?: string; code?: string | null; param?: string | null } } | null;
+  const e = j && typeof j.error === 'object' && j.error ? j.error : {};
+  return vendorError(target.provider.name, status, headers, e);
+}
+
+export const openaiAdapter: ChatAdapter = {
+  wire: 'openai',
+  unsupported: () => null,
+  buildRequest(body: ChatBody, target: CallTarget, stream: boolean): AdapterRequest {
+    return openAIRequest(new URL(`${target.provider.baseUrl}/chat/completions`), { authorization: `Bearer ${target.apiKey}` }, body, stream);
+  },
+  parseResponse: parseOpenAIResponse,
+  streamDecoder: openAIStreamDecoder,
+  mapError: mapOpenAIError,
+};

@@ -1,0 +1,74 @@
+// The contract every provider adapter meets. Adapters translate between OpenAI's
+// chat-completions wire format (what clients speak to us) and their vendor's, as
+// pure functions: request, response, stream, errors and usage.
+import type { ApiError } from '../errors.ts';
+import type { Usage } from '../pipeline/pricing.ts';
+
+/** The wire formats the gateway can speak upstream. */
+export type Wire = 'openai' | 'anthropic' | 'gemini' | 'bedrock';
+
+export interface ProviderInfo {
+  /** Lowercase id, e.g. "openai", "anthropic", "groq", or an admin-registered name. */
+  name: string;
+  wire: Wire;
+  /** Base URL including the vendor's version suffix, without a trailing slash. */
+  baseUrl: string;
+  /** The platform's key for this provider, from the environment (Tuning). */
+  platformKey?: string;
+  /** Wire-specific settings (Azure api-version, Bedrock region, ...). */
+  options?: Record<string, string>;
+}
+
+/** An OpenAI chat-completions request body, as the client sent it (minus `optimizer`). */
+export type ChatBody = Record<string, unknown> & { model: string; messages: Record<string, unknown>[] };
+
+/** Where and with which credential one call goes. */
+export interface CallTarget {
+  provider: ProviderInfo;
+  /** The vendor's model name (the routed model). */
+  model: string;
+  apiKey: string;
+}
+
+export interface AdapterRequest {
+  url: URL;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface ParsedCompletion {
+  /** An OpenAI `chat.completion` object as JSON text, ready to send to the client. */
+  text: string;
+  usage: Usage | null;
+}
+
+/** What a stream decoder makes of the vendor's bytes, in OpenAI's terms. */
+export type StreamEvent =
+  /** A `chat.completion.chunk` as JSON text. */
+  | { kind: 'chunk'; data: string }
+  /** The call's usage; `data` is a usage-only chunk to pass on when the client asked for usage. */
+  | { kind: 'usage'; usage: Usage; data?: string }
+  /** An error the vendor reported inside the stream, as an OpenAI error object (JSON text). */
+  | { kind: 'error'; data: string }
+  /** The vendor finished the stream normally. */
+  | { kind: 'done' };
+
+export interface StreamDecoder {
+  push(bytes: Buffer): StreamEvent[];
+  /** Called when the vendor's body ends; returns whatever the last bytes complete. */
+  end(): StreamEvent[];
+}
+
+export interface ChatAdapter {
+  readonly wire: Wire;
+  /**
+   * Names the first feature of this request the vendor cannot do (the gateway answers
+   * 400 naming it), or null. An explicit opt-out, never a silent drop.
+   */
+  unsupported(body: ChatBody, target: CallTarget): string | null;
+  buildRequest(body: ChatBody, target: CallTarget, stream: boolean): AdapterRequest;
+  parseResponse(text: string, target: CallTarget): ParsedCompletion;
+  streamDecoder(target: CallTarget): StreamDecoder;
+  /** Maps a vendor error response (status ≥ 400) onto our catalogue, keeping the vendor's message. */
+  mapError(status: number, headers: Record<string, string | string[] | undefined>, text: string, target: CallTarget): ApiError;
+}
