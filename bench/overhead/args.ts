@@ -31,6 +31,11 @@ export const USAGE = `usage: node bench/overhead/run.ts [options]
   --no-pin                do not pin processes to cores
   --out FILE              JSON result path (default bench/results/overhead-<timestamp>.json)`;
 
+/** A mistake in the command line: reported as its message, without a stack. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
 export function parseArgs(argv: string[]): Options {
   const flags = new Map<string, string>();
   const bools = new Set<string>();
@@ -40,31 +45,31 @@ export function parseArgs(argv: string[]): Options {
       console.log(USAGE);
       process.exit(0);
     }
-    if (!a.startsWith('--')) throw new Error(`unexpected argument ${a}\n${USAGE}`);
+    if (!a.startsWith('--')) throw new UsageError(`unexpected argument ${a}\n${USAGE}`);
     const [name, inline] = a.slice(2).split('=', 2) as [string, string | undefined];
     if (name === 'quick' || name === 'no-pin') {
       bools.add(name);
       continue;
     }
     const value = inline ?? argv[++i];
-    if (value === undefined) throw new Error(`--${name} needs a value\n${USAGE}`);
+    if (value === undefined) throw new UsageError(`--${name} needs a value\n${USAGE}`);
     flags.set(name, value);
   }
   const known = ['duration', 'concurrency', 'rate', 'stream-rate', 'vendor-latency', 'chunk-delay', 'targets', 'portkey-warmup', 'out'];
-  for (const k of flags.keys()) if (!known.includes(k)) throw new Error(`unknown option --${k}\n${USAGE}`);
+  for (const k of flags.keys()) if (!known.includes(k)) throw new UsageError(`unknown option --${k}\n${USAGE}`);
   const quick = bools.has('quick');
   const num = (key: string, fallback: number, min: number): number => {
     const raw = flags.get(key);
     if (raw === undefined) return fallback;
     const v = Number(raw);
-    if (!Number.isFinite(v) || v < min) throw new Error(`--${key} must be a number ≥ ${min}, got ${raw}`);
+    if (!Number.isFinite(v) || v < min) throw new UsageError(`--${key} must be a number ≥ ${min}, got ${raw}`);
     return v;
   };
   const targets = (flags.get('targets') ?? TARGET_NAMES.join(','))
     .split(',')
     .map((t) => t.trim())
     .filter(Boolean);
-  for (const t of targets) if (!TARGET_NAMES.includes(t as TargetName)) throw new Error(`unknown target ${t} (known: ${TARGET_NAMES.join(', ')})`);
+  for (const t of targets) if (!TARGET_NAMES.includes(t as TargetName)) throw new UsageError(`unknown target ${t} (known: ${TARGET_NAMES.join(', ')})`);
   const picked = TARGET_NAMES.filter((t) => t === 'direct' || targets.includes(t));
   return {
     quick,

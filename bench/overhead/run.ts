@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { parseArgs, type Options } from './args.ts';
+import { parseArgs, UsageError, type Options } from './args.ts';
 import { runPhase, warmUp, type LoadSpec, type PhaseResult, type PhaseSettings } from './phases.ts';
 import { CLOCK_TICKS, hasTaskset, killAll, killAllNow, pinSelf } from './procs.ts';
 import { compare, renderHeadline, renderLoad, type Comparison } from './report.ts';
@@ -132,7 +132,6 @@ async function main(): Promise<number> {
       process.stdout.write(`${r.ok} ok, ${Math.round(r.throughput)} req/s\n`);
       rows.push(r);
       results.push(r);
-      await new Promise((res) => setTimeout(res, 300));
     }
     const cmp = compare(load, rows);
     comparisons.push(cmp);
@@ -168,7 +167,8 @@ try {
   status = await main();
 } catch (e) {
   status = 1;
-  console.error(`\nbenchmark failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+  if (e instanceof UsageError) console.error(e.message);
+  else console.error(`\nbenchmark failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
 } finally {
   await shutdown();
 }

@@ -10,6 +10,7 @@ import { registerProviderKeyRoutes } from './routes/provider-keys.ts';
 import { registerAdminCatalogRoutes } from './routes/admin-catalog.ts';
 import { registerCompletions } from './pipeline/completions.ts';
 import { registerCallRoutes } from './routes/calls.ts';
+import { registerWorkflowRoutes } from './routes/workflows.ts';
 import type { Services } from './services.ts';
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
@@ -48,6 +49,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerAdminCatalogRoutes(app, services);
   registerCompletions(app, services);
   registerCallRoutes(app, services);
+  registerWorkflowRoutes(app, services);
   registerWeb(app);
   return app;
 }

@@ -63,6 +63,7 @@ export const configSchema = z
     UPSTREAM_FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
     UPSTREAM_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
     UPSTREAM_TOTAL_TIMEOUT_MS: z.coerce.number().int().positive().default(600_000),
+    UPSTREAM_MAX_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
   })
   .strict();
 

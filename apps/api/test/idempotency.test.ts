@@ -11,7 +11,8 @@ import { callRecords, PLATFORM_KEY, startRig, type Rig } from './support/vendor.
 
 let rig: Rig;
 beforeAll(async () => {
-  rig = await startRig();
+  // no retries inside one call: these tests count the vendor's requests per client attempt
+  rig = await startRig({ env: { UPSTREAM_MAX_RETRIES: '0' } });
 });
 afterAll(async () => {
   await rig.close();

@@ -17,7 +17,8 @@ export interface Database {
 }
 
 interface Embedded {
-  clientUrl: string;
+  /** Connection options for the embedded server: a unix socket directory, or loopback TCP. */
+  connection: { host: string; port: number; user: string; dbName: string };
   stop(): Promise<void>;
 }
 
@@ -35,11 +36,11 @@ async function startEmbedded(dataDir: string): Promise<Embedded> {
   if (useSocket) rmSync(socketPath, { force: true });
   const server = new PGLiteSocketServer(useSocket ? { db, path: socketPath } : { db, host: '127.0.0.1', port: 0 });
   await server.start();
-  const clientUrl = useSocket
-    ? `postgresql://postgres@localhost/postgres?host=${encodeURIComponent(dir)}`
-    : `postgresql://postgres@${server.getServerConn()}/postgres`;
+  // pg reaches a unix socket through a directory as host: `${host}/.s.PGSQL.${port}`
+  const [tcpHost, tcpPort] = server.getServerConn().split(':');
+  const connection = useSocket ? { host: dir, port: 5432, user: 'postgres', dbName: 'postgres' } : { host: tcpHost!, port: Number(tcpPort), user: 'postgres', dbName: 'postgres' };
   return {
-    clientUrl,
+    connection,
     async stop() {
       await server.stop();
       await db.close();
@@ -49,10 +50,9 @@ async function startEmbedded(dataDir: string): Promise<Embedded> {
 
 export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; logger: Logger }): Promise<Database> {
   const embedded = opts.databaseUrl ? null : await startEmbedded(opts.dataDir);
-  const clientUrl = opts.databaseUrl ?? embedded!.clientUrl;
   const orm = await MikroORM.init({
     entities,
-    clientUrl,
+    ...(embedded ? embedded.connection : { clientUrl: opts.databaseUrl }),
     pool: embedded ? { min: 1, max: 1 } : { min: 1, max: 10 },
     extensions: [Migrator],
     migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, silent: true, snapshot: false },

@@ -138,4 +138,19 @@ export const ActivityEntry = defineEntity({
 });
 export type ActivityEntry = InferEntity<typeof ActivityEntry>;
 
-export const entities = [Account, Workflow, ApiKey, AdminKey, ProviderKey, CatalogModel, CallRecord, ActivityEntry];
+export const WorkflowEvent = defineEntity({
+  name: 'WorkflowEvent',
+  tableName: 'workflow_events',
+  properties: {
+    id: p.string().primary(),
+    accountId: p.string(),
+    workflowId: p.string(),
+    kind: p.string(),
+    createdAt: p.datetime(),
+    callId: p.string().nullable(),
+    payload: p.json<Record<string, unknown>>(),
+  },
+});
+export type WorkflowEvent = InferEntity<typeof WorkflowEvent>;
+
+export const entities = [WorkflowEvent, Account, Workflow, ApiKey, AdminKey, ProviderKey, CatalogModel, CallRecord, ActivityEntry];

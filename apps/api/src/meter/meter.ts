@@ -2,13 +2,14 @@
 // write-ahead file at once and to the database in batches. Inserts are idempotent
 // by id, so a replay after a crash never meters a call twice.
 import type { Database } from '../db/database.ts';
-import { ActivityEntry, CallRecord } from '../db/entities.ts';
+import { ActivityEntry, CallRecord, WorkflowEvent } from '../db/entities.ts';
 import type { Logger } from '../logger.ts';
 import { WriteAheadLog } from './wal.ts';
 
 export type CallRow = Omit<CallRecord, 'createdAt'> & { createdAt: Date };
 export type ActivityRow = Omit<ActivityEntry, 'createdAt'> & { createdAt: Date };
-type Entry = { t: 'call'; row: CallRow } | { t: 'activity'; row: ActivityRow };
+export type EventRow = Omit<WorkflowEvent, 'createdAt'> & { createdAt: Date };
+type Entry = { t: 'call'; row: CallRow } | { t: 'activity'; row: ActivityRow } | { t: 'event'; row: EventRow };
 
 export class Meter {
   readonly #db: Database;
@@ -48,8 +49,12 @@ export class Meter {
     this.#syncTimer.unref();
   }
 
-  record(call: CallRow, activity: ActivityRow[]): void {
-    const entries: Entry[] = [{ t: 'call', row: call }, ...activity.map((row) => ({ t: 'activity' as const, row }))];
+  record(call: CallRow, activity: ActivityRow[], events: EventRow[] = []): void {
+    const entries: Entry[] = [
+      { t: 'call', row: call },
+      ...activity.map((row) => ({ t: 'activity' as const, row })),
+      ...events.map((row) => ({ t: 'event' as const, row })),
+    ];
     for (const e of entries) this.#wal.append(e);
     this.#pending.push(...entries);
   }
@@ -78,6 +83,7 @@ export class Meter {
   async #write(entries: Entry[]): Promise<void> {
     const calls = entries.filter((e) => e.t === 'call').map((e) => e.row as CallRow);
     const acts = entries.filter((e) => e.t === 'activity').map((e) => e.row as ActivityRow);
+    const events = entries.filter((e) => e.t === 'event').map((e) => e.row as EventRow);
     const em = this.#db.em();
     await em.transactional(async (tx) => {
       for (let i = 0; i < calls.length; i += 500) {
@@ -85,6 +91,9 @@ export class Meter {
       }
       for (let i = 0; i < acts.length; i += 500) {
         await tx.createQueryBuilder(ActivityEntry).insert(acts.slice(i, i + 500)).onConflict('id').ignore().execute();
+      }
+      for (let i = 0; i < events.length; i += 500) {
+        await tx.createQueryBuilder(WorkflowEvent).insert(events.slice(i, i + 500)).onConflict('id').ignore().execute();
       }
     });
   }

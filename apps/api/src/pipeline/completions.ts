@@ -9,7 +9,7 @@ import { newId } from '../security/secrets.ts';
 import type { Services } from '../services.ts';
 import { annotate } from './annotate.ts';
 import type { CallContext } from './context.ts';
-import { dispatch } from './dispatch.ts';
+import { dispatchWithPolicy } from './dispatch-policy.ts';
 import { keepsFailure, readKey } from './idempotency.ts';
 import { meterCall } from './meter-call.ts';
 import { noUsage } from './pricing.ts';
@@ -34,6 +34,7 @@ function newContext(request: FastifyRequest): CallContext {
     claim: null,
     route: null,
     attempts: [],
+    events: [],
     upstreamMs: 0,
   };
 }
@@ -64,8 +65,8 @@ export function registerCompletions(app: FastifyInstance, s: Services): void {
     const signal = AbortSignal.any([abort.signal, AbortSignal.timeout(s.config.UPSTREAM_TOTAL_TIMEOUT_MS)]);
     try {
       annotate(ctx, request.body);
-      route(ctx, s.catalog, s.providers);
-      const dispatched = await dispatch(ctx, s, signal);
+      route(ctx, s);
+      const dispatched = await dispatchWithPolicy(ctx, s, signal);
       if (ctx.stream) return await relayStream(ctx, dispatched, reply, abort, s.meter, s.idempotency);
       return await respondJson(ctx, dispatched, reply, s.meter, s.idempotency);
     } catch (err) {

@@ -15,14 +15,21 @@ export interface Attempt {
   usage: Usage;
 }
 
-export interface RouteDecision {
+export interface Candidate {
   model: string;
   provider: string;
   profile: ModelProfile | undefined;
+}
+
+export interface RouteDecision extends Candidate {
+  /** The provider the client's request resolved to (its x-provider-key is for this one only). */
+  requestedProvider: string;
   pinned: boolean;
   baselineModel: string;
   baselineProfile: ModelProfile | undefined;
   reasons: string[];
+  /** Equivalent-or-stronger models on other vendors, tried in order when the vendor fails. */
+  failover: Candidate[];
 }
 
 export interface CallContext {
@@ -41,6 +48,14 @@ export interface CallContext {
   route: RouteDecision | null;
   attempts: Attempt[];
   upstreamMs: number;
+  /** Production events this call caused (failover), metered with it. */
+  events: CallEvent[];
+}
+
+export interface CallEvent {
+  kind: 'failover' | 'drift' | 'resettled';
+  at: Date;
+  payload: Record<string, unknown>;
 }
 
 export interface Costs {

@@ -10,7 +10,7 @@ import type { Outbound, OutboundResponse } from '../providers/outbound.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import type { CallTarget, ChatAdapter, ChatBody, ProviderInfo } from '../providers/types.ts';
 import type { ProviderKeys } from '../tenancy/provider-keys.ts';
-import type { Attempt, CallContext } from './context.ts';
+import type { Attempt, CallContext, Candidate } from './context.ts';
 import { noUsage } from './pricing.ts';
 
 export interface Dispatched {
@@ -29,8 +29,8 @@ export interface DispatchDeps {
   providerKeys: ProviderKeys;
 }
 
-function keyFor(ctx: CallContext, provider: ProviderInfo, keys: ProviderKeys): string {
-  const key = ctx.providerKeyHeader ?? keys.reveal(ctx.principal.accountId, provider.name) ?? provider.platformKey;
+function keyFor(headerKey: string | undefined, ctx: CallContext, provider: ProviderInfo, keys: ProviderKeys): string {
+  const key = headerKey ?? keys.reveal(ctx.principal.accountId, provider.name) ?? provider.platformKey;
   if (key) return key;
   if (provider.name === 'ollama' || provider.name === 'vllm') return '';
   throw new ApiError('no_provider_key', `No ${provider.name} key: send x-provider-key, store one at /v1/settings/provider-keys/${provider.name}, or configure the platform key.`);
@@ -45,17 +45,19 @@ export function transportError(err: unknown, provider: string): ApiError {
   return new ApiError('upstream_error', `${provider} could not be reached (${code || (err as Error).message}).`, { cause: err });
 }
 
-export async function dispatch(ctx: CallContext, deps: DispatchDeps, signal: AbortSignal): Promise<Dispatched> {
-  const route = ctx.route!;
-  const provider = deps.providers.get(route.provider)!;
+/** One attempt on one candidate: no retries, no failover. */
+export async function dispatchOnce(ctx: CallContext, deps: DispatchDeps, signal: AbortSignal, candidate: Candidate): Promise<Dispatched> {
+  const provider = deps.providers.get(candidate.provider)!;
   const adapter = adapterFor(provider.wire);
-  const target: CallTarget = { provider, model: route.model, apiKey: keyFor(ctx, provider, deps.providerKeys) };
-  const body = (route.model === ctx.body.model ? ctx.body : { ...ctx.body, model: route.model }) as ChatBody;
+  // The client's x-provider-key is for the vendor it named; a failover vendor never sees it.
+  const headerKey = candidate.provider === ctx.route!.requestedProvider ? ctx.providerKeyHeader : undefined;
+  const target: CallTarget = { provider, model: candidate.model, apiKey: keyFor(headerKey, ctx, provider, deps.providerKeys) };
+  const body = (candidate.model === ctx.body.model ? ctx.body : { ...ctx.body, model: candidate.model }) as ChatBody;
   const refused = adapter.unsupported(body, target);
   if (refused) throw new ApiError('invalid_request', `${provider.name} cannot do this: ${refused}.`);
   const req = adapter.buildRequest(body, target, ctx.stream);
   const startedAt = performance.now();
-  const attempt: Attempt = { provider: provider.name, model: route.model, profile: route.profile, startedAt: new Date(), latencyMs: 0, status: null, outcome: 'error', usage: noUsage };
+  const attempt: Attempt = { provider: provider.name, model: candidate.model, profile: candidate.profile, startedAt: new Date(), latencyMs: 0, status: null, outcome: 'error', usage: noUsage };
   ctx.attempts.push(attempt);
   try {
     const c = deps.config;

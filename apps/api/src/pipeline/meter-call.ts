@@ -1,7 +1,7 @@
 // Stage: meter. Prices the call from the catalog in force now, works out the saving,
 // and hands the call record and one activity entry per upstream attempt to the
 // meter (write-ahead file at once, database in batches).
-import type { Meter, ActivityRow, CallRow } from '../meter/meter.ts';
+import type { Meter, ActivityRow, CallRow, EventRow } from '../meter/meter.ts';
 import { newId } from '../security/secrets.ts';
 import type { Attempt, CallContext, Costs } from './context.ts';
 import { costMicros, micros, type Usage } from './pricing.ts';
@@ -23,7 +23,8 @@ export function priceCall(ctx: CallContext, usage: Usage): Costs {
   const failed = ctx.attempts.filter((a) => a !== servedAttempt).reduce((sum, a) => sum + micros(costMicros(a.profile, a.usage)), 0);
   const exploration = 0;
   const actual = served + exploration + failed;
-  const baseline = route.pinned || route.baselineModel === route.model ? actual : micros(costMicros(route.baselineProfile, usage));
+  // What the call would have cost on the pinned or baseline model; unpriced → what it cost.
+  const baseline = route.baselineProfile ? micros(costMicros(route.baselineProfile, usage)) : actual;
   return { baseline, served, actual, exploration, saving: baseline - actual };
 }
 
@@ -76,6 +77,15 @@ export function meterCall(ctx: CallContext, meter: Meter, m: MeterInput): Costs 
     completionTokens: a.usage.completionTokens,
     costMicros: micros(costMicros(a.profile, a.usage)),
   }));
-  meter.record(call, activity);
+  const events: EventRow[] = ctx.events.map((e) => ({
+    id: newId('evt'),
+    accountId: ctx.principal.accountId,
+    workflowId: ctx.principal.workflowId,
+    kind: e.kind,
+    createdAt: e.at,
+    callId: ctx.id,
+    payload: e.payload,
+  }));
+  meter.record(call, activity, events);
   return costs;
 }

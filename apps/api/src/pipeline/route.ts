@@ -6,6 +6,8 @@ import { ApiError } from '../errors.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import { hasAdapter } from '../providers/adapters.ts';
 import type { CallContext } from './context.ts';
+import { failoverChain, needsOf } from './failover.ts';
+import type { ProviderKeys } from '../tenancy/provider-keys.ts';
 
 const ROUTED = new Set(['auto', 'discover']);
 
@@ -14,13 +16,14 @@ function meanStrength(p: ModelProfile): number {
   return v.length ? v.reduce((a, b) => a + (b ?? 0), 0) / v.length : 0;
 }
 
-/** The default baseline: the strongest enabled model on a provider this gateway can reach. */
-export function defaultBaseline(catalog: Catalog, providers: ProviderRegistry): ModelProfile | undefined {
+/** The default baseline: the strongest enabled model on a provider the tenant can reach (adapter and key). */
+export function defaultBaseline(accountId: string, deps: RouteDeps): ModelProfile | undefined {
   let best: ModelProfile | undefined;
-  for (const m of catalog.all()) {
+  for (const m of deps.catalog.all()) {
     if (m.disabled || m.search_only || m.moderation_only) continue;
-    const info = providers.get(m.provider);
+    const info = deps.providers.get(m.provider);
     if (!info || !hasAdapter(info.wire)) continue;
+    if (!info.platformKey && !deps.providerKeys.has(accountId, m.provider)) continue;
     if (!best || meanStrength(m) > meanStrength(best) || (meanStrength(m) === meanStrength(best) && m.output_per_mtok > best.output_per_mtok)) best = m;
   }
   return best;
@@ -43,14 +46,24 @@ export function resolvePinned(name: string, catalog: Catalog, providers: Provide
   return { model: name, provider: 'openai', profile: undefined };
 }
 
-export function route(ctx: CallContext, catalog: Catalog, providers: ProviderRegistry): void {
+export interface RouteDeps {
+  catalog: Catalog;
+  providers: ProviderRegistry;
+  providerKeys: ProviderKeys;
+}
+
+export function route(ctx: CallContext, deps: RouteDeps): void {
+  const { catalog, providers } = deps;
+  const needs = needsOf(ctx.body);
   if (ROUTED.has(ctx.requestedModel)) {
-    const baseline = defaultBaseline(catalog, providers);
+    const baseline = defaultBaseline(ctx.principal.accountId, deps);
     if (!baseline) throw new ApiError('provider_unavailable', 'No enabled model in the catalog can serve model "auto".');
     ctx.route = {
       model: baseline.model,
       provider: baseline.provider,
+      requestedProvider: baseline.provider,
       profile: baseline,
+      failover: failoverChain(baseline, needs, ctx.principal.accountId, deps),
       pinned: false,
       baselineModel: baseline.model,
       baselineProfile: baseline,
@@ -66,7 +79,9 @@ export function route(ctx: CallContext, catalog: Catalog, providers: ProviderReg
   ctx.route = {
     model,
     provider,
+    requestedProvider: provider,
     profile,
+    failover: failoverChain(profile, needs, ctx.principal.accountId, deps),
     pinned: true,
     baselineModel: model,
     baselineProfile: profile,

@@ -73,6 +73,10 @@ export class ProviderKeys {
     return n > 0;
   }
 
+  has(accountId: string, provider: string): boolean {
+    return this.#held.get(accountId)?.has(provider) ?? false;
+  }
+
   /** The tenant's plaintext key for a provider, or null; never logged, never returned. */
   reveal(accountId: string, provider: string): string | null {
     const h = this.#held.get(accountId)?.get(provider);

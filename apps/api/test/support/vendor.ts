@@ -18,16 +18,17 @@ export async function startRig(opts: GatewayOptions & { vendorOptions?: Paramete
   const gw = await startGateway({ ...opts, env: { OPENAI_BASE_URL: vendor.url, OPENAI_API_KEY: PLATFORM_KEY, ...opts.env } });
   const tenant = await signup(gw);
   const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: tenant.api_key, maxRetries: 0 });
-  return {
+  const rig: Rig = {
     gw,
     vendor,
     tenant,
     client,
     async close() {
       await gw.close();
-      await vendor.close();
+      await rig.vendor.close();
     },
   };
+  return rig;
 }
 
 /** The call records of a tenant, newest first, straight from the database. */

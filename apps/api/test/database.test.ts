@@ -1,0 +1,39 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onPostgres, startGateway, type TestGateway } from './support/gateway.ts';
+import { spawnGateway } from './support/process.ts';
+
+let gw: TestGateway;
+beforeAll(async () => {
+  gw = await startGateway();
+});
+afterAll(async () => {
+  await gw.close();
+});
+
+describe('the database', () => {
+  // Regression: the embedded connection once parsed to localhost:5432 and silently used the machine's server.
+  it('is the embedded PGlite under DATA_DIR by default, and the real PostgreSQL when DATABASE_URL is set', async () => {
+    const [{ version }] = (await gw.services.db.em().getConnection().execute('select version()')) as { version: string }[];
+    if (onPostgres) {
+      expect(gw.services.db.kind).toBe('postgres');
+      expect(version).not.toContain('PGlite');
+    } else {
+      expect(gw.services.db.kind).toBe('pglite');
+      expect(version).toContain('PGlite');
+      expect(existsSync(join(gw.dataDir, 'pgdata'))).toBe(true);
+    }
+  });
+
+  it('applies every migration at start', async () => {
+    const rows = (await gw.services.db.em().getConnection().execute('select name from mikro_orm_migrations order by id')) as { name: string }[];
+    expect(rows.map((r) => r.name)).toEqual(['0001-foundation', '0002-events']);
+  });
+
+  it('refuses a second process on the same data directory, naming the owner', async () => {
+    const err = await spawnGateway({ DATA_DIR: gw.dataDir, ADMIN_KEY: 'admin-key-for-the-second-process' }).catch((e: Error) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toContain(`is in use by process ${process.pid}`);
+  });
+});

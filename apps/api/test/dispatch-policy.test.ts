@@ -1,0 +1,151 @@
+// Retries before the first byte, honouring Retry-After, then failover along the
+// cross-vendor chain with a `failover` event; every attempt recorded.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startOpenAIMock, type MockVendor } from '@optimizer/mock-providers';
+import type { ModelProfile } from '@optimizer/schema';
+import { backoffMs } from '../src/pipeline/dispatch-policy.ts';
+import { authed } from './support/gateway.ts';
+import { PLATFORM_KEY, startRig, type Rig } from './support/vendor.ts';
+
+describe('backoff', () => {
+  it('grows exponentially with full jitter and honours a short Retry-After', () => {
+    for (let i = 0; i < 50; i++) {
+      expect(backoffMs(0, undefined)).toBeLessThanOrEqual(100);
+      expect(backoffMs(3, undefined)).toBeLessThanOrEqual(800);
+      expect(backoffMs(10, undefined)).toBeLessThanOrEqual(2000);
+    }
+    expect(backoffMs(0, '1')).toBe(1000);
+    expect(backoffMs(0, '60')).toBeNull();
+  });
+});
+
+let rig: Rig;
+let backup: MockVendor;
+
+function profile(model: string, provider: string, failover: string[]): ModelProfile {
+  return {
+    model, provider, input_per_mtok: 1, output_per_mtok: 2, cached_input_per_mtok: 0.5, cache_write_multiplier: 1,
+    input_modalities: ['text'], output_modalities: ['text'], tools: 'full', structured_outputs: true, reasoning_efforts: [],
+    context_length: 128_000, max_output_tokens: 16_000, search_only: false, moderation_only: false, strengths: { chat: 0.8 }, disabled: false, failover,
+  };
+}
+
+beforeAll(async () => {
+  backup = await startOpenAIMock({ apiKey: 'sk-backup-vendor' });
+  rig = await startRig({ env: { MISTRAL_BASE_URL: backup.url, MISTRAL_API_KEY: 'sk-backup-vendor' } });
+  const conn = rig.gw.services.db.em().getConnection();
+  for (const p of [profile('primary-model', 'openai', ['backup-model']), profile('backup-model', 'mistral', [])]) {
+    await conn.execute(`insert into catalog_models (model, provider, profile, disabled) values (?, ?, ?, false)`, [p.model, p.provider, JSON.stringify(p)]);
+  }
+  await rig.gw.services.catalog.changed();
+});
+afterAll(async () => {
+  await rig.close();
+  await backup.close();
+});
+beforeEach(() => {
+  rig.vendor.reset();
+  backup.reset();
+});
+
+async function activityFor(callId: string) {
+  const r = (await (await fetch(`${rig.gw.url}/v1/activity?limit=50`, { headers: authed(rig.tenant.api_key) })).json()) as { data: any[] };
+  return r.data.filter((a) => a.call_id === callId).sort((a, b) => a.attempt - b.attempt);
+}
+
+describe('retries', () => {
+  it('retries a vendor 503 before the first byte and serves the retry, recording both attempts', async () => {
+    const r = await fetch(`${rig.gw.url}/v1/chat/completions`, { method: 'POST', headers: authed(rig.tenant.api_key), body: JSON.stringify({ model: 'flaky', messages: [{ role: 'user', content: 'x' }] }) });
+    expect(r.status).toBe(200);
+    const acts = await activityFor(r.headers.get('x-optimizer-call-id')!);
+    expect(acts.map((a) => [a.status, a.outcome])).toEqual([
+      [503, 'error'],
+      [200, 'ok'],
+    ]);
+  });
+
+  it('waits out a short Retry-After before retrying a 429', async () => {
+    const t0 = performance.now();
+    const r = await fetch(`${rig.gw.url}/v1/chat/completions`, { method: 'POST', headers: authed(rig.tenant.api_key), body: JSON.stringify({ model: 'rate-limited', messages: [{ role: 'user', content: 'x' }] }) });
+    expect(r.status).toBe(429);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(1900); // two retries, Retry-After: 1 each
+    expect(rig.vendor.requests).toHaveLength(3);
+  });
+
+  it('does not retry a request the vendor refused as invalid', async () => {
+    const r = await fetch(`${rig.gw.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: authed(rig.tenant.api_key),
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'tool', content: 'orphan result' }] }),
+    });
+    expect(r.status).toBe(400);
+    expect(rig.vendor.requests).toHaveLength(1);
+  });
+});
+
+describe('cross-vendor failover', () => {
+  it('fails over to the next vendor in the chain when the first is down, and writes a failover event', async () => {
+    const down = rig.vendor;
+    const url = down.url;
+    await down.close(); // connection refused from now on
+    try {
+      const r = await fetch(`${rig.gw.url}/v1/chat/completions`, { method: 'POST', headers: authed(rig.tenant.api_key), body: JSON.stringify({ model: 'primary-model', messages: [{ role: 'user', content: 'still there?' }] }) });
+      expect(r.status).toBe(200);
+      expect(r.headers.get('x-optimizer-model')).toBe('backup-model');
+      const body = (await r.json()) as { optimizer: { baseline_cost: number; actual_cost: number } };
+      expect(backup.requests).toHaveLength(1);
+      expect(backup.requests[0]!.body.model).toBe('backup-model');
+      expect(backup.requests[0]!.headers.authorization).toBe('Bearer sk-backup-vendor');
+      const callId = r.headers.get('x-optimizer-call-id')!;
+      const acts = await activityFor(callId);
+      expect(acts.map((a) => [a.provider, a.outcome])).toEqual([
+        ['openai', 'error'],
+        ['openai', 'error'],
+        ['openai', 'error'],
+        ['mistral', 'ok'],
+      ]);
+      const calls = (await (await fetch(`${rig.gw.url}/v1/calls?limit=1`, { headers: authed(rig.tenant.api_key) })).json()) as { data: any[] };
+      expect(calls.data[0]).toMatchObject({ id: callId, model: 'primary-model', routed_model: 'backup-model', provider: 'mistral' });
+      expect(calls.data[0].reasons.join('\n')).toContain('failed over from primary-model (openai) to backup-model (mistral)');
+      // priced on the pinned model as the baseline (same prices here), on the backup as served
+      expect(body.optimizer.baseline_cost).toBe(body.optimizer.actual_cost);
+      const events = (await (await fetch(`${rig.gw.url}/v1/workflows/${rig.tenant.workflow_id}/events`, { headers: authed(rig.tenant.api_key) })).json()) as { data: any[] };
+      expect(events.data[0]).toMatchObject({ kind: 'failover', call_id: callId, from: 'primary-model', to: 'backup-model', to_provider: 'mistral' });
+    } finally {
+      rig.vendor = await startOpenAIMock({ apiKey: PLATFORM_KEY, port: Number(new URL(url).port) });
+    }
+  });
+
+  it('never sends the client x-provider-key to a failover vendor', async () => {
+    await rig.vendor.close();
+    const url = rig.vendor.url;
+    try {
+      const r = await fetch(`${rig.gw.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: authed(rig.tenant.api_key, { 'x-provider-key': 'sk-client-openai-key' }),
+        body: JSON.stringify({ model: 'primary-model', messages: [{ role: 'user', content: 'x' }] }),
+      });
+      expect(r.status).toBe(200);
+      expect(backup.requests[0]!.headers.authorization).toBe('Bearer sk-backup-vendor');
+    } finally {
+      rig.vendor = await startOpenAIMock({ apiKey: PLATFORM_KEY, port: Number(new URL(url).port) });
+    }
+  });
+
+  it('keeps a disabled model out of the failover chain', async () => {
+    const conn = rig.gw.services.db.em().getConnection();
+    await conn.execute(`update catalog_models set disabled = true where model = 'backup-model'`);
+    await rig.gw.services.catalog.changed();
+    await rig.vendor.close();
+    const url = rig.vendor.url;
+    try {
+      const r = await fetch(`${rig.gw.url}/v1/chat/completions`, { method: 'POST', headers: authed(rig.tenant.api_key), body: JSON.stringify({ model: 'primary-model', messages: [{ role: 'user', content: 'x' }] }) });
+      expect(r.status).toBe(502);
+      expect(backup.requests).toHaveLength(0);
+    } finally {
+      await conn.execute(`update catalog_models set disabled = false where model = 'backup-model'`);
+      await rig.gw.services.catalog.changed();
+      rig.vendor = await startOpenAIMock({ apiKey: PLATFORM_KEY, port: Number(new URL(url).port) });
+    }
+  });
+});
