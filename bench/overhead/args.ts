@@ -15,6 +15,7 @@ export interface Options {
   warmupSec: Record<TargetName, number>;
   pin: boolean;
   out: string | undefined;
+  databaseUrl: string | undefined;
   model: string;
 }
 
@@ -29,7 +30,10 @@ export const USAGE = `usage: node bench/overhead/run.ts [options]
   --targets a,b,c         any of direct,gateway,portkey (default all; direct is always added)
   --portkey-warmup S      Portkey warm-up load before measuring (default 30, quick 8)
   --no-pin                do not pin processes to cores
-  --out FILE              JSON result path (default bench/results/overhead-<timestamp>.json)`;
+  --out FILE              JSON result path (default bench/results/overhead-<timestamp>.json)
+  --database-url URL      run the gateway on this PostgreSQL instead of its embedded PGlite
+                          (the embedded database runs inside the gateway's process, so its
+                          CPU counts as the gateway's)`;
 
 /** A mistake in the command line: reported as its message, without a stack. */
 export class UsageError extends Error {
@@ -55,7 +59,7 @@ export function parseArgs(argv: string[]): Options {
     if (value === undefined) throw new UsageError(`--${name} needs a value\n${USAGE}`);
     flags.set(name, value);
   }
-  const known = ['duration', 'concurrency', 'rate', 'stream-rate', 'vendor-latency', 'chunk-delay', 'targets', 'portkey-warmup', 'out'];
+  const known = ['duration', 'concurrency', 'rate', 'stream-rate', 'vendor-latency', 'chunk-delay', 'targets', 'portkey-warmup', 'out', 'database-url'];
   for (const k of flags.keys()) if (!known.includes(k)) throw new UsageError(`unknown option --${k}\n${USAGE}`);
   const quick = bools.has('quick');
   const num = (key: string, fallback: number, min: number): number => {
@@ -83,6 +87,7 @@ export function parseArgs(argv: string[]): Options {
     warmupSec: { direct: quick ? 1.5 : 5, gateway: quick ? 3 : 10, portkey: num('portkey-warmup', quick ? 8 : 30, 0) },
     pin: !bools.has('no-pin'),
     out: flags.get('out'),
+    databaseUrl: flags.get('database-url'),
     model: 'gpt-4o-mini',
   };
 }

@@ -25,6 +25,8 @@ export interface ServerOptions {
   vendorLatencyMs: number;
   chunkDelayMs: number;
   model: string;
+  /** Run the gateway on this PostgreSQL instead of its embedded database. */
+  databaseUrl?: string | undefined;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -115,6 +117,7 @@ export async function startGateway(mock: Mock, opts: ServerOptions, onCleanup: (
       OPENAI_BASE_URL: mock.url,
       OPENAI_API_KEY: 'sk-bench',
       NODE_ENV: 'production',
+      ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
     }),
   });
   const origin = `http://127.0.0.1:${port}`;

@@ -37,7 +37,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   });
 
   app.addHook('onResponse', (request, reply, done) => {
-    services.metrics.requests.inc({ route: request.routeOptions.url ?? 'unknown', status: String(reply.statusCode) });
+    services.metrics.requests.incRoute(request.routeOptions.url ?? 'unknown', reply.statusCode);
     done();
   });
 

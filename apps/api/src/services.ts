@@ -73,7 +73,11 @@ export async function createServices(config: Config, logger: Logger, hooks: { an
   });
   const accounts = new Accounts(db, hasher, keys);
   const catalog = new Catalog(db, hot);
-  const outbound = new Outbound();
+  const outbound = new Outbound({
+    connectMs: config.UPSTREAM_CONNECT_TIMEOUT_MS,
+    firstByteMs: config.UPSTREAM_FIRST_BYTE_TIMEOUT_MS,
+    idleMs: config.UPSTREAM_IDLE_TIMEOUT_MS,
+  });
   await catalog.start();
 
   return {

@@ -15,7 +15,7 @@ afterAll(async () => {
 describe('the database', () => {
   // Regression: the embedded connection once parsed to localhost:5432 and silently used the machine's server.
   it('is the embedded PGlite under DATA_DIR by default, and the real PostgreSQL when DATABASE_URL is set', async () => {
-    const [{ version }] = (await gw.services.db.em().getConnection().execute('select version()')) as { version: string }[];
+    const [{ version }] = (await gw.services.db.em().getConnection().execute('select version()')) as [{ version: string }];
     if (onPostgres) {
       expect(gw.services.db.kind).toBe('postgres');
       expect(version).not.toContain('PGlite');

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIMock, type MockVendor } from '@optimizer/mock-providers';
-import { authed, signup, testDatabase, type TestDatabase } from './support/gateway.ts';
+import { authed, seedDataDir, signup, testDatabase, type TestDatabase } from './support/gateway.ts';
 import { spawnGateway } from './support/process.ts';
 import { PLATFORM_KEY } from './support/vendor.ts';
 
@@ -23,6 +23,7 @@ afterAll(async () => {
 });
 
 function envFor(dataDir: string, extra: Record<string, string> = {}) {
+  seedDataDir(dataDir);
   return {
     DATA_DIR: dataDir,
     ADMIN_KEY: `admin-${randomBytes(16).toString('hex')}`,
@@ -42,7 +43,7 @@ async function callIds(url: string, key: string): Promise<string[]> {
   return r.data.map((c) => c.id);
 }
 
-describe('durability of metering', () => {
+describe('durability of metering', { timeout: 90_000 }, () => {
   it('meters an answered call exactly once after the process is killed before its batch was written', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'optimizer-crash-'));
     // a flush interval far longer than the test: the record only exists in the write-ahead file

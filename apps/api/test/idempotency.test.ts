@@ -100,7 +100,7 @@ describe('Idempotency-Key', () => {
   });
 });
 
-describe('Idempotency-Key across two API processes on one PostgreSQL and Redis', () => {
+describe('Idempotency-Key across two API processes on one PostgreSQL and Redis', { timeout: 90_000 }, () => {
   it('replays the first answer when the repeat lands on a second API process, and meters once', async () => {
     const db = await testDatabase({ force: true });
     const vendor = await startOpenAIMock({ apiKey: PLATFORM_KEY });

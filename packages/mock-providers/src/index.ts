@@ -1,4 +1,7 @@
 export { startOpenAIMock } from './openai/server.ts';
+export { startAnthropicMock, type AnthropicMockOptions } from './anthropic/server.ts';
+export { startGeminiMock, type GeminiMockOptions } from './gemini/server.ts';
+export { startBedrockMock, type BedrockMockOptions } from './bedrock/server.ts';
 export { MAGIC_MODELS, SLOW_MS } from './faults.ts';
 export type {
   FinishReason,

@@ -2,7 +2,10 @@
 
 export interface RecordedRequest {
   method: string;
+  /** The path without the query. */
   path: string;
+  /** The path with the query, as requested (the OpenAI mock records it). */
+  url?: string;
   headers: Record<string, string | string[] | undefined>;
   /** Parsed JSON body, or undefined when the body was empty or not JSON. */
    
@@ -48,6 +51,13 @@ export interface OpenAIMockOptions {
   chunkDelayMs?: number;
   /** Keep a log of requests in `vendor.requests` (default true). */
   record?: boolean;
+  /**
+   * Answer as an OpenAI-compatible vendor that differs on the wire (src/openai/dialects.ts):
+   * Mistral's strict fields, tool-call ids, usage on the last chunk and error bodies; Groq's
+   * field refusals and x_groq usage; DeepSeek's cache-hit usage; Azure's deployment path,
+   * api-version query and `api-key` header (then `url` ends in /openai). Default: OpenAI.
+   */
+  dialect?: 'mistral' | 'groq' | 'deepseek' | 'azure';
 }
 
 export interface MockVendor {

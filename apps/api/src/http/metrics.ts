@@ -11,6 +11,7 @@ function labelKey(labels: Labels): string {
 
 class Counter {
   readonly values = new Map<string, number>();
+  readonly #routeKeys = new Map<string, string>();
   readonly name: string;
   readonly help: string;
   constructor(name: string, help: string) {
@@ -21,6 +22,14 @@ class Counter {
     const k = labelKey(labels);
     this.values.set(k, (this.values.get(k) ?? 0) + by);
   }
+  /** The hot-path form for {route, status}: the label string is built once per pair. */
+  incRoute(route: string, status: number): void {
+    const pair = `${route} ${status}`;
+    let k = this.#routeKeys.get(pair);
+    if (k === undefined) this.#routeKeys.set(pair, (k = labelKey({ route, status: String(status) })));
+    this.values.set(k, (this.values.get(k) ?? 0) + 1);
+  }
+
   render(): string {
     const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`];
     for (const [k, v] of this.values) lines.push(`${this.name}${k} ${v}`);

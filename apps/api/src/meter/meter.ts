@@ -1,23 +1,31 @@
-// Metering off the hot path: call records and activity entries go to the
-// write-ahead file at once and to the database in batches. Inserts are idempotent
-// by id, so a replay after a crash never meters a call twice.
+// Metering off the hot path: each call's records go to the write-ahead file at
+// once (one write) and to the database in batches, one JSON parameter per table.
+// Inserts are idempotent by id, so a replay after a crash never meters twice.
+import { CompiledQuery } from 'kysely';
 import type { Database } from '../db/database.ts';
-import { ActivityEntry, CallRecord, WorkflowEvent } from '../db/entities.ts';
 import type { Logger } from '../logger.ts';
+import { tables, type MeterBatch } from './rows.ts';
 import { WriteAheadLog } from './wal.ts';
 
-export type CallRow = Omit<CallRecord, 'createdAt'> & { createdAt: Date };
-export type ActivityRow = Omit<ActivityEntry, 'createdAt'> & { createdAt: Date };
-export type EventRow = Omit<WorkflowEvent, 'createdAt'> & { createdAt: Date };
-type Entry = { t: 'call'; row: CallRow } | { t: 'activity'; row: ActivityRow } | { t: 'event'; row: EventRow };
+export type { ActivityRow, CallRow, EventRow, MeterBatch } from './rows.ts';
+
+function emptyBatch(): MeterBatch {
+  return { calls: [], activity: [], events: [] };
+}
+
+function merge(into: MeterBatch, from: MeterBatch): void {
+  into.calls.push(...from.calls);
+  into.activity.push(...from.activity);
+  into.events.push(...from.events);
+}
 
 export class Meter {
   readonly #db: Database;
   readonly #wal: WriteAheadLog;
   readonly #logger: Logger;
   readonly #flushMs: number;
-  #pending: Entry[] = [];
-  /** Closed segments whose entries are in #pending or being written. */
+  #pending = emptyBatch();
+  /** Closed segments whose records are pending or being written. */
   #segments: string[] = [];
   #timer: NodeJS.Timeout | null = null;
   #syncTimer: NodeJS.Timeout | null = null;
@@ -31,69 +39,63 @@ export class Meter {
   }
 
   get pending(): number {
-    return this.#pending.length;
+    return this.#pending.calls.length + this.#pending.activity.length + this.#pending.events.length;
   }
 
   async start(): Promise<void> {
     for (const seg of this.#wal.leftovers()) {
-      const entries = seg.entries.map(revive);
-      await this.#write(entries);
+      const batch = emptyBatch();
+      for (const e of seg.entries) merge(batch, e as MeterBatch);
+      await this.#write(batch);
       this.#wal.remove(seg.path);
-      if (entries.length) this.#logger.info({ entries: entries.length }, 'replayed metering records left by an earlier run');
+      if (batch.calls.length) this.#logger.info({ calls: batch.calls.length }, 'replayed metering records left by an earlier run');
     }
     this.#timer = setInterval(() => {
       if (!this.#flushing) void this.flush();
     }, this.#flushMs);
-    this.#syncTimer = setInterval(() => this.#wal.sync(), 50);
+    this.#syncTimer = setInterval(() => this.#wal.syncSoon(), 50);
     this.#timer.unref();
     this.#syncTimer.unref();
   }
 
-  record(call: CallRow, activity: ActivityRow[], events: EventRow[] = []): void {
-    const entries: Entry[] = [
-      { t: 'call', row: call },
-      ...activity.map((row) => ({ t: 'activity' as const, row })),
-      ...events.map((row) => ({ t: 'event' as const, row })),
-    ];
-    for (const e of entries) this.#wal.append(e);
-    this.#pending.push(...entries);
+  /** Records one call's rows: durable in the write-ahead file when this returns. */
+  record(batch: MeterBatch): void {
+    this.#wal.append(batch);
+    merge(this.#pending, batch);
   }
 
   /** Writes everything recorded before this call (waiting out a flush already under way). */
   async flush(): Promise<void> {
     while (this.#flushing) await this.#flushing;
-    if (this.#pending.length === 0 && this.#segments.length === 0) return;
+    if (this.pending === 0 && this.#segments.length === 0) return;
     this.#flushing = this.#flushOnce().finally(() => (this.#flushing = null));
     return this.#flushing;
   }
 
   async #flushOnce(): Promise<void> {
-    if (this.#pending.length) this.#segments.push(this.#wal.rotate());
+    if (this.pending) this.#segments.push(this.#wal.rotate());
     const batch = this.#pending;
-    this.#pending = [];
+    this.#pending = emptyBatch();
     try {
       await this.#write(batch);
       for (const s of this.#segments.splice(0)) this.#wal.remove(s);
     } catch (err) {
-      this.#pending = batch.concat(this.#pending);
-      this.#logger.warn({ err, entries: batch.length }, 'metering write failed; kept on disk and retried');
+      merge(batch, this.#pending);
+      this.#pending = batch;
+      this.#logger.warn({ err, calls: batch.calls.length }, 'metering write failed; kept on disk and retried');
     }
   }
 
-  async #write(entries: Entry[]): Promise<void> {
-    const calls = entries.filter((e) => e.t === 'call').map((e) => e.row as CallRow);
-    const acts = entries.filter((e) => e.t === 'activity').map((e) => e.row as ActivityRow);
-    const events = entries.filter((e) => e.t === 'event').map((e) => e.row as EventRow);
-    const em = this.#db.em();
-    await em.transactional(async (tx) => {
-      for (let i = 0; i < calls.length; i += 500) {
-        await tx.createQueryBuilder(CallRecord).insert(calls.slice(i, i + 500)).onConflict('id').ignore().execute();
-      }
-      for (let i = 0; i < acts.length; i += 500) {
-        await tx.createQueryBuilder(ActivityEntry).insert(acts.slice(i, i + 500)).onConflict('id').ignore().execute();
-      }
-      for (let i = 0; i < events.length; i += 500) {
-        await tx.createQueryBuilder(WorkflowEvent).insert(events.slice(i, i + 500)).onConflict('id').ignore().execute();
+  async #write(batch: MeterBatch): Promise<void> {
+    const client = this.#db.em().getConnection().getClient();
+    await client.transaction().execute(async (trx) => {
+      for (const key of Object.keys(tables) as (keyof MeterBatch)[]) {
+        const rows = batch[key];
+        if (rows.length === 0) continue;
+        const table = tables[key];
+        await trx.executeQuery(
+          CompiledQuery.raw(`insert into ${table} select * from jsonb_populate_recordset(null::${table}, $1::jsonb) on conflict (id) do nothing`, [JSON.stringify(rows)]),
+        );
       }
     });
   }
@@ -105,9 +107,4 @@ export class Meter {
     await this.flush();
     this.#wal.close();
   }
-}
-
-function revive(raw: unknown): Entry {
-  const e = raw as Entry;
-  return { ...e, row: { ...e.row, createdAt: new Date(e.row.createdAt) } } as Entry;
 }

@@ -1,7 +1,7 @@
 // A write-ahead file for metering: every record is appended (a plain write, no
 // wait) before its response completes, fsynced on a short timer, and removed once
 // the database holds it. At start, whatever a killed process left is replayed.
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 export class WriteAheadLog {
@@ -10,6 +10,7 @@ export class WriteAheadLog {
   #path: string;
   #seq = 0;
   #dirty = false;
+  #syncing = false;
 
   constructor(dir: string) {
     this.#dir = dir;
@@ -48,18 +49,32 @@ export class WriteAheadLog {
     this.#dirty = true;
   }
 
+  /** Flushes to disk now, blocking (rotation and shutdown). */
   sync(): void {
     if (!this.#dirty) return;
     fsyncSync(this.#fd);
     this.#dirty = false;
   }
 
+  /** Flushes to disk on the thread pool, without blocking the event loop (the periodic sync). */
+  syncSoon(): void {
+    if (!this.#dirty || this.#syncing) return;
+    this.#dirty = false;
+    this.#syncing = true;
+    const fd = this.#fd;
+    fdatasync(fd, () => {
+      this.#syncing = false;
+    });
+  }
+
   /** Starts a new segment and returns the closed one's path, to delete once stored. */
   rotate(): string {
-    this.sync();
-    closeSync(this.#fd);
+    const closedFd = this.#fd;
     const closed = this.#path;
     [this.#path, this.#fd] = this.#open();
+    this.#dirty = false;
+    // flush the closed segment on the thread pool, then close it
+    fdatasync(closedFd, () => closeSync(closedFd));
     return closed;
   }
 

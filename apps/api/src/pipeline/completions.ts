@@ -58,11 +58,14 @@ export function registerCompletions(app: FastifyInstance, s: Services): void {
       ctx.claim = begun.claim;
     }
 
+    // One signal ends the upstream call: the client going away, or the total timeout.
     const abort = new AbortController();
+    const total = setTimeout(() => abort.abort(new DOMException('total upstream timeout', 'TimeoutError')), s.config.UPSTREAM_TOTAL_TIMEOUT_MS);
     reply.raw.on('close', () => {
+      clearTimeout(total);
       if (!reply.raw.writableFinished) abort.abort();
     });
-    const signal = AbortSignal.any([abort.signal, AbortSignal.timeout(s.config.UPSTREAM_TOTAL_TIMEOUT_MS)]);
+    const signal = abort.signal;
     try {
       annotate(ctx, request.body);
       route(ctx, s);

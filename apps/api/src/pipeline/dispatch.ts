@@ -60,15 +60,7 @@ export async function dispatchOnce(ctx: CallContext, deps: DispatchDeps, signal:
   const attempt: Attempt = { provider: provider.name, model: candidate.model, profile: candidate.profile, startedAt: new Date(), latencyMs: 0, status: null, outcome: 'error', usage: noUsage };
   ctx.attempts.push(attempt);
   try {
-    const c = deps.config;
-    const response = await deps.outbound.request({
-      url: req.url,
-      method: 'POST',
-      headers: req.headers,
-      body: req.body,
-      signal,
-      timeouts: { connectMs: c.UPSTREAM_CONNECT_TIMEOUT_MS, firstByteMs: c.UPSTREAM_FIRST_BYTE_TIMEOUT_MS, idleMs: c.UPSTREAM_IDLE_TIMEOUT_MS },
-    });
+    const response = await deps.outbound.request({ url: req.url, method: 'POST', headers: req.headers, body: req.body, signal });
     attempt.status = response.statusCode;
     if (response.statusCode >= 400) {
       const text = await response.body.text();

@@ -1,9 +1,13 @@
 // Counts tokens when a vendor reports no usage (a cancelled or broken stream), so
 // what was delivered is still billed; such counts are flagged `estimated`.
-import { encode } from 'gpt-tokenizer';
+import { createRequire } from 'node:module';
+
+// Loaded on first use: most calls carry the vendor's own usage and never need it.
+let encode: ((text: string) => number[]) | null = null;
 
 export function countTokens(text: string): number {
   if (!text) return 0;
+  encode ??= (createRequire(import.meta.url)('gpt-tokenizer') as { encode: (t: string) => number[] }).encode;
   return encode(text).length;
 }
 

@@ -1,11 +1,17 @@
-// One adapter per wire format. OpenAI-compatible vendors share the openai adapter
-// (with per-vendor parameter mapping); the others translate.
+// One adapter per wire format. The openai wire serves OpenAI as-is and the
+// OpenAI-compatible vendors through their profiles (openai-compatible/); the others translate.
 import { ApiError } from '../errors.ts';
-import { openaiAdapter } from './openai/adapter.ts';
+import { anthropicAdapter } from './anthropic/adapter.ts';
+import { bedrockAdapter } from './bedrock/adapter.ts';
+import { geminiAdapter } from './gemini/adapter.ts';
+import { openaiWireAdapter } from './openai-compatible/adapter.ts';
 import type { ChatAdapter, Wire } from './types.ts';
 
 const adapters: Partial<Record<Wire, ChatAdapter>> = {
-  openai: openaiAdapter,
+  openai: openaiWireAdapter,
+  anthropic: anthropicAdapter,
+  gemini: geminiAdapter,
+  bedrock: bedrockAdapter,
 };
 
 export function adapterFor(wire: Wire): ChatAdapter {

@@ -1,6 +1,6 @@
 // The one module that talks to the network. Keep-alive pools per origin on
 // undici's dispatcher API (no fetch on the hot path), separate connect, first-byte
-// and idle timeouts, and an address check on the socket actually connected to.
+// and idle timeouts (from config), and an address check on the socket actually connected to.
 import { Pool, buildConnector, type Dispatcher } from 'undici';
 import type { Socket } from 'node:net';
 import { isPrivateAddress } from './address-guard.ts';
@@ -27,7 +27,6 @@ export interface OutboundRequest {
   body?: string;
   signal?: AbortSignal;
   policy?: AddressPolicy;
-  timeouts?: Partial<Timeouts>;
 }
 
 export type OutboundResponse = Dispatcher.ResponseData;
@@ -50,9 +49,15 @@ function guardedConnector(policy: AddressPolicy, timeoutMs: number): buildConnec
 
 export class Outbound {
   readonly #pools = new Map<string, Pool>();
+  readonly #timeouts: Timeouts;
 
-  #pool(origin: string, policy: AddressPolicy, t: Timeouts): Pool {
-    const key = `${policy}|${t.connectMs}|${t.firstByteMs}|${t.idleMs}|${origin}`;
+  constructor(timeouts: Partial<Timeouts> = {}) {
+    this.#timeouts = { ...defaultTimeouts, ...timeouts };
+  }
+
+  #pool(origin: string, policy: AddressPolicy): Pool {
+    const t = this.#timeouts;
+    const key = policy === 'any' ? origin : `${policy}|${origin}`;
     let pool = this.#pools.get(key);
     if (!pool) {
       pool = new Pool(origin, {
@@ -69,8 +74,7 @@ export class Outbound {
   }
 
   request(req: OutboundRequest): Promise<OutboundResponse> {
-    const t = { ...defaultTimeouts, ...req.timeouts };
-    const pool = this.#pool(req.url.origin, req.policy ?? 'any', t);
+    const pool = this.#pool(req.url.origin, req.policy ?? 'any');
     return pool.request({
       path: req.url.pathname + req.url.search,
       method: req.method,

@@ -1,6 +1,6 @@
 // Key material: tenant keys are random, shown once and stored as a keyed hash;
 // comparisons are constant-time.
-import { createHmac, randomBytes, timingSafeEqual, hkdfSync } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, randomFillSync, timingSafeEqual, hkdfSync, type KeyObject } from 'node:crypto';
 
 export const TENANT_KEY_PREFIX = 'sk-opt-';
 
@@ -12,8 +12,19 @@ export function newAdminKey(): string {
   return 'sk-admin-' + randomBytes(32).toString('base64url');
 }
 
+// Ids take their randomness from a pool refilled 4 KiB at a time: one syscall per
+// ~340 ids instead of one each (ids are identifiers, not secrets).
+const idPool = Buffer.alloc(4096);
+let idOffset = idPool.length;
+
 export function newId(prefix: string): string {
-  return `${prefix}_${randomBytes(12).toString('base64url')}`;
+  if (idOffset + 12 > idPool.length) {
+    randomFillSync(idPool);
+    idOffset = 0;
+  }
+  const id = idPool.toString('base64url', idOffset, idOffset + 12);
+  idOffset += 12;
+  return `${prefix}_${id}`;
 }
 
 /** A subkey of the master key for one purpose, so one leaked subkey exposes nothing else. */
@@ -22,9 +33,9 @@ export function deriveKey(master: Buffer, purpose: string): Buffer {
 }
 
 export class KeyHasher {
-  readonly #pepper: Buffer;
+  readonly #pepper: KeyObject;
   constructor(master: Buffer) {
-    this.#pepper = deriveKey(master, 'key-hash');
+    this.#pepper = createSecretKey(deriveKey(master, 'key-hash'));
   }
   hash(key: string): string {
     return createHmac('sha256', this.#pepper).update(key).digest('base64url');

@@ -1,11 +1,12 @@
 // Starts a real gateway for a test: its own data directory, and on the PostgreSQL
 // leg its own fresh database on the machine's server plus the machine's Redis.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -41,6 +42,16 @@ export async function testDatabase(opts: { force?: boolean } = {}): Promise<Test
   };
 }
 
+/**
+ * Gives a fresh data directory the migrated embedded database built once for this
+ * run, so a start reopens it instead of running initdb. A no-op on the PostgreSQL leg.
+ */
+export function seedDataDir(dataDir: string): void {
+  if (onPostgres) return;
+  const template = join(inject('pgliteTemplate'), 'pgdata');
+  if (existsSync(template) && !existsSync(join(dataDir, 'pgdata'))) cpSync(template, join(dataDir, 'pgdata'), { recursive: true });
+}
+
 export interface TestGateway {
   url: string;
   app: FastifyInstance;
@@ -64,6 +75,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<TestGatew
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'optimizer-test-'));
   const ownDb = opts.database ? null : await testDatabase();
   const database = opts.database ?? ownDb!;
+  if (!database.url) seedDataDir(dataDir);
   const adminKey = opts.env?.ADMIN_KEY ?? `admin-${randomBytes(24).toString('hex')}`;
   const env: Record<string, string> = {
     DATA_DIR: dataDir,

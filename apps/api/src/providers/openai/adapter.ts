@@ -13,11 +13,15 @@ export function withUsageRequested(body: ChatBody): ChatBody {
   return opts.include_usage === true ? body : { ...body, stream_options: { ...opts, include_usage: true } };
 }
 
-export function openAIRequest(url: URL, headers: Record<string, string>, body: ChatBody, stream: boolean): AdapterRequest {
+/**
+ * The HTTP request for a chat call. `requestUsage` false sends the body as given: the
+ * OpenAI-compatible family asks for usage itself, before mapping fields to its vendor.
+ */
+export function openAIRequest(url: URL, headers: Record<string, string>, body: ChatBody, stream: boolean, requestUsage = true): AdapterRequest {
   return {
     url,
     headers: { 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json', ...headers },
-    body: JSON.stringify(withUsageRequested(body)),
+    body: JSON.stringify(requestUsage ? withUsageRequested(body) : body),
   };
 }
 

@@ -1,0 +1,69 @@
+// The rows metering writes, shaped exactly like their tables (snake_case, ISO
+// timestamps), so a batch goes to PostgreSQL as one JSON parameter.
+
+export interface CallRow {
+  id: string;
+  account_id: string;
+  workflow_id: string;
+  created_at: string;
+  requested_model: string;
+  served_model: string | null;
+  provider: string | null;
+  stream: boolean;
+  status: number;
+  error_code: string | null;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cached_tokens: number;
+  reasoning_tokens: number;
+  usage_estimated: boolean;
+  baseline_micros: number;
+  served_micros: number;
+  actual_micros: number;
+  exploration_micros: number;
+  saving_micros: number;
+  saving_source: string | null;
+  cache_hit: boolean;
+  reasons: string[];
+  latency_ms: number;
+  overhead_ms: number;
+  vendor_status: number | null;
+  idempotency_key: string | null;
+  detail: Record<string, unknown>;
+}
+
+export interface ActivityRow {
+  id: string;
+  call_id: string;
+  account_id: string;
+  workflow_id: string;
+  created_at: string;
+  attempt: number;
+  provider: string;
+  model: string;
+  status: number | null;
+  outcome: string;
+  latency_ms: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cost_micros: number;
+}
+
+export interface EventRow {
+  id: string;
+  account_id: string;
+  workflow_id: string;
+  kind: string;
+  created_at: string;
+  call_id: string | null;
+  payload: Record<string, unknown>;
+}
+
+/** Everything one call meters, written to the write-ahead file as one line. */
+export interface MeterBatch {
+  calls: CallRow[];
+  activity: ActivityRow[];
+  events: EventRow[];
+}
+
+export const tables: Record<keyof MeterBatch, string> = { calls: 'call_records', activity: 'activity', events: 'workflow_events' };

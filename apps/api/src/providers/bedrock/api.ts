@@ -1,0 +1,59 @@
+// Where a Converse call goes and how it is authenticated: the URL (model id
+// URL-encoded into the path), the region, the AWS credentials packed into the
+// provider key, and the SigV4 headers that sign the exact bytes sent.
+//
+// Provider key format: `ACCESS_KEY_ID:SECRET_ACCESS_KEY` or
+// `ACCESS_KEY_ID:SECRET_ACCESS_KEY:SESSION_TOKEN` (the registry builds the platform
+// key from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN; a client
+// sends the same string in x-provider-key).
+import { ApiError } from '../../errors.ts';
+import type { ProviderInfo } from '../types.ts';
+import { signRequest, type AwsCredentials } from './sigv4.ts';
+
+export const SERVICE = 'bedrock';
+export const EVENT_STREAM = 'application/vnd.amazon.eventstream';
+const DEFAULT_REGION = 'us-east-1';
+const ACCESS_KEY_ID = /^[A-Z0-9]{16,128}$/;
+
+export const KEY_FORMAT = 'ACCESS_KEY_ID:SECRET_ACCESS_KEY or ACCESS_KEY_ID:SECRET_ACCESS_KEY:SESSION_TOKEN';
+
+export function regionOf(provider: ProviderInfo): string {
+  const configured = provider.options?.region;
+  if (configured) return configured;
+  const m = /^bedrock-runtime(?:-fips)?\.([a-z0-9-]+)\.amazonaws\.com$/.exec(new URL(provider.baseUrl).hostname);
+  return m?.[1] ?? DEFAULT_REGION;
+}
+
+/** POST {baseUrl}/model/{modelId}/converse[-stream]; the id's `:` and `/` travel percent-encoded. */
+export function converseUrl(provider: ProviderInfo, model: string, stream: boolean): URL {
+  return new URL(`${provider.baseUrl}/model/${encodeURIComponent(model)}/${stream ? 'converse-stream' : 'converse'}`);
+}
+
+/** Splits the provider key into AWS credentials, or null when it is not in that form. */
+export function parseCredentials(apiKey: string): AwsCredentials | null {
+  const parts = apiKey.trim().split(':');
+  if (parts.length < 2 || parts.length > 3) return null;
+  const [accessKeyId, secretAccessKey, sessionToken] = parts as [string, string, string | undefined];
+  if (!ACCESS_KEY_ID.test(accessKeyId) || secretAccessKey.length === 0) return null;
+  return sessionToken ? { accessKeyId, secretAccessKey, sessionToken } : { accessKeyId, secretAccessKey };
+}
+
+/** The credentials, or the 401 a client gets for a key that cannot be AWS credentials (nothing is sent). */
+export function credentialsOrThrow(provider: ProviderInfo, apiKey: string): AwsCredentials {
+  const creds = parseCredentials(apiKey);
+  if (creds) return creds;
+  throw new ApiError('upstream_auth', `${provider.name}: the provider key is not AWS credentials; send ${KEY_FORMAT}.`, {
+    extra: { vendor_status: null, vendor_type: 'UnrecognizedClientException', vendor_code: null },
+  });
+}
+
+/** Headers for one call, signed with SigV4 over the body as it will be sent. */
+export function signedHeaders(url: URL, body: string, creds: AwsCredentials, region: string, stream: boolean, now: Date): Record<string, string> {
+  const signed = signRequest(
+    { method: 'POST', host: url.host, path: url.pathname, query: url.search.slice(1), headers: { 'content-type': 'application/json' }, body },
+    { credentials: creds, region, service: SERVICE, date: now, contentSha256Header: true },
+  );
+  // undici writes Host from the URL itself, the same value that was signed.
+  const { host: _host, ...headers } = signed.headers;
+  return { ...headers, accept: stream ? EVENT_STREAM : 'application/json' };
+}

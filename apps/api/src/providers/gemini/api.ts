@@ -1,0 +1,23 @@
+// Gemini API (Google Generative Language) endpoints and auth. The key travels in the
+// `x-goog-api-key` header, never in the URL, so it stays out of proxy and access logs.
+import type { CallTarget } from '../types.ts';
+
+/** `models/gemini-2.5-flash` for a bare name; a full resource name (`tunedModels/x`) is kept. */
+export function modelResource(model: string): string {
+  const path = model.includes('/') ? model : `models/${model}`;
+  return path.split('/').map(encodeURIComponent).join('/');
+}
+
+/** `POST {base}/models/{model}:generateContent`, or `:streamGenerateContent?alt=sse` for SSE framing. */
+export function geminiUrl(baseUrl: string, model: string, stream: boolean): URL {
+  const method = stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
+  return new URL(`${baseUrl}/${modelResource(model)}:${method}`);
+}
+
+export function geminiHeaders(target: CallTarget, stream: boolean): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    accept: stream ? 'text/event-stream' : 'application/json',
+    'x-goog-api-key': target.apiKey,
+  };
+}
