@@ -1,12 +1,15 @@
 // Splits a byte stream of server-sent events into whole events as they arrive,
 // without waiting for the stream to end.
+import { StringDecoder } from 'node:string_decoder';
 
 export class SseSplitter {
   #buf = '';
+  /** Keeps a UTF-8 character split across two reads whole. */
+  readonly #decoder = new StringDecoder('utf8');
 
   /** Feeds bytes; returns the complete events (their raw text, without the blank line). */
   push(chunk: Buffer | string): string[] {
-    this.#buf += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    this.#buf += typeof chunk === 'string' ? chunk : this.#decoder.write(chunk);
     const out: string[] = [];
     for (;;) {
       const lf = this.#buf.indexOf('\n\n');
@@ -29,6 +32,7 @@ export class SseSplitter {
 
   /** Whatever is left when the stream ends (an event cut off mid-way). */
   rest(): string {
+    this.#buf += this.#decoder.end();
     return this.#buf;
   }
 }

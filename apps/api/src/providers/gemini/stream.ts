@@ -91,7 +91,8 @@ export function geminiStreamDecoder(target: CallTarget, now: () => number = Date
     push: (bytes) => decode(splitter.push(utf8.write(bytes))),
     end: () => {
       const events = splitter.push(utf8.end());
-      const out = decode(splitter.rest().trim() ? [...events, splitter.rest()] : events);
+      const rest = splitter.rest();
+      const out = decode(rest.trim() ? [...events, rest] : events);
       if (failed || !finished) return out;
       if (usage && meta) {
         const m: Meta = meta;
