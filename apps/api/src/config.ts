@@ -64,6 +64,8 @@ export const configSchema = z
     UPSTREAM_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
     UPSTREAM_TOTAL_TIMEOUT_MS: z.coerce.number().int().positive().default(600_000),
     UPSTREAM_MAX_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+    CIRCUIT_FAILURES: z.coerce.number().int().min(1).default(5),
+    CIRCUIT_COOLDOWN_MS: z.coerce.number().int().positive().default(30_000),
   })
   .strict();
 

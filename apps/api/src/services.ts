@@ -17,6 +17,7 @@ import { Idempotency } from './pipeline/idempotency.ts';
 import { CallViews } from './reporting/calls.ts';
 import { Outbound } from './providers/outbound.ts';
 import { ProviderRegistry } from './providers/registry.ts';
+import { CircuitBreaker } from './providers/circuit-breaker.ts';
 import { Accounts } from './tenancy/accounts.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
 import { AdminAuth } from './tenancy/admin-auth.ts';
@@ -39,6 +40,7 @@ export interface Services {
   outbound: Outbound;
   idempotency: Idempotency;
   callViews: CallViews;
+  breaker: CircuitBreaker;
   close(): Promise<void>;
 }
 
@@ -96,6 +98,7 @@ export async function createServices(config: Config, logger: Logger, hooks: { an
     outbound,
     idempotency: new Idempotency(hot),
     callViews: new CallViews(db, meter),
+    breaker: new CircuitBreaker({ threshold: config.CIRCUIT_FAILURES, cooldownMs: config.CIRCUIT_COOLDOWN_MS }),
     async close() {
       await outbound.close();
       await meter.close();

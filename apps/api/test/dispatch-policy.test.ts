@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startOpenAIMock, type MockVendor } from '@optimizer/mock-providers';
 import type { ModelProfile } from '@optimizer/schema';
 import { backoffMs } from '../src/pipeline/dispatch-policy.ts';
+import { CircuitBreaker } from '../src/providers/circuit-breaker.ts';
 import { authed } from './support/gateway.ts';
 import { PLATFORM_KEY, startRig, type Rig } from './support/vendor.ts';
 
@@ -16,6 +17,52 @@ describe('backoff', () => {
     }
     expect(backoffMs(0, '1')).toBe(1000);
     expect(backoffMs(0, '60')).toBeNull();
+  });
+});
+
+describe('the circuit breaker', () => {
+  it('opens after consecutive failures, lets one trial through after the cool-down, and closes on success', () => {
+    let now = 0;
+    const b = new CircuitBreaker({ threshold: 3, cooldownMs: 1000, now: () => now });
+    b.failure('x');
+    b.failure('x');
+    expect(b.allow('x')).toBe(true);
+    b.failure('x');
+    expect(b.allow('x')).toBe(false);
+    expect(b.allow('y')).toBe(true);
+    now = 1001;
+    expect(b.allow('x')).toBe(true); // the trial
+    expect(b.allow('x')).toBe(false); // only one at a time
+    b.failure('x');
+    expect(b.allow('x')).toBe(false); // opened again
+    now = 2100;
+    expect(b.allow('x')).toBe(true);
+    b.success('x');
+    expect(b.allow('x')).toBe(true);
+    expect(b.allow('x')).toBe(true);
+  });
+
+  it('keeps a failing vendor out so the next calls go straight to the failover vendor', async () => {
+    const main = await startOpenAIMock({ apiKey: PLATFORM_KEY });
+    const spare = await startOpenAIMock({ apiKey: 'sk-spare' });
+    const r = await startRig({ env: { OPENAI_BASE_URL: main.url, MISTRAL_BASE_URL: spare.url, MISTRAL_API_KEY: 'sk-spare', CIRCUIT_FAILURES: '3', CIRCUIT_COOLDOWN_MS: '60000', UPSTREAM_MAX_RETRIES: '0' } });
+    try {
+      const conn = r.gw.services.db.em().getConnection();
+      for (const p of [profile('primary-model', 'openai', ['backup-model']), profile('backup-model', 'mistral', [])]) {
+        await conn.execute(`insert into catalog_models (model, provider, profile, disabled) values (?, ?, ?, false)`, [p.model, p.provider, JSON.stringify(p)]);
+      }
+      await r.gw.services.catalog.changed();
+      await main.close();
+      const ask = () => fetch(`${r.gw.url}/v1/chat/completions`, { method: 'POST', headers: authed(r.tenant.api_key), body: JSON.stringify({ model: 'primary-model', messages: [{ role: 'user', content: 'x' }] }) });
+      for (let i = 0; i < 5; i++) expect((await ask()).status).toBe(200);
+      // three calls each tried openai once, then the circuit opened: the last two went straight to the spare
+      const acts = (await (await fetch(`${r.gw.url}/v1/activity?limit=50`, { headers: authed(r.tenant.api_key) })).json()) as { data: { provider: string }[] };
+      expect(acts.data.filter((a) => a.provider === 'openai')).toHaveLength(3);
+      expect(acts.data.filter((a) => a.provider === 'mistral')).toHaveLength(5);
+    } finally {
+      await r.gw.close();
+      await spare.close();
+    }
   });
 });
 
@@ -32,7 +79,7 @@ function profile(model: string, provider: string, failover: string[]): ModelProf
 
 beforeAll(async () => {
   backup = await startOpenAIMock({ apiKey: 'sk-backup-vendor' });
-  rig = await startRig({ env: { MISTRAL_BASE_URL: backup.url, MISTRAL_API_KEY: 'sk-backup-vendor' } });
+  rig = await startRig({ env: { MISTRAL_BASE_URL: backup.url, MISTRAL_API_KEY: 'sk-backup-vendor', CIRCUIT_FAILURES: '1000' } });
   const conn = rig.gw.services.db.em().getConnection();
   for (const p of [profile('primary-model', 'openai', ['backup-model']), profile('backup-model', 'mistral', [])]) {
     await conn.execute(`insert into catalog_models (model, provider, profile, disabled) values (?, ?, ?, false)`, [p.model, p.provider, JSON.stringify(p)]);

@@ -6,7 +6,8 @@ import { callRecords, startRig, type Rig } from './support/vendor.ts';
 
 let rig: Rig;
 beforeAll(async () => {
-  rig = await startRig({ env: { UPSTREAM_FIRST_BYTE_TIMEOUT_MS: '600', UPSTREAM_IDLE_TIMEOUT_MS: '600' } });
+  // the circuit breaker would open after a few of these deliberate faults; it has its own test
+  rig = await startRig({ env: { UPSTREAM_FIRST_BYTE_TIMEOUT_MS: '600', UPSTREAM_IDLE_TIMEOUT_MS: '600', CIRCUIT_FAILURES: '1000' } });
 });
 afterAll(async () => {
   await rig.close();

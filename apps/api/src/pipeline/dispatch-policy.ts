@@ -1,12 +1,14 @@
 // Stage: dispatch, with its policy. Retries a retryable failure (connect error, 429,
 // 5xx, first-byte timeout) with exponential backoff and full jitter, honouring
 // Retry-After, and only before the first byte; then fails over along the model's
-// cross-vendor chain, writing a `failover` event. Every attempt is recorded.
+// cross-vendor chain, writing a `failover` event. A vendor whose circuit is open
+// is skipped. Every attempt is recorded.
 import { randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError } from '../errors.ts';
 import type { CallContext, Candidate } from './context.ts';
 import { dispatchOnce, type DispatchDeps, type Dispatched } from './dispatch.ts';
+import type { CircuitBreaker } from '../providers/circuit-breaker.ts';
 
 const BASE_BACKOFF_MS = 100;
 const MAX_BACKOFF_MS = 2_000;
@@ -28,7 +30,7 @@ function retryable(e: unknown): e is ApiError {
   return e instanceof ApiError && e.entry.retryable && e.code !== 'idempotency_in_flight';
 }
 
-export async function dispatchWithPolicy(ctx: CallContext, deps: DispatchDeps, signal: AbortSignal): Promise<Dispatched> {
+export async function dispatchWithPolicy(ctx: CallContext, deps: DispatchDeps & { breaker: CircuitBreaker }, signal: AbortSignal): Promise<Dispatched> {
   const route = ctx.route!;
   const primary: Candidate = { model: route.model, provider: route.provider, profile: route.profile };
   const chain = [primary, ...route.failover];
@@ -40,14 +42,21 @@ export async function dispatchWithPolicy(ctx: CallContext, deps: DispatchDeps, s
       ctx.events.push({ kind: 'failover', at: new Date(), payload: { call_id: ctx.id, from: from.model, from_provider: from.provider, to: candidate.model, to_provider: candidate.provider, reason: why } });
       route.reasons.push(`failed over from ${from.model} (${from.provider}) to ${candidate.model} (${candidate.provider}): ${why}`);
     }
+    if (!deps.breaker.allow(candidate.provider)) {
+      last = new ApiError('upstream_error', `${candidate.provider} is failing; calls skip it until ${new Date(deps.breaker.openUntil(candidate.provider)).toISOString()}.`);
+      continue;
+    }
     for (let retry = 0; ; retry++) {
       try {
         const d = await dispatchOnce(ctx, deps, signal, candidate);
+        deps.breaker.success(candidate.provider);
         if (i > 0) Object.assign(route, { model: candidate.model, provider: candidate.provider, profile: candidate.profile });
         return d;
       } catch (e) {
         last = e;
+        if (retryable(e) && !signal.aborted && e.code !== 'upstream_rate_limited') deps.breaker.failure(candidate.provider);
         if (!retryable(e) || signal.aborted) throw e;
+        if (!deps.breaker.allow(candidate.provider)) break;
         if (retry >= deps.config.UPSTREAM_MAX_RETRIES) break;
         const wait = backoffMs(retry, e.headers['retry-after']);
         if (wait === null) break;

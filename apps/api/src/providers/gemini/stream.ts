@@ -4,7 +4,6 @@
 // id, name and the full arguments; finishReason ends a choice; the last usageMetadata
 // (Gemini's running totals) is the call's usage, reported once the body ends.
 import { randomUUID } from 'node:crypto';
-import { StringDecoder } from 'node:string_decoder';
 import { SseSplitter, eventData } from '../../pipeline/sse.ts';
 import type { Usage } from '../../pipeline/pricing.ts';
 import type { CallTarget, StreamDecoder, StreamEvent } from '../types.ts';
@@ -25,8 +24,6 @@ interface ChoiceState {
 
 export function geminiStreamDecoder(target: CallTarget, now: () => number = Date.now): StreamDecoder {
   const splitter = new SseSplitter();
-  // Bytes are decoded here, not by the splitter, so a character split across reads stays whole.
-  const utf8 = new StringDecoder('utf8');
   const created = Math.floor(now() / 1000);
   const choices = new Map<number, ChoiceState>();
   let meta: Meta | null = null;
@@ -88,11 +85,10 @@ export function geminiStreamDecoder(target: CallTarget, now: () => number = Date
   };
 
   return {
-    push: (bytes) => decode(splitter.push(utf8.write(bytes))),
+    push: (bytes) => decode(splitter.push(bytes)),
     end: () => {
-      const events = splitter.push(utf8.end());
       const rest = splitter.rest();
-      const out = decode(rest.trim() ? [...events, rest] : events);
+      const out = decode(rest.trim() ? [rest] : []);
       if (failed || !finished) return out;
       if (usage && meta) {
         const m: Meta = meta;
