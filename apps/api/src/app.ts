@@ -11,6 +11,7 @@ import { registerAdminCatalogRoutes } from './routes/admin-catalog.ts';
 import { registerCompletions } from './pipeline/completions.ts';
 import { registerCallRoutes } from './routes/calls.ts';
 import { registerWorkflowRoutes } from './routes/workflows.ts';
+import { registerModelRoutes } from './routes/models.ts';
 import type { Services } from './services.ts';
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
@@ -50,6 +51,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerCompletions(app, services);
   registerCallRoutes(app, services);
   registerWorkflowRoutes(app, services);
+  registerModelRoutes(app, services);
   registerWeb(app);
   return app;
 }

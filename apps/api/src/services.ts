@@ -18,6 +18,7 @@ import { CallViews } from './reporting/calls.ts';
 import { Outbound } from './providers/outbound.ts';
 import { ProviderRegistry } from './providers/registry.ts';
 import { CircuitBreaker } from './providers/circuit-breaker.ts';
+import { CustomProviders } from './providers/custom-providers.ts';
 import { Accounts } from './tenancy/accounts.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
 import { AdminAuth } from './tenancy/admin-auth.ts';
@@ -41,6 +42,7 @@ export interface Services {
   idempotency: Idempotency;
   callViews: CallViews;
   breaker: CircuitBreaker;
+  customProviders: CustomProviders;
   close(): Promise<void>;
 }
 
@@ -75,6 +77,9 @@ export async function createServices(config: Config, logger: Logger, hooks: { an
   });
   const accounts = new Accounts(db, hasher, keys);
   const catalog = new Catalog(db, hot);
+  const providers = new ProviderRegistry(config);
+  const customProviders = new CustomProviders(db, hot, envelope, providers);
+  await customProviders.start();
   const outbound = new Outbound({
     connectMs: config.UPSTREAM_CONNECT_TIMEOUT_MS,
     firstByteMs: config.UPSTREAM_FIRST_BYTE_TIMEOUT_MS,
@@ -94,10 +99,11 @@ export async function createServices(config: Config, logger: Logger, hooks: { an
     providerKeys,
     adminAuth,
     catalog,
-    providers: new ProviderRegistry(config),
+    providers,
     outbound,
     idempotency: new Idempotency(hot),
     callViews: new CallViews(db, meter),
+    customProviders,
     breaker: new CircuitBreaker({ threshold: config.CIRCUIT_FAILURES, cooldownMs: config.CIRCUIT_COOLDOWN_MS }),
     async close() {
       await outbound.close();

@@ -214,3 +214,14 @@ describe('metering', () => {
     expect((await callRecords(rig.gw, other.account_id)).length).toBe(0);
   });
 });
+
+describe('the model list', () => {
+  it('lists auto, discover and the enabled catalog models in OpenAI list shape, for the official SDK', async () => {
+    const ids: string[] = [];
+    for await (const m of rig.client.models.list()) ids.push(m.id);
+    expect(ids.slice(0, 2)).toEqual(['auto', 'discover']);
+    expect(ids).toContain('gpt-4o-mini');
+    const disabled = rig.gw.services.catalog.all().find((m) => m.disabled);
+    if (disabled) expect(ids).not.toContain(disabled.model);
+  });
+});

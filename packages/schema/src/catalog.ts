@@ -63,3 +63,22 @@ export const modelProfileSchema = z
 export type ModelProfile = z.infer<typeof modelProfileSchema>;
 export type Provider = z.infer<typeof providerSchema>;
 export type Capability = z.infer<typeof capabilitySchema>;
+
+/** Body of PUT /v1/admin/providers/:name. */
+export const providerWriteSchema = z
+  .object({
+    base_url: z
+      .string()
+      .url('base_url must be a URL')
+      .refine((u) => /^https?:\/\//.test(u), 'base_url must be http(s)')
+      .refine((u) => /\/v\d+[a-z0-9]*\/?$/i.test(new URL(u).pathname), 'base_url must end with the vendor version suffix, e.g. https://host/v1'),
+    api_key: z.string().min(1).max(4096).optional(),
+    enabled: z.boolean().default(true),
+    wire: z.enum(['openai', 'anthropic', 'gemini']).default('openai'),
+  })
+  .strict();
+export type ProviderWrite = z.infer<typeof providerWriteSchema>;
+
+export const providerNameSchema = z.string().regex(/^[a-z][a-z0-9-]{1,39}$/, 'name must be a lowercase id (letters, digits, dashes; 2–40 characters)');
+
+export const disabledWriteSchema = z.object({ disabled: z.boolean() }).strict();

@@ -50,6 +50,36 @@ export class Catalog {
     await this.#hot.publish(CHANGED_CHANNEL, String(Date.now()));
   }
 
+  /** Creates or replaces one model; the profile is validated by the caller. */
+  async put(profile: ModelProfile): Promise<ModelProfile> {
+    const em = this.#db.em();
+    const row = await em.findOne(CatalogModel, { model: profile.model });
+    const data = { provider: profile.provider, profile: profile as unknown as Record<string, unknown>, disabled: profile.disabled };
+    if (row) Object.assign(row, data);
+    else em.create(CatalogModel, { model: profile.model, ...data });
+    await em.flush();
+    await this.changed();
+    return this.get(profile.model)!;
+  }
+
+  async remove(model: string): Promise<boolean> {
+    const n = await this.#db.em().nativeDelete(CatalogModel, { model });
+    if (n) await this.changed();
+    return n > 0;
+  }
+
+  /** Takes a model out of routing (or back in) without touching its row or evidence. */
+  async setDisabled(model: string, disabled: boolean): Promise<ModelProfile | undefined> {
+    const em = this.#db.em();
+    const row = await em.findOne(CatalogModel, { model });
+    if (!row) return undefined;
+    row.disabled = disabled;
+    row.profile = { ...row.profile, disabled };
+    await em.flush();
+    await this.changed();
+    return this.get(model);
+  }
+
   get(model: string): ModelProfile | undefined {
     return this.#models.get(model);
   }

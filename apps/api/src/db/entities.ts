@@ -153,4 +153,19 @@ export const WorkflowEvent = defineEntity({
 });
 export type WorkflowEvent = InferEntity<typeof WorkflowEvent>;
 
-export const entities = [WorkflowEvent, Account, Workflow, ApiKey, AdminKey, ProviderKey, CatalogModel, CallRecord, ActivityEntry];
+export const CustomProvider = defineEntity({
+  name: 'CustomProvider',
+  tableName: 'custom_providers',
+  properties: {
+    name: p.string().primary(),
+    baseUrl: p.string(),
+    wire: p.string(),
+    sealedKey: p.json<Record<string, unknown>>().nullable(),
+    enabled: p.boolean().default(true),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+export type CustomProvider = InferEntity<typeof CustomProvider>;
+
+export const entities = [CustomProvider, WorkflowEvent, Account, Workflow, ApiKey, AdminKey, ProviderKey, CatalogModel, CallRecord, ActivityEntry];

@@ -44,6 +44,7 @@ export const builtIns: Record<string, BuiltIn> = {
 
 export class ProviderRegistry {
   readonly #providers = new Map<string, ProviderInfo>();
+  #custom = new Map<string, ProviderInfo>();
 
   constructor(config: Config) {
     for (const [name, b] of Object.entries(builtIns)) {
@@ -61,14 +62,28 @@ export class ProviderRegistry {
   }
 
   get(name: string): ProviderInfo | undefined {
-    return this.#providers.get(name);
+    return this.#providers.get(name) ?? this.#custom.get(name);
   }
 
   has(name: string): boolean {
-    return this.#providers.has(name);
+    return this.#providers.has(name) || this.#custom.has(name);
   }
 
   names(): string[] {
-    return [...this.#providers.keys()];
+    return [...this.#providers.keys(), ...this.#custom.keys()];
+  }
+
+  isBuiltIn(name: string): boolean {
+    return name in builtIns;
+  }
+
+  /** Built-in providers as configured (for the admin list). */
+  builtIn(): ProviderInfo[] {
+    return [...this.#providers.values()];
+  }
+
+  /** Replaces the admin-registered providers (enabled ones only). */
+  setCustom(list: ProviderInfo[]): void {
+    this.#custom = new Map(list.map((p) => [p.name, p]));
   }
 }
