@@ -271,6 +271,8 @@ describe('request', () => {
     expect(refusal({ messages: [{ role: 'user', content: 'hi', name: 'ada' }] })).toBe('the name field on messages');
     expect(refusal({ messages: [{ role: 'function', name: 'f', content: 'x' }] })).toBe('the name field on messages');
     expect(refusal({ messages: [{ role: 'function', content: 'x' }] })).toBe('function messages');
+    // regression: LangChain's tool results carry the tool's name; that one is accepted
+    expect(refusal({ tools: [weather], messages: [toolHistory[0], toolHistory[1], { ...toolHistory[2], name: 'get_weather' }] })).toBeNull();
     expect(refusal({ tools: [weather], messages: [toolHistory[0], { ...toolHistory[1], tool_calls: [{ id: 'c', type: 'function', function: { name: 'get_weather', arguments: '[1]' } }] }] })).toContain(
       'not a JSON object',
     );

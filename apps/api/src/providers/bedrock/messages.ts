@@ -117,7 +117,9 @@ function translate(input: Record<string, any>[]): Translated {
     else messages.push({ role, content: blocks });
   };
   for (const m of input) {
-    if (m.name !== undefined && m.name !== null) refuse('the name field on messages');
+    // On a tool result the name only repeats what tool_call_id identifies (LangChain sends it): ignored.
+    // On other turns it names a participant, which Converse has no place for: refused.
+    if (m.role !== 'tool' && m.name !== undefined && m.name !== null) refuse('the name field on messages');
     switch (m.role) {
       case 'system':
       case 'developer':
