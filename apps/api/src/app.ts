@@ -12,6 +12,8 @@ import { registerCompletions } from './pipeline/completions.ts';
 import { registerCallRoutes } from './routes/calls.ts';
 import { registerWorkflowRoutes } from './routes/workflows.ts';
 import { registerModelRoutes } from './routes/models.ts';
+import { registerOptimizerRoutes } from './routes/optimizer.ts';
+import { registerGraphQL } from './graphql/plugin.ts';
 import type { Services } from './services.ts';
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
@@ -52,6 +54,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerCallRoutes(app, services);
   registerWorkflowRoutes(app, services);
   registerModelRoutes(app, services);
+  registerOptimizerRoutes(app, services);
+  registerGraphQL(app, services);
   registerWeb(app);
   return app;
 }

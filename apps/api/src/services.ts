@@ -19,6 +19,9 @@ import { Outbound } from './providers/outbound.ts';
 import { ProviderRegistry } from './providers/registry.ts';
 import { CircuitBreaker } from './providers/circuit-breaker.ts';
 import { CustomProviders } from './providers/custom-providers.ts';
+import { Optimizer } from './optimizer/optimizer.ts';
+import { RoutingSettings } from './optimizer/settings.ts';
+import { Outcomes } from './optimizer/outcomes.ts';
 import { Accounts } from './tenancy/accounts.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
 import { AdminAuth } from './tenancy/admin-auth.ts';
@@ -43,6 +46,9 @@ export interface Services {
   callViews: CallViews;
   breaker: CircuitBreaker;
   customProviders: CustomProviders;
+  optimizer: Optimizer;
+  routingSettings: RoutingSettings;
+  outcomes: Outcomes;
   close(): Promise<void>;
 }
 
@@ -80,6 +86,10 @@ export async function createServices(config: Config, logger: Logger, hooks: { an
   const providers = new ProviderRegistry(config);
   const customProviders = new CustomProviders(db, hot, envelope, providers);
   await customProviders.start();
+  const optimizer = new Optimizer(db, meter);
+  await optimizer.start();
+  const routingSettings = new RoutingSettings(db, hot);
+  await routingSettings.start();
   const outbound = new Outbound({
     connectMs: config.UPSTREAM_CONNECT_TIMEOUT_MS,
     firstByteMs: config.UPSTREAM_FIRST_BYTE_TIMEOUT_MS,
@@ -104,8 +114,12 @@ export async function createServices(config: Config, logger: Logger, hooks: { an
     idempotency: new Idempotency(hot),
     callViews: new CallViews(db, meter),
     customProviders,
+    optimizer,
+    routingSettings,
+    outcomes: new Outcomes(db, meter, optimizer),
     breaker: new CircuitBreaker({ threshold: config.CIRCUIT_FAILURES, cooldownMs: config.CIRCUIT_COOLDOWN_MS }),
     async close() {
+      optimizer.stop();
       await outbound.close();
       await meter.close();
       await hot.close();

@@ -75,14 +75,16 @@ describe('the optimizer block', () => {
     }
   });
 
-  it('serves model auto from the baseline and claims no saving until there is evidence', async () => {
+  it('serves a new step of model auto from the baseline and charges its exploration to the call', async () => {
     rig.vendor.script({ usage: { prompt_tokens: 100, completion_tokens: 50 } });
     const res = await complete('auto');
-    expect(res.optimizer.saving).toBe(0);
-    expect(res.optimizer.baseline_cost).toBe(res.optimizer.actual_cost);
-    const routed = rig.vendor.requests[0]!.body.model;
-    expect(routed).not.toBe('auto');
-    expect(rig.gw.services.catalog.get(routed)).toBeDefined();
+    expect(res.optimizer.served_cost).toBe(res.optimizer.baseline_cost);
+    expect(res.optimizer.exploration_cost).toBeGreaterThan(0);
+    expect(res.optimizer.actual_cost).toBeCloseTo(res.optimizer.served_cost + res.optimizer.exploration_cost, 6);
+    expect(res.optimizer.saving).toBeCloseTo(res.optimizer.baseline_cost - res.optimizer.actual_cost, 6);
+    const served = rig.vendor.requests.find((r) => r.body.model === res.model || res.model?.startsWith(r.body.model));
+    expect(served).toBeDefined();
+    expect(rig.gw.services.catalog.get(served!.body.model)).toBeDefined();
   });
 
   it('prices a model the catalog does not know at zero and says so in the reasons', async () => {

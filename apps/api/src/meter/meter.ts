@@ -9,14 +9,16 @@ import { WriteAheadLog } from './wal.ts';
 
 export type { ActivityRow, CallRow, EventRow, MeterBatch } from './rows.ts';
 
-function emptyBatch(): MeterBatch {
-  return { calls: [], activity: [], events: [] };
+function emptyBatch(): Required<MeterBatch> {
+  return { calls: [], activity: [], events: [], evidence: [], outcomes: [] };
 }
 
-function merge(into: MeterBatch, from: MeterBatch): void {
+function merge(into: Required<MeterBatch>, from: MeterBatch): void {
   into.calls.push(...from.calls);
   into.activity.push(...from.activity);
   into.events.push(...from.events);
+  if (from.evidence) into.evidence.push(...from.evidence);
+  if (from.outcomes) into.outcomes.push(...from.outcomes);
 }
 
 export class Meter {
@@ -39,7 +41,8 @@ export class Meter {
   }
 
   get pending(): number {
-    return this.#pending.calls.length + this.#pending.activity.length + this.#pending.events.length;
+    const p = this.#pending;
+    return p.calls.length + p.activity.length + p.events.length + p.evidence.length + p.outcomes.length;
   }
 
   async start(): Promise<void> {
@@ -86,7 +89,7 @@ export class Meter {
     }
   }
 
-  async #write(batch: MeterBatch): Promise<void> {
+  async #write(batch: Required<MeterBatch>): Promise<void> {
     const client = this.#db.em().getConnection().getClient();
     await client.transaction().execute(async (trx) => {
       for (const key of Object.keys(tables) as (keyof MeterBatch)[]) {

@@ -59,11 +59,42 @@ export interface EventRow {
   payload: Record<string, unknown>;
 }
 
-/** Everything one call meters, written to the write-ahead file as one line. */
+export interface EvidenceRow {
+  id: string;
+  account_id: string;
+  workflow_id: string;
+  fingerprint: string;
+  release: string;
+  kind: 'probe' | 'served';
+  created_at: string;
+  sample: Record<string, unknown>;
+}
+
+export interface OutcomeRow {
+  id: string;
+  account_id: string;
+  workflow_id: string;
+  run_id: string;
+  step_id: string;
+  created_at: string;
+  signals: Record<string, unknown>;
+  score: number;
+  call_ids: string[];
+}
+
+/** Everything one call (or outcome) meters, written to the write-ahead file as one line. */
 export interface MeterBatch {
   calls: CallRow[];
   activity: ActivityRow[];
   events: EventRow[];
+  evidence?: EvidenceRow[];
+  outcomes?: OutcomeRow[];
 }
 
-export const tables: Record<keyof MeterBatch, string> = { calls: 'call_records', activity: 'activity', events: 'workflow_events' };
+export const tables: Record<keyof MeterBatch, string> = {
+  calls: 'call_records',
+  activity: 'activity',
+  events: 'workflow_events',
+  evidence: 'evidence',
+  outcomes: 'outcomes',
+};

@@ -13,8 +13,10 @@ import { dispatchWithPolicy } from './dispatch-policy.ts';
 import { keepsFailure, readKey } from './idempotency.ts';
 import { meterCall } from './meter-call.ts';
 import { noUsage } from './pricing.ts';
-import { respondJson } from './respond.ts';
-import { route } from './route.ts';
+import { respondJson, sendAnswer } from './respond.ts';
+import { isRouted, route } from './route.ts';
+import { planRouted } from '../optimizer/plan.ts';
+import { serveRouted } from './serve-routed.ts';
 import { relayStream } from './stream.ts';
 import type { IdempotencyRecord } from '../hot/store.ts';
 
@@ -35,6 +37,9 @@ function newContext(request: FastifyRequest): CallContext {
     route: null,
     attempts: [],
     events: [],
+    served: null,
+    optimizer: null,
+    evidence: [],
     upstreamMs: 0,
   };
 }
@@ -68,7 +73,12 @@ export function registerCompletions(app: FastifyInstance, s: Services): void {
     const signal = abort.signal;
     try {
       annotate(ctx, request.body);
-      route(ctx, s);
+      const plan = isRouted(ctx.requestedModel) ? planRouted(ctx, s) : (route(ctx, s), null);
+      if (plan && !ctx.stream) {
+        const t0 = performance.now();
+        const served = await serveRouted(ctx, s, signal, plan);
+        return await sendAnswer(ctx, served.text, performance.now() - t0, served.status, reply, s.meter, s.idempotency);
+      }
       const dispatched = await dispatchWithPolicy(ctx, s, signal);
       if (ctx.stream) return await relayStream(ctx, dispatched, reply, abort, s.meter, s.idempotency);
       return await respondJson(ctx, dispatched, reply, s.meter, s.idempotency);

@@ -13,6 +13,8 @@ export interface Attempt {
   status: number | null;
   outcome: 'ok' | 'error' | 'cancelled';
   usage: Usage;
+  /** serve: on the path to the client's answer; probe/judge: exploration spend. */
+  role: 'serve' | 'probe' | 'judge';
 }
 
 export interface Candidate {
@@ -50,6 +52,12 @@ export interface CallContext {
   upstreamMs: number;
   /** Production events this call caused (failover), metered with it. */
   events: CallEvent[];
+  /** The attempt whose answer the client receives. */
+  served: Attempt | null;
+  /** What the optimizer decided for a routed call (step, policy), for the record and outcomes. */
+  optimizer: { fingerprint: string; step: string; policy: string; settled: boolean; baseline: string; floor: number } | null;
+  /** Evidence rows this call produced, metered with it. */
+  evidence: import('../meter/rows.ts').EvidenceRow[];
 }
 
 export interface CallEvent {

@@ -46,18 +46,19 @@ export function transportError(err: unknown, provider: string): ApiError {
 }
 
 /** One attempt on one candidate: no retries, no failover. */
-export async function dispatchOnce(ctx: CallContext, deps: DispatchDeps, signal: AbortSignal, candidate: Candidate): Promise<Dispatched> {
+export async function dispatchOnce(ctx: CallContext, deps: DispatchDeps, signal: AbortSignal, candidate: Candidate, role: Attempt['role'] = 'serve', bodyOverride?: ChatBody): Promise<Dispatched> {
   const provider = deps.providers.get(candidate.provider)!;
   const adapter = adapterFor(provider.wire);
   // The client's x-provider-key is for the vendor it named; a failover vendor never sees it.
   const headerKey = candidate.provider === ctx.route!.requestedProvider ? ctx.providerKeyHeader : undefined;
   const target: CallTarget = { provider, model: candidate.model, apiKey: keyFor(headerKey, ctx, provider, deps.providerKeys) };
-  const body = (candidate.model === ctx.body.model ? ctx.body : { ...ctx.body, model: candidate.model }) as ChatBody;
+  const source = bodyOverride ?? ctx.body;
+  const body = (candidate.model === source.model ? source : { ...source, model: candidate.model }) as ChatBody;
   const refused = adapter.unsupported(body, target);
   if (refused) throw new ApiError('invalid_request', `${provider.name} cannot do this: ${refused}.`);
-  const req = adapter.buildRequest(body, target, ctx.stream);
+  const req = adapter.buildRequest(body, target, body.stream === true);
   const startedAt = performance.now();
-  const attempt: Attempt = { provider: provider.name, model: candidate.model, profile: candidate.profile, startedAt: new Date(), latencyMs: 0, status: null, outcome: 'error', usage: noUsage };
+  const attempt: Attempt = { provider: provider.name, model: candidate.model, profile: candidate.profile, startedAt: new Date(), latencyMs: 0, status: null, outcome: 'error', usage: noUsage, role };
   ctx.attempts.push(attempt);
   try {
     const response = await deps.outbound.request({ url: req.url, method: 'POST', headers: req.headers, body: req.body, signal });

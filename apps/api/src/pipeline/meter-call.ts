@@ -18,11 +18,12 @@ export interface MeterInput {
 export function priceCall(ctx: CallContext, usage: Usage): Costs {
   const route = ctx.route;
   if (!route) return { baseline: 0, served: 0, actual: 0, exploration: 0, saving: 0 };
-  const served = micros(costMicros(route.profile, usage));
-  const servedAttempt = ctx.attempts.findLast((a) => a.outcome !== 'error');
-  const failed = ctx.attempts.filter((a) => a !== servedAttempt).reduce((sum, a) => sum + micros(costMicros(a.profile, a.usage)), 0);
-  const exploration = 0;
-  const actual = served + exploration + failed;
+  const cost = (a: Attempt) => micros(costMicros(a.profile, a.usage));
+  const servedAttempt = ctx.served ?? ctx.attempts.findLast((a) => a.role === 'serve' && a.outcome !== 'error');
+  const served = servedAttempt ? cost(servedAttempt) : 0;
+  const exploration = ctx.attempts.filter((a) => a.role !== 'serve').reduce((sum, a) => sum + cost(a), 0);
+  const other = ctx.attempts.filter((a) => a.role === 'serve' && a !== servedAttempt).reduce((sum, a) => sum + cost(a), 0);
+  const actual = served + exploration + other;
   // What the call would have cost on the pinned or baseline model; unpriced → what it cost.
   const baseline = route.baselineProfile ? micros(costMicros(route.baselineProfile, usage)) : actual;
   return { baseline, served, actual, exploration, saving: baseline - actual };
@@ -59,7 +60,7 @@ export function meterCall(ctx: CallContext, meter: Meter, m: MeterInput): Costs 
     overhead_ms: m.overheadMs,
     vendor_status: m.vendorStatus,
     idempotency_key: ctx.idempotencyKey,
-    detail: { annotation: ctx.annotation ?? null, cache_write_tokens: m.usage.cacheWriteTokens },
+    detail: { annotation: ctx.annotation ?? null, cache_write_tokens: m.usage.cacheWriteTokens, optimizer: ctx.optimizer },
   };
   const activity: ActivityRow[] = ctx.attempts.map((a: Attempt, i) => ({
     id: newId('act'),
@@ -71,7 +72,7 @@ export function meterCall(ctx: CallContext, meter: Meter, m: MeterInput): Costs 
     provider: a.provider,
     model: a.model,
     status: a.status,
-    outcome: a.outcome,
+    outcome: a.role === 'serve' ? a.outcome : `${a.role}:${a.outcome}`,
     latency_ms: a.latencyMs,
     prompt_tokens: a.usage.promptTokens,
     completion_tokens: a.usage.completionTokens,
@@ -86,6 +87,6 @@ export function meterCall(ctx: CallContext, meter: Meter, m: MeterInput): Costs 
     call_id: ctx.id,
     payload: e.payload,
   }));
-  meter.record({ calls: [call], activity, events });
+  meter.record({ calls: [call], activity, events, evidence: ctx.evidence });
   return costs;
 }

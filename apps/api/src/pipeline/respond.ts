@@ -66,8 +66,15 @@ export async function respondJson(ctx: CallContext, d: Dispatched, reply: Fastif
   const usage = parsed.usage ?? estimateUsage(ctx, completionText(text));
   d.attempt.usage = usage;
   d.attempt.latencyMs = upstreamMs;
+  ctx.served = d.attempt;
+  await sendAnswer(ctx, text, upstreamMs, d.response.statusCode, reply, meter, idempotency);
+}
+
+/** Meters a finished answer and sends it with the optimizer block (routed calls end here too). */
+export async function sendAnswer(ctx: CallContext, text: string, upstreamMs: number, vendorStatus: number, reply: FastifyReply, meter: Meter, idempotency: Idempotency): Promise<void> {
+  const usage = ctx.served?.usage ?? ctx.attempts.at(-1)!.usage;
   const overheadMs = Math.max(0, reply.elapsedTime - upstreamMs);
-  const costs = meterCall(ctx, meter, { status: 200, errorCode: null, usage, latencyMs: reply.elapsedTime, overheadMs, vendorStatus: d.response.statusCode });
+  const costs = meterCall(ctx, meter, { status: 200, errorCode: null, usage, latencyMs: reply.elapsedTime, overheadMs, vendorStatus });
   const end = text.lastIndexOf('}');
   const body = `${text.slice(0, end)},"optimizer":${JSON.stringify(optimizerBlock(costs))}}`;
   const headers = responseHeaders(ctx, overheadMs, 'application/json');

@@ -11,6 +11,10 @@ import type { ProviderKeys } from '../tenancy/provider-keys.ts';
 
 const ROUTED = new Set(['auto', 'discover']);
 
+export function isRouted(model: string): boolean {
+  return ROUTED.has(model);
+}
+
 function meanStrength(p: ModelProfile): number {
   const v = Object.values(p.strengths);
   return v.length ? v.reduce((a, b) => a + (b ?? 0), 0) / v.length : 0;

@@ -1,0 +1,252 @@
+// The optimizer's memory and decisions, per step: which policy serves a `model:
+// "auto"` call (the cheapest one proven to hold the step's quality bar, else the
+// baseline), which candidates to probe while the step is still open, when it has
+// settled, and when a settled choice drifts.
+import type { Database } from '../db/database.ts';
+import type { Meter } from '../meter/meter.ts';
+import type { EvidenceRow } from '../meter/rows.ts';
+import { newId } from '../security/secrets.ts';
+import type { CallEvent } from '../pipeline/context.ts';
+import { StepEvidence, type Probe, type ServedSample } from './evidence.ts';
+import { candidatePolicies, describePolicy, parsePolicy, policyKey, policyModels, type Policy } from './policies.ts';
+
+/** Samples a policy needs before it may serve. */
+export const MIN_SAMPLES = 40;
+/** Probes after which a step stops exploring even if something is still open. */
+export const MAX_PROBES = 160;
+/** Models probed at most per explored call. */
+const MAX_PROBE_MODELS = 10;
+/** Share of calls on a settled step that get a judge check when outcomes are scarce. */
+const DRIFT_CHECK_RATE = 0.005;
+const DRIFT_WINDOW = 30;
+
+export interface StepKey {
+  accountId: string;
+  workflowId: string;
+  fingerprint: string;
+  label: string;
+  release: string;
+}
+
+interface StepState {
+  key: StepKey;
+  evidence: StepEvidence;
+  settled: boolean;
+  everSettled: boolean;
+  reopenedAt: number;
+  chosen: string;
+}
+
+export interface Decision {
+  policy: Policy;
+  /** Models to probe on this call (empty once the step has settled). */
+  probe: string[];
+  /** Judge-check the served answer (a drift check on a settled step). */
+  check: boolean;
+  settled: boolean;
+  reasons: string[];
+}
+
+export interface DecideInput {
+  step: StepKey;
+  baseline: string;
+  /** Routable models cheaper than the baseline, cheapest first. */
+  cheaper: string[];
+  floor: number;
+  allowGates: boolean;
+  /** A uniform draw in [0, 1) for sampling decisions. */
+  draw: number;
+}
+
+function stepId(k: StepKey): string {
+  return `${k.workflowId}|${k.fingerprint}|${k.release}`;
+}
+
+export class Optimizer {
+  readonly #states = new Map<string, StepState>();
+  readonly #db: Database;
+  readonly #meter: Meter;
+  #lastLoaded = new Date(0);
+  #poll: NodeJS.Timeout | null = null;
+
+  constructor(db: Database, meter: Meter) {
+    this.#db = db;
+    this.#meter = meter;
+  }
+
+  /** Loads the evidence memory, then keeps it in step with other replicas' writes. */
+  async start(): Promise<void> {
+    await this.#load();
+    this.#poll = setInterval(() => void this.#load().catch(() => undefined), 2_000);
+    this.#poll.unref();
+  }
+
+  stop(): void {
+    if (this.#poll) clearInterval(this.#poll);
+  }
+
+  readonly #seen = new Set<string>();
+
+  async #load(): Promise<void> {
+    const since = this.#lastLoaded;
+    const rows = (await this.#db
+      .em()
+      .getConnection()
+      .execute('select * from evidence where created_at > ? order by created_at asc limit 20000', [since.toISOString()])) as (Omit<EvidenceRow, 'created_at'> & { created_at: Date })[];
+    for (const r of rows) {
+      if (this.#seen.has(r.id)) continue;
+      this.#seen.add(r.id);
+      const s = this.#state({ accountId: r.account_id, workflowId: r.workflow_id, fingerprint: r.fingerprint, label: '', release: r.release });
+      if (r.kind === 'probe') s.evidence.addProbe(r.sample as unknown as Probe);
+      else s.evidence.addServed(r.sample as unknown as ServedSample, (r.sample as { baseline?: boolean }).baseline === true);
+      if (r.created_at > this.#lastLoaded) this.#lastLoaded = new Date(r.created_at.getTime() - 5_000);
+    }
+  }
+
+  #state(k: StepKey): StepState {
+    const id = stepId(k);
+    let s = this.#states.get(id);
+    if (!s) this.#states.set(id, (s = { key: k, evidence: new StepEvidence(), settled: false, everSettled: false, reopenedAt: 0, chosen: '' }));
+    if (k.label && !s.key.label) s.key = k;
+    return s;
+  }
+
+  decide(input: DecideInput): Decision {
+    const s = this.#state(input.step);
+    const base: Policy = { kind: 'model', model: input.baseline };
+    const floor = input.floor;
+    let best: { policy: Policy; cost: number; lcb: number; n: number } | null = null;
+    const baseStats = s.evidence.stats(base, input.baseline);
+    const baselineCost = Number.isFinite(baseStats.costMicros) ? baseStats.costMicros : Infinity;
+    const open: Policy[] = [];
+    const candidates = candidatePolicies(input.cheaper, input.allowGates);
+    for (const p of candidates) {
+      const st = s.evidence.stats(p, input.baseline);
+      const holds = st.n >= MIN_SAMPLES && st.lcb >= floor;
+      if (holds && st.costMicros < baselineCost && (!best || st.costMicros < best.cost)) best = { policy: p, cost: st.costMicros, lcb: st.lcb, n: st.n };
+      if (!holds && st.ucb >= floor && st.n < MAX_PROBES) open.push(p);
+    }
+    const chosen = best?.policy ?? base;
+    const chosenCost = best?.cost ?? baselineCost;
+    const stillOpen = open.filter((p) => {
+      const st = s.evidence.stats(p, input.baseline);
+      return !Number.isFinite(st.costMicros) || st.costMicros < chosenCost;
+    });
+    const probesSinceReopen = s.evidence.probes.filter((p) => p.at >= s.reopenedAt).length;
+    const settled = stillOpen.length === 0 || probesSinceReopen >= MAX_PROBES;
+    const reasons: string[] = [];
+    const events: CallEvent[] = [];
+    if (settled && !s.settled) {
+      s.settled = true;
+      if (s.everSettled) events.push({ kind: 'resettled', at: new Date(), payload: { step: input.step.label, fingerprint: input.step.fingerprint, policy: policyKey(chosen) } });
+      s.everSettled = true;
+    }
+    s.chosen = policyKey(chosen);
+    if (best) {
+      reasons.push(`routed to ${describePolicy(chosen)}: holds ${best.lcb.toFixed(3)} ≥ ${floor} of the baseline's quality on ${best.n} samples`);
+    } else {
+      reasons.push(`served by the baseline ${input.baseline}: no cheaper policy proven to hold ${floor} yet`);
+    }
+    const cheaperOpen = stillOpen.slice(0, 2).map(describePolicy);
+    if (cheaperOpen.length) reasons.push(`cheaper but unproven: ${cheaperOpen.join('; ')}`);
+    let probe: string[] = [];
+    if (!settled) {
+      const models = new Set<string>();
+      for (const p of stillOpen) for (const m of policyModels(p)) models.add(m);
+      probe = [...models].filter((m) => m !== input.baseline).slice(0, MAX_PROBE_MODELS);
+    }
+    const outcomeShare = this.#recentOutcomeShare(s);
+    const check = settled && outcomeShare < 0.05 && input.draw < DRIFT_CHECK_RATE;
+    this.#pendingEvents.set(stepId(input.step), events);
+    return { policy: chosen, probe, check, settled, reasons };
+  }
+
+  readonly #pendingEvents = new Map<string, CallEvent[]>();
+
+  /** Events the last decision on this step caused (settle → resettled), taken once. */
+  takeEvents(step: StepKey): CallEvent[] {
+    const id = stepId(step);
+    const e = this.#pendingEvents.get(id) ?? [];
+    this.#pendingEvents.delete(id);
+    return e;
+  }
+
+  #recentOutcomeShare(s: StepState): number {
+    const recent = s.evidence.served.slice(-100);
+    return recent.length / Math.max(100, recent.length);
+  }
+
+  recordProbe(step: StepKey, probe: Probe): EvidenceRow {
+    this.#state(step).evidence.addProbe(probe);
+    return this.#row(step, 'probe', probe as unknown as Record<string, unknown>);
+  }
+
+  /**
+   * A graded served answer (outcome, judge check, quality-gate failure). On a settled
+   * step it also watches for drift: recent scores clearly under the bar re-open it.
+   */
+  recordServed(step: StepKey, sample: ServedSample, baseline: string, floor: number): { row: EvidenceRow; events: CallEvent[] } {
+    const s = this.#state(step);
+    const isBaseline = sample.policy === `model:${baseline}`;
+    s.evidence.addServed(sample, isBaseline);
+    const row = this.#row(step, 'served', { ...sample, baseline: isBaseline });
+    const events: CallEvent[] = [];
+    if (s.settled && !isBaseline && sample.policy === s.chosen) {
+      const recent = s.evidence.recent(sample.policy, s.reopenedAt).slice(-DRIFT_WINDOW);
+      if (recent.length >= 15) {
+        const mb = s.evidence.baselineMean();
+        const mean = recent.reduce((a, b) => a + b, 0) / recent.length;
+        const sd = Math.sqrt((mean * (1 - mean)) / recent.length) || 0.05;
+        if (mb > 0 && (mean + 2 * sd) / mb < floor) {
+          const policy = parsePolicy(sample.policy);
+          s.evidence.forgetModels(policyModels(policy), [sample.policy]);
+          s.settled = false;
+          s.reopenedAt = Date.now();
+          events.push({ kind: 'drift', at: new Date(), payload: { step: step.label, fingerprint: step.fingerprint, policy: sample.policy, recent_retention: Math.round((mean / mb) * 1000) / 1000, floor } });
+        }
+      }
+    }
+    return { row, events };
+  }
+
+  #row(step: StepKey, kind: 'probe' | 'served', sample: Record<string, unknown>): EvidenceRow {
+    const row: EvidenceRow = {
+      id: newId('ev'),
+      account_id: step.accountId,
+      workflow_id: step.workflowId,
+      fingerprint: step.fingerprint,
+      release: step.release,
+      kind,
+      created_at: new Date().toISOString(),
+      sample,
+    };
+    this.#seen.add(row.id);
+    return row;
+  }
+
+  /** Writes evidence rows through the meter (write-ahead file, then the database). */
+  persist(rows: EvidenceRow[], events: CallEvent[] = [], step?: StepKey): void {
+    if (rows.length === 0 && events.length === 0) return;
+    this.#meter.record({
+      calls: [],
+      activity: [],
+      events: events.map((e) => ({
+        id: newId('evt'),
+        account_id: step!.accountId,
+        workflow_id: step!.workflowId,
+        kind: e.kind,
+        created_at: e.at.toISOString(),
+        call_id: null,
+        payload: e.payload,
+      })),
+      evidence: rows,
+    });
+  }
+
+  /** Per step of a workflow: whether it settled and on what. */
+  stepStates(workflowId: string): { fingerprint: string; label: string; settled: boolean; chosen: string; probes: number; served: number }[] {
+    return [...this.#states.values()]
+      .filter((s) => s.key.workflowId === workflowId)
+      .map((s) => ({ fingerprint: s.key.fingerprint, label: s.key.label, settled: s.settled, chosen: s.chosen, probes: s.evidence.probes.length, served: s.evidence.served.length }));
+  }
+}

@@ -1,0 +1,92 @@
+// Client outcomes (spec 2.4): attributed to the step's call(s) in that run, turned
+// into one score — a hard failure the client observed scores 0 whatever `score`
+// says; `edited` counts as partial — and recorded as evidence for the policy that
+// served the call.
+import type { OutcomeRequest } from '@optimizer/schema';
+import type { Database } from '../db/database.ts';
+import { ApiError } from '../errors.ts';
+import type { Meter } from '../meter/meter.ts';
+import { newId } from '../security/secrets.ts';
+import type { Optimizer, StepKey } from './optimizer.ts';
+
+export interface RunCall {
+  callId: string;
+  step: StepKey;
+  policy: string;
+  baseline: string;
+  floor: number;
+}
+
+type Signals = OutcomeRequest['signals'];
+
+export function scoreOf(s: Signals): number {
+  const hardFailure = s.schema_valid === false || s.tool_executed === false || s.run_completed === false || s.human_verdict === 'rejected';
+  if (hardFailure) return 0;
+  if (s.score !== undefined) return s.human_verdict === 'edited' ? Math.min(s.score, 0.5) : s.score;
+  if (s.human_verdict === 'edited') return 0.5;
+  return 1;
+}
+
+const MAX_RUNS = 200_000;
+
+export class Outcomes {
+  readonly #runs = new Map<string, RunCall[]>();
+  readonly #db: Database;
+  readonly #meter: Meter;
+  readonly #optimizer: Optimizer;
+
+  constructor(db: Database, meter: Meter, optimizer: Optimizer) {
+    this.#db = db;
+    this.#meter = meter;
+    this.#optimizer = optimizer;
+  }
+
+  /** Remembers which call served a step of a run, for the outcome that may follow. */
+  remember(accountId: string, runId: string, stepId: string, call: RunCall): void {
+    const key = `${accountId}\0${runId}\0${stepId}`;
+    const list = this.#runs.get(key) ?? [];
+    list.push(call);
+    this.#runs.set(key, list);
+    if (this.#runs.size > MAX_RUNS) this.#runs.delete(this.#runs.keys().next().value!);
+  }
+
+  async #fromDatabase(accountId: string, runId: string, stepId: string): Promise<RunCall[]> {
+    await this.#meter.flush();
+    const rows = (await this.#db
+      .em()
+      .getConnection()
+      .execute(
+        `select id, workflow_id, detail from call_records where account_id = ? and detail->'annotation'->'run'->>'id' = ? and detail->'optimizer' is not null and detail->'optimizer'->>'step' = ?`,
+        [accountId, runId, stepId],
+      )) as { id: string; workflow_id: string; detail: { optimizer: { fingerprint: string; step: string; policy: string; baseline?: string; floor?: number }; annotation?: { source?: { release?: string } } } }[];
+    return rows.map((r) => ({
+      callId: r.id,
+      step: { accountId, workflowId: r.workflow_id, fingerprint: r.detail.optimizer.fingerprint, label: r.detail.optimizer.step, release: r.detail.annotation?.source?.release ?? '' },
+      policy: r.detail.optimizer.policy,
+      baseline: r.detail.optimizer.baseline ?? '',
+      floor: r.detail.optimizer.floor ?? 0.95,
+    }));
+  }
+
+  async report(accountId: string, workflowId: string, o: OutcomeRequest): Promise<{ run_id: string; step_id: string; score: number; calls: string[] }> {
+    let calls = this.#runs.get(`${accountId}\0${o.run_id}\0${o.step_id}`);
+    if (!calls) calls = await this.#fromDatabase(accountId, o.run_id, o.step_id);
+    if (calls.length === 0) throw new ApiError('not_found', `No call of run ${o.run_id} for step ${o.step_id}.`, { param: 'run_id' });
+    const score = scoreOf(o.signals);
+    const evidence = [];
+    const events = [];
+    for (const c of calls) {
+      const r = this.#optimizer.recordServed(c.step, { at: Date.now(), policy: c.policy, score }, c.baseline, c.floor);
+      evidence.push(r.row);
+      events.push(...r.events.map((e) => ({ id: newId('evt'), account_id: accountId, workflow_id: c.step.workflowId, kind: e.kind, created_at: e.at.toISOString(), call_id: c.callId, payload: e.payload })));
+    }
+    this.#meter.record({
+      calls: [],
+      activity: [],
+      events,
+      evidence,
+      outcomes: [{ id: newId('out'), account_id: accountId, workflow_id: workflowId, run_id: o.run_id, step_id: o.step_id, created_at: new Date().toISOString(), signals: o.signals, score, call_ids: calls.map((c) => c.callId) }],
+    });
+    return { run_id: o.run_id, step_id: o.step_id, score, calls: calls.map((c) => c.callId) };
+  }
+}

@@ -1,0 +1,72 @@
+// Stage: route, for `auto` / `discover`: which step this call is, the bar it must
+// hold (the tenant floor, raised by step.quality.min_score and a quality objective),
+// the baseline, the candidates that can serve it, and the optimizer's decision.
+import { randomInt } from 'node:crypto';
+import type { ModelProfile } from '@optimizer/schema';
+import { ApiError } from '../errors.ts';
+import { hasAdapter } from '../providers/adapters.ts';
+import type { Services } from '../services.ts';
+import type { CallContext } from '../pipeline/context.ts';
+import { fits, needsOf } from '../pipeline/failover.ts';
+import type { RoutedPlan } from '../pipeline/serve-routed.ts';
+import { stepIdentity } from './fingerprint.ts';
+import { policyKey } from './policies.ts';
+
+function blendedPrice(p: ModelProfile): number {
+  return p.input_per_mtok + p.output_per_mtok;
+}
+
+function meanStrength(p: ModelProfile): number {
+  const v = Object.values(p.strengths);
+  return v.length ? v.reduce((a, b) => a + (b ?? 0), 0) / v.length : 0;
+}
+
+function reachable(s: Services, accountId: string, p: ModelProfile, allowed: string[] | undefined): boolean {
+  if (p.disabled || p.search_only || p.moderation_only) return false;
+  if (!p.output_modalities.includes('text')) return false;
+  if (allowed && !allowed.includes(p.provider)) return false;
+  const info = s.providers.get(p.provider);
+  if (!info || !hasAdapter(info.wire)) return false;
+  return info.platformKey !== undefined || s.providerKeys.has(accountId, p.provider);
+}
+
+export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
+  const accountId = ctx.principal.accountId;
+  const settings = s.routingSettings.get(accountId);
+  const needs = needsOf(ctx.body);
+  const usable = s.catalog.all().filter((p) => reachable(s, accountId, p, settings.allowed_providers) && fits(p, needs));
+  const named = settings.baseline_model ? s.catalog.get(settings.baseline_model) : undefined;
+  const baseline =
+    named && usable.includes(named)
+      ? named
+      : usable.reduce<ModelProfile | undefined>((best, m) => (!best || meanStrength(m) > meanStrength(best) || (meanStrength(m) === meanStrength(best) && blendedPrice(m) > blendedPrice(best)) ? m : best), undefined);
+  if (!baseline) throw new ApiError('provider_unavailable', 'No enabled, reachable model in the catalog can serve this request.', { param: 'model' });
+  const judgeModel = settings.judge_model && s.catalog.get(settings.judge_model) ? settings.judge_model : baseline.model;
+  const cheaper = usable.filter((m) => m.model !== baseline.model && blendedPrice(m) < blendedPrice(baseline)).sort((a, b) => blendedPrice(a) - blendedPrice(b)).map((m) => m.model);
+  let floor = s.routingSettings.floor(accountId);
+  const minScore = ctx.annotation?.step?.quality?.min_score;
+  if (minScore !== undefined) floor = Math.max(floor, minScore); // it can only tighten the bar
+  if (ctx.annotation?.intent?.objective === 'quality') floor = Math.max(floor, 0.99);
+  const id = stepIdentity(ctx.principal.workflowId, ctx.annotation, ctx.body);
+  const step = { accountId, workflowId: ctx.principal.workflowId, fingerprint: id.fingerprint, label: id.label, release: ctx.annotation?.source?.release ?? '' };
+  const decision = s.optimizer.decide({ step, baseline: baseline.model, cheaper, floor, allowGates: !ctx.stream, draw: randomInt(0, 1_000_000) / 1_000_000 });
+  if (ctx.stream) decision.probe = []; // streams are served as they arrive: no probes on them
+  ctx.events.push(...s.optimizer.takeEvents(step));
+  ctx.optimizer = { fingerprint: id.fingerprint, step: id.label, policy: policyKey(decision.policy), settled: decision.settled, baseline: baseline.model, floor };
+  const runId = ctx.annotation?.run?.id;
+  if (runId) s.outcomes.remember(accountId, runId, id.label, { callId: ctx.id, step, policy: policyKey(decision.policy), baseline: baseline.model, floor });
+  const first = decision.policy.kind === 'model' ? decision.policy.model : decision.policy.a;
+  const profile = s.catalog.get(first);
+  ctx.route = {
+    model: first,
+    provider: profile?.provider ?? baseline.provider,
+    requestedProvider: profile?.provider ?? baseline.provider,
+    profile,
+    failover: [],
+    pinned: false,
+    baselineModel: baseline.model,
+    baselineProfile: baseline,
+    reasons: [...decision.reasons, `quality bar ${floor} for step ${id.label}`],
+  };
+  return { decision, step, baseline: baseline.model, judge: judgeModel, floor };
+}

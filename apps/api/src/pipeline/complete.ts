@@ -1,0 +1,54 @@
+// One whole (non-stream) completion on one model, read and parsed: used by policies
+// that look at answers before serving one (gates, the quality gate) and by
+// exploration (probes, the judge).
+import { ApiError } from '../errors.ts';
+import type { ChatBody } from '../providers/types.ts';
+import type { Attempt, CallContext, Candidate } from './context.ts';
+import { dispatchOnce, transportError, type DispatchDeps } from './dispatch.ts';
+import { estimateUsage } from './respond.ts';
+
+export interface Completed {
+  /** The OpenAI chat.completion JSON text, as the adapter produced it. */
+  text: string;
+  /** The answer's content (or its tool calls as JSON) for comparison and grading. */
+  answer: string;
+  finishReason: string | null;
+  attempt: Attempt;
+  status: number;
+}
+
+export function answerOf(json: string): { answer: string; finishReason: string | null } {
+  try {
+    const j = JSON.parse(json) as { choices?: { message?: { content?: string | null; tool_calls?: unknown[] }; finish_reason?: string | null }[] };
+    const c = j.choices?.[0];
+    const content = c?.message?.content ?? '';
+    const tools = c?.message?.tool_calls?.length ? JSON.stringify(c.message.tool_calls) : '';
+    return { answer: content || tools, finishReason: c?.finish_reason ?? null };
+  } catch {
+    return { answer: '', finishReason: null };
+  }
+}
+
+export async function completeOn(ctx: CallContext, deps: DispatchDeps, signal: AbortSignal, candidate: Candidate, role: Attempt['role'], body?: ChatBody): Promise<Completed> {
+  const source = (body ?? ctx.body) as Record<string, unknown>;
+  const { stream: _stream, stream_options: _options, ...whole } = source;
+  const d = await dispatchOnce(ctx, deps, signal, candidate, role, whole as unknown as ChatBody);
+  let text: string;
+  try {
+    text = await d.response.body.text();
+  } catch (err) {
+    d.attempt.outcome = 'error';
+    throw transportError(err, d.target.provider.name);
+  }
+  d.attempt.latencyMs = performance.now() - d.startedAt;
+  let parsed;
+  try {
+    parsed = d.adapter.parseResponse(text, d.target);
+  } catch {
+    d.attempt.outcome = 'error';
+    throw new ApiError('upstream_error', `${d.target.provider.name} answered with a body the gateway cannot read.`);
+  }
+  const { answer, finishReason } = answerOf(parsed.text);
+  d.attempt.usage = parsed.usage ?? estimateUsage(ctx, answer);
+  return { text: parsed.text, answer, finishReason, attempt: d.attempt, status: d.response.statusCode };
+}

@@ -1,0 +1,130 @@
+// Stage: dispatch for a routed (`auto`) call. Serves the decided policy — one model,
+// or a gate of two cheap models that escalates to the baseline when they disagree —
+// behind the quality gate, and while the step is open probes candidate models on
+// the same request and has the judge grade the distinct answers.
+import { ApiError } from '../errors.ts';
+import type { Services } from '../services.ts';
+import type { Candidate, CallContext } from './context.ts';
+import { completeOn, type Completed } from './complete.ts';
+import { agree, normalizeAnswer } from '../optimizer/normalize.ts';
+import { judgeBody, parseGrade } from '../optimizer/judge.ts';
+import type { Probe, ProbeAnswer } from '../optimizer/evidence.ts';
+import type { Decision, StepKey } from '../optimizer/optimizer.ts';
+import { costMicros, micros } from './pricing.ts';
+import { validateAnswer } from './quality-gate.ts';
+import type { ChatBody } from '../providers/types.ts';
+
+export interface RoutedPlan {
+  decision: Decision;
+  step: StepKey;
+  baseline: string;
+  judge: string;
+  floor: number;
+}
+
+function candidate(s: Services, model: string): Candidate {
+  const p = s.catalog.get(model);
+  return { model, provider: p?.provider ?? 'openai', profile: p };
+}
+
+async function serveOne(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan, model: string): Promise<Completed> {
+  const c = await completeOn(ctx, s, signal, candidate(s, model), 'serve');
+  const problem = model === plan.baseline ? null : validateAnswer(ctx.body, c);
+  if (!problem) return c;
+  // the quality gate: a downshifted answer that fails validation escalates, and counts against its policy
+  c.attempt.outcome = 'error';
+  ctx.route!.reasons.push(`quality gate: ${model}'s answer ${problem}; escalated to ${plan.baseline}`);
+  const { row } = s.optimizer.recordServed(plan.step, { at: Date.now(), policy: `model:${model}`, score: 0 }, plan.baseline, plan.floor);
+  ctx.evidence.push(row);
+  return completeOn(ctx, s, signal, candidate(s, plan.baseline), 'serve');
+}
+
+async function servePolicy(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan): Promise<Completed> {
+  const p = plan.decision.policy;
+  if (p.kind === 'model') return serveOne(ctx, s, signal, plan, p.model);
+  const [a, b] = await Promise.all([completeOn(ctx, s, signal, candidate(s, p.a), 'serve'), completeOn(ctx, s, signal, candidate(s, p.b), 'serve')]);
+  if (agree(a.answer, b.answer) && !validateAnswer(ctx.body, a)) {
+    ctx.route!.reasons.push(`gate: ${p.a} and ${p.b} agree; serving ${p.a}'s answer`);
+    return a;
+  }
+  ctx.route!.reasons.push(`gate: ${p.a} and ${p.b} disagree; escalated to ${plan.baseline}`);
+  return completeOn(ctx, s, signal, candidate(s, plan.baseline), 'serve');
+}
+
+async function grade(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan, answer: string): Promise<number | null> {
+  try {
+    const messages = (ctx.body.messages as unknown[]) ?? [];
+    const c = await completeOn(ctx, s, signal, candidate(s, plan.judge), 'judge', judgeBody(plan.judge, messages, answer) as ChatBody);
+    return parseGrade(c.answer);
+  } catch {
+    return null;
+  }
+}
+
+const costOf = (c: Completed) => micros(costMicros(c.attempt.profile, c.attempt.usage));
+
+/** Probes the open candidates, grades the distinct answers, and records one probe of evidence. */
+async function explore(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan, served: Completed, probes: Promise<PromiseSettledResult<Completed>[]>): Promise<void> {
+  const settled = await probes;
+  const answers = new Map<string, Completed>();
+  plan.decision.probe.forEach((m, i) => {
+    const r = settled[i]!;
+    if (r.status === 'fulfilled' && r.value.answer) answers.set(m, r.value);
+  });
+  let baseline: Completed | undefined = served.attempt.model === plan.baseline ? served : answers.get(plan.baseline);
+  if (!baseline) {
+    baseline = await completeOn(ctx, s, signal, candidate(s, plan.baseline), 'probe').catch(() => undefined);
+    if (!baseline) return;
+  }
+  // grade each distinct answer once; an answer that agrees with the baseline's needs no grade
+  const distinct = new Map<string, number | null>();
+  const needs = new Set<string>();
+  for (const [m, c] of answers) if (m !== plan.baseline && !agree(c.answer, baseline.answer)) needs.add(normalizeAnswer(c.answer));
+  if (needs.size > 0) needs.add(normalizeAnswer(baseline.answer));
+  await Promise.all(
+    [...needs].map(async (norm) => {
+      const text = norm === normalizeAnswer(baseline.answer) ? baseline.answer : [...answers.values()].find((c) => normalizeAnswer(c.answer) === norm)!.answer;
+      distinct.set(norm, await grade(ctx, s, signal, plan, text));
+    }),
+  );
+  const probe: Probe = {
+    at: Date.now(),
+    baselineScore: needs.size > 0 ? (distinct.get(normalizeAnswer(baseline.answer)) ?? null) : null,
+    baselineText: baseline.answer,
+    baselineCostMicros: costOf(baseline),
+    answers: {},
+  };
+  for (const [m, c] of answers) {
+    if (m === plan.baseline) continue;
+    const norm = normalizeAnswer(c.answer);
+    const a: ProbeAnswer = { text: c.answer, score: agree(c.answer, baseline.answer) ? null : (distinct.get(norm) ?? null), costMicros: costOf(c) };
+    if (a.score === null && !agree(c.answer, baseline.answer)) continue; // ungraded: no evidence
+    probe.answers[m] = a;
+  }
+  ctx.evidence.push(s.optimizer.recordProbe(plan.step, probe));
+}
+
+export async function serveRouted(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan): Promise<Completed> {
+  const probing = plan.decision.probe.length > 0;
+  const probes = probing ? Promise.allSettled(plan.decision.probe.map((m) => completeOn(ctx, s, signal, candidate(s, m), 'probe'))) : null;
+  let served: Completed;
+  try {
+    served = await servePolicy(ctx, s, signal, plan);
+  } catch (e) {
+    if (probes) await probes; // their spend is metered with the failed call
+    throw e instanceof ApiError ? e : new ApiError('upstream_error', String(e));
+  }
+  ctx.served = served.attempt;
+  Object.assign(ctx.route!, { model: served.attempt.model, provider: served.attempt.provider, profile: served.attempt.profile });
+  if (probes) await explore(ctx, s, signal, plan, served, probes).catch(() => undefined);
+  if (plan.decision.check) {
+    const score = await grade(ctx, s, signal, plan, served.answer);
+    if (score !== null) {
+      const key = plan.decision.policy.kind === 'model' ? `model:${plan.decision.policy.model}` : `gate:${plan.decision.policy.a}+${plan.decision.policy.b}`;
+      const { row, events } = s.optimizer.recordServed(plan.step, { at: Date.now(), policy: key, score }, plan.baseline, plan.floor);
+      ctx.evidence.push(row);
+      ctx.events.push(...events);
+    }
+  }
+  return served;
+}

@@ -1,0 +1,47 @@
+// Routing settings and outcome signals, shared by server, SDK and web app.
+import { z } from 'zod';
+
+const unit = z.number().min(0).max(1);
+const modelName = z.string().trim().min(1).max(256);
+
+/**
+ * The server's routing-settings write. Spec 4.5: the raw write accepts a misspelled
+ * tier key without error (that tier then learns from zero); the SDK and web app use
+ * a strict variant that refuses it.
+ */
+export const routingSettingsWrite = z
+  .object({
+    mode: z.enum(['auto', 'pinned', 'off']).optional(),
+    allowed_providers: z.array(z.string().regex(/^[a-z][a-z0-9-]{1,39}$/)).optional(),
+    tiebreak: z.enum(['cost', 'latency', 'quality']).optional(),
+    ladders: z.record(z.string(), z.array(modelName)).optional(),
+    band: unit.optional(),
+    learning_mode: z.enum(['explore', 'exploit', 'off']).optional(),
+    advanced_search: z.boolean().optional(),
+    baseline_model: modelName.optional(),
+    judge_model: modelName.optional(),
+    quality_floor: unit.optional(),
+    cache: z
+      .object({ exact: z.boolean().optional(), semantic: z.boolean().optional(), ttl_seconds: z.int().min(0).optional(), semantic_threshold: unit.optional() })
+      .strict()
+      .optional(),
+  })
+  .strict();
+export type RoutingSettingsWrite = z.infer<typeof routingSettingsWrite>;
+
+export const outcomeSignals = z
+  .object({
+    schema_valid: z.boolean().optional(),
+    tool_executed: z.boolean().optional(),
+    retried: z.boolean().optional(),
+    run_completed: z.boolean().optional(),
+    human_verdict: z.enum(['accepted', 'edited', 'rejected']).optional(),
+    score: z.number().min(0).max(1).optional(),
+  })
+  .strict()
+  .refine((s) => Object.keys(s).length > 0, 'signals must hold at least one signal');
+
+export const outcomeRequest = z
+  .object({ run_id: z.string().min(1).max(256), step_id: z.string().min(1).max(256), signals: outcomeSignals })
+  .strict();
+export type OutcomeRequest = z.infer<typeof outcomeRequest>;
