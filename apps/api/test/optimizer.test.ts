@@ -1,0 +1,134 @@
+// Routing that learns per step, end to end against a mock vendor whose models all
+// answer alike (so every cheaper model holds the bar), and the rules around it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authed } from './support/gateway.ts';
+import { startRig, type Rig } from './support/vendor.ts';
+import { StepEvidence } from '../src/optimizer/evidence.ts';
+import { scoreOf } from '../src/optimizer/outcomes.ts';
+import { agree } from '../src/optimizer/normalize.ts';
+
+let rig: Rig;
+beforeAll(async () => {
+  rig = await startRig({ env: { CIRCUIT_FAILURES: '1000' } });
+  const r = await fetch(`${rig.gw.url}/v1/settings/routing`, {
+    method: 'PUT',
+    headers: authed(rig.tenant.api_key),
+    body: JSON.stringify({ allowed_providers: ['openai'], baseline_model: 'gpt-4.1', quality_floor: 0.95 }),
+  });
+  expect(r.status).toBe(200);
+});
+afterAll(async () => {
+  await rig.close();
+});
+
+type Block = { baseline_cost: number; served_cost: number; actual_cost: number; exploration_cost: number; saving: number };
+
+async function ask(step: string, extra: Record<string, unknown> = {}, i = 0) {
+  const r = await fetch(`${rig.gw.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: authed(rig.tenant.api_key),
+    body: JSON.stringify({ model: 'auto', messages: [{ role: 'user', content: `classify ticket ${i}` }], optimizer: { run: { id: `run-${step}-${i}`, is_start: true }, step: { id: step } }, ...extra }),
+  });
+  expect(r.status).toBe(200);
+  return { model: r.headers.get('x-optimizer-model')!, block: ((await r.json()) as { optimizer: Block }).optimizer, callId: r.headers.get('x-optimizer-call-id')! };
+}
+
+describe('a step learns, settles and stops exploring', () => {
+  it('serves the baseline while learning, then the cheapest proven model with a saving and reasons, with no more probes', async () => {
+    const first = await ask('classify', {}, 0);
+    expect(first.model).toBe('gpt-4.1');
+    expect(first.block.exploration_cost).toBeGreaterThan(0);
+    for (let i = 1; i < 45; i++) await ask('classify', {}, i);
+    rig.vendor.reset();
+    const settled = await ask('classify', {}, 100);
+    expect(settled.model).not.toBe('gpt-4.1');
+    expect(settled.block.exploration_cost).toBe(0);
+    expect(settled.block.saving).toBeGreaterThan(0);
+    expect(rig.vendor.requests).toHaveLength(1); // no probes, no judge
+    const calls = (await (await fetch(`${rig.gw.url}/v1/calls?limit=1`, { headers: authed(rig.tenant.api_key) })).json()) as { data: any[] };
+    expect(calls.data[0]).toMatchObject({ id: settled.callId, model: 'auto', routed_model: settled.model, saving_source: 'routing' });
+    expect(calls.data[0].reasons[0]).toMatch(/^routed to .+: holds 0\.\d+ ≥ 0\.95 of the baseline's quality on \d+ samples/);
+    const steps = (await (await fetch(`${rig.gw.url}/v1/workflows/${rig.tenant.workflow_id}/steps`, { headers: authed(rig.tenant.api_key) })).json()) as { data: any[] };
+    expect(steps.data.find((s) => s.label === 'classify')).toMatchObject({ settled: true });
+    const wf = (await (await fetch(`${rig.gw.url}/v1/workflows`, { headers: authed(rig.tenant.api_key) })).json()) as { data: any[] };
+    expect(wf.data[0]).toMatchObject({ steps_expected: 1, steps_settled: 1, ready: true });
+  });
+
+  it('never chooses a disabled model, and takes it back when re-enabled', async () => {
+    const { model } = await ask('classify', {}, 200);
+    const hdr = { authorization: `Bearer ${rig.gw.adminKey}`, 'content-type': 'application/json' };
+    await fetch(`${rig.gw.url}/v1/admin/catalog/${encodeURIComponent(model)}/disabled`, { method: 'POST', headers: hdr, body: JSON.stringify({ disabled: true }) });
+    try {
+      for (let i = 0; i < 5; i++) expect((await ask('classify', {}, 300 + i)).model).not.toBe(model);
+    } finally {
+      await fetch(`${rig.gw.url}/v1/admin/catalog/${encodeURIComponent(model)}/disabled`, { method: 'POST', headers: hdr, body: JSON.stringify({ disabled: false }) });
+    }
+    expect((await ask('classify', {}, 400)).model).toBe(model);
+  });
+
+  it('lets step.quality.min_score tighten the bar but never loosen it', async () => {
+    await ask('strict', { optimizer: { run: { id: 'r-strict' }, step: { id: 'strict', quality: { min_score: 0.5 } } } });
+    const loose = (await (await fetch(`${rig.gw.url}/v1/calls?limit=1`, { headers: authed(rig.tenant.api_key) })).json()) as { data: any[] };
+    expect(loose.data[0].reasons.join('\n')).toContain('quality bar 0.95');
+    await ask('strict', { optimizer: { run: { id: 'r-strict2' }, step: { id: 'strict', quality: { min_score: 0.99 } } } });
+    const tight = (await (await fetch(`${rig.gw.url}/v1/calls?limit=1`, { headers: authed(rig.tenant.api_key) })).json()) as { data: any[] };
+    expect(tight.data[0].reasons.join('\n')).toContain('quality bar 0.99');
+  });
+
+  it('never reroutes a pinned call', async () => {
+    rig.vendor.reset();
+    await fetch(`${rig.gw.url}/v1/chat/completions`, { method: 'POST', headers: authed(rig.tenant.api_key), body: JSON.stringify({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'classify ticket 1' }], optimizer: { step: { id: 'classify' } } }) });
+    expect(rig.vendor.requests.map((r) => r.body.model)).toEqual(['gpt-4.1']);
+  });
+});
+
+describe('outcomes', () => {
+  it('are attributed to the run call of that step, validated, and 404 for an unknown run', async () => {
+    await ask('outcome-step', {}, 1);
+    const ok = await fetch(`${rig.gw.url}/v1/outcomes`, { method: 'POST', headers: authed(rig.tenant.api_key), body: JSON.stringify({ run_id: 'run-outcome-step-1', step_id: 'outcome-step', signals: { score: 0.8 } }) });
+    expect(ok.status).toBe(202);
+    expect(((await ok.json()) as { calls: string[]; score: number }).score).toBe(0.8);
+    const unknown = await fetch(`${rig.gw.url}/v1/outcomes`, { method: 'POST', headers: authed(rig.tenant.api_key), body: JSON.stringify({ run_id: 'nope', step_id: 'outcome-step', signals: { score: 1 } }) });
+    expect(unknown.status).toBe(404);
+    for (const signals of [{ score: 1.5 }, { colour: 'red' }, {}, { human_verdict: 'meh' }]) {
+      const bad = await fetch(`${rig.gw.url}/v1/outcomes`, { method: 'POST', headers: authed(rig.tenant.api_key), body: JSON.stringify({ run_id: 'run-outcome-step-1', step_id: 'outcome-step', signals }) });
+      expect(bad.status, JSON.stringify(signals)).toBe(422);
+    }
+  });
+
+  it('score a hard failure 0 whatever the score says, and an edit as partial', () => {
+    expect(scoreOf({ score: 1, schema_valid: false })).toBe(0);
+    expect(scoreOf({ score: 0.9, human_verdict: 'rejected' })).toBe(0);
+    expect(scoreOf({ human_verdict: 'edited' })).toBe(0.5);
+    expect(scoreOf({ tool_executed: true })).toBe(1);
+    expect(scoreOf({ score: 0.7 })).toBe(0.7);
+  });
+});
+
+describe('evidence', () => {
+  it('proves a gate from probes: agreement serves the cheap answer, disagreement costs the baseline', () => {
+    const e = new StepEvidence();
+    for (let i = 0; i < 50; i++) {
+      const wrongA = i % 10 === 0; // A is wrong 10% of the time; B disagrees then
+      e.addProbe({
+        at: i,
+        baselineScore: 1,
+        baselineText: 'B',
+        baselineCostMicros: 100,
+        answers: { a: { text: wrongA ? 'A' : 'B', score: wrongA ? 0 : null, costMicros: 2 }, b: { text: 'B', score: null, costMicros: 3 } },
+      });
+    }
+    const single = e.stats({ kind: 'model', model: 'a' }, 'base');
+    const gate = e.stats({ kind: 'gate', a: 'a', b: 'b' }, 'base');
+    expect(single.retention).toBeCloseTo(0.9, 5);
+    expect(gate.retention).toBe(1);
+    expect(gate.costMicros).toBeCloseTo(5 + 0.1 * 100, 5);
+    expect(gate.lcb).toBeGreaterThan(0.95);
+  });
+
+  it('treats answers that differ only in case, spacing or a trailing ) as agreeing', () => {
+    expect(agree('B', ' b)\n')).toBe(true);
+    expect(agree('A', 'B')).toBe(false);
+    expect(agree('The answer is 42.', 'the answer is 42')).toBe(true);
+  });
+});
