@@ -3,7 +3,7 @@
 export function App() {
   const base = `${window.location.origin}/v1`;
   return (
-    <main className="shell">
+    <main className="shell landing">
       <header>
         <h1>Optimizer</h1>
         <p className="tagline">The cheapest model that still holds each step's quality bar, with the proof per call.</p>
@@ -16,6 +16,9 @@ export function App() {
           call would have cost, what it cost, and the saving.
         </p>
       </section>
+      <p className="landing-foot">
+        Platform admin? <a href="/optimizer/admin">Open the admin console</a> to manage the model catalog and providers.
+      </p>
     </main>
   );
 }

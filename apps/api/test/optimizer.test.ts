@@ -35,11 +35,14 @@ async function ask(step: string, extra: Record<string, unknown> = {}, i = 0) {
 
 describe('a step learns, settles and stops exploring', () => {
   it('serves the baseline while learning, then the cheapest proven model with a saving and reasons, with no more probes', async () => {
+    // every model gives the same answer, and the judge (the same mock) grades it 1
+    rig.vendor.script({ content: '{"score": 1, "reason": "correct"}' });
     const first = await ask('classify', {}, 0);
     expect(first.model).toBe('gpt-4.1');
     expect(first.block.exploration_cost).toBeGreaterThan(0);
-    for (let i = 1; i < 45; i++) await ask('classify', {}, i);
+    for (let i = 1; i < 125; i++) await ask('classify', {}, i); // a step settles after 120 probes
     rig.vendor.reset();
+    rig.vendor.script({ content: '{"score": 1, "reason": "correct"}' });
     const settled = await ask('classify', {}, 100);
     expect(settled.model).not.toBe('gpt-4.1');
     expect(settled.block.exploration_cost).toBe(0);
@@ -49,7 +52,7 @@ describe('a step learns, settles and stops exploring', () => {
     expect(calls.data[0]).toMatchObject({ id: settled.callId, model: 'auto', routed_model: settled.model, saving_source: 'routing' });
     expect(calls.data[0].reasons[0]).toMatch(/^routed to .+: holds 0\.\d+ ≥ 0\.95 of the baseline's quality on \d+ samples/);
     const steps = (await (await fetch(`${rig.gw.url}/v1/workflows/${rig.tenant.workflow_id}/steps`, { headers: authed(rig.tenant.api_key) })).json()) as { data: any[] };
-    expect(steps.data.find((s) => s.label === 'classify')).toMatchObject({ settled: true });
+    expect(steps.data.find((s) => s.label === 'classify'), JSON.stringify(steps.data.map((s) => [s.label, s.settled, s.chosen, s.probes]))).toMatchObject({ settled: true });
     const wf = (await (await fetch(`${rig.gw.url}/v1/workflows`, { headers: authed(rig.tenant.api_key) })).json()) as { data: any[] };
     expect(wf.data[0]).toMatchObject({ steps_expected: 1, steps_settled: 1, ready: true });
   });

@@ -29,9 +29,13 @@ const codes: Partial<Record<ErrorCode, string>> = {
   internal: 'INTERNAL_SERVER_ERROR',
 };
 
+/** The ApiError a resolver threw, through GraphQL's wrapping (originalError) or a cause. */
 function apiErrorOf(e: unknown): ApiError | null {
-  for (let cur = e, depth = 0; cur && depth < 5; cur = (cur as { originalError?: unknown; cause?: unknown }).originalError ?? (cur as { cause?: unknown }).cause, depth++) {
+  let cur = e;
+  for (let depth = 0; cur && depth < 5; depth++) {
     if (cur instanceof ApiError) return cur;
+    const wrapped = cur as { originalError?: unknown; cause?: unknown };
+    cur = wrapped.originalError ?? wrapped.cause;
   }
   return null;
 }

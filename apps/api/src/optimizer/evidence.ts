@@ -15,6 +15,8 @@ export interface ProbeAnswer {
 
 export interface Probe {
   at: number;
+  /** The judge's cost for grading one answer to this request (what a verify policy pays). */
+  judgeCostMicros?: number;
   baselineScore: number | null;
   baselineText: string;
   baselineCostMicros: number;
@@ -32,9 +34,13 @@ export interface PolicyStats {
   retention: number;
   lcb: number;
   ucb: number;
+  /** Mean cost per call, escalations included. */
   costMicros: number;
+  /** An upper confidence bound of that cost, for deciding whether a policy is surely cheaper. */
+  costUcbMicros: number;
 }
 
+/** One-sided confidence for "holds": the lower bound at about 84 %. */
 const Z = 1.0;
 
 function scoreOf(p: Probe, model: string): number | null {
@@ -73,28 +79,38 @@ export class StepEvidence {
 
   stats(policy: Policy, baselineModel: string): PolicyStats {
     const diffs: number[] = [];
-    let cost = 0;
-    let costN = 0;
+    const costs: number[] = [];
     for (const p of this.probes) {
       const d = this.#probeDiff(p, policy, baselineModel);
       if (d === null) continue;
       diffs.push(d.diff);
-      cost += d.cost;
-      costN++;
+      costs.push(d.cost);
     }
-    const key = policy.kind === 'model' ? `model:${policy.model}` : `gate:${policy.a}+${policy.b}`;
+    const costN = costs.length;
+    const cost = costs.reduce((a, b) => a + b, 0);
+    const costMean = costN ? cost / costN : Infinity;
+    const costSd = costN > 1 ? Math.sqrt(costs.reduce((a, b) => a + (b - costMean) ** 2, 0) / (costN - 1)) : 0;
+    const costUcb = costN ? costMean + (2 * costSd) / Math.sqrt(costN) : Infinity;
+    const name = policy.kind === 'gate' ? `gate:${policy.a}+${policy.b}` : `${policy.kind}:${policy.model}`;
     const mb = this.baselineMean();
-    for (const s of this.served) if (s.policy === key) diffs.push(s.score - mb);
+    for (const s of this.served) if (s.policy === name) diffs.push(s.score - mb);
     const n = diffs.length;
-    if (n === 0 || mb === 0) return { n, retention: 1, lcb: 0, ucb: 2, costMicros: costN ? cost / costN : Infinity };
+    if (n === 0 || mb === 0) return { n, retention: 1, lcb: 0, ucb: 2, costMicros: costMean, costUcbMicros: costUcb };
     const mean = diffs.reduce((a, b) => a + b, 0) / n;
     const sd = n > 1 ? Math.sqrt(diffs.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1)) : 1;
     const half = (Z * Math.max(sd, 0.05)) / Math.sqrt(n);
-    return { n, retention: 1 + mean / mb, lcb: 1 + (mean - half) / mb, ucb: 1 + (mean + half) / mb, costMicros: costN ? cost / costN : Infinity };
+    return { n, retention: 1 + mean / mb, lcb: 1 + (mean - half) / mb, ucb: 1 + (mean + half) / mb, costMicros: costMean, costUcbMicros: costUcb };
   }
 
   #probeDiff(p: Probe, policy: Policy, baselineModel: string): { diff: number; cost: number } | null {
     const base = p.baselineScore;
+    if (policy.kind === 'verify') {
+      const a = p.answers[policy.model];
+      const s = scoreOf(p, policy.model);
+      if (!a || s === null || base === null || p.judgeCostMicros === undefined) return null;
+      // the judge passes it (served) or fails it (escalated: the baseline's answer and cost)
+      return s >= 0.5 ? { diff: s - base, cost: a.costMicros + p.judgeCostMicros } : { diff: 0, cost: a.costMicros + p.judgeCostMicros + p.baselineCostMicros };
+    }
     if (policy.kind === 'model') {
       if (policy.model === baselineModel) return { diff: 0, cost: p.baselineCostMicros };
       const a = p.answers[policy.model];

@@ -7,18 +7,22 @@ import type { Meter } from '../meter/meter.ts';
 import type { EvidenceRow } from '../meter/rows.ts';
 import { newId } from '../security/secrets.ts';
 import type { CallEvent } from '../pipeline/context.ts';
-import { StepEvidence, type Probe, type ServedSample } from './evidence.ts';
+import { StepEvidence, type PolicyStats, type Probe, type ServedSample } from './evidence.ts';
 import { candidatePolicies, describePolicy, parsePolicy, policyKey, policyModels, type Policy } from './policies.ts';
 
 /** Samples a policy needs before it may serve. */
-export const MIN_SAMPLES = 40;
+export const MIN_SAMPLES = 60;
+/** Probes a step collects before it may settle. */
+export const SETTLE_PROBES = 120;
 /** Probes after which a step stops exploring even if something is still open. */
-export const MAX_PROBES = 160;
+export const MAX_PROBES = 180;
 /** Models probed at most per explored call. */
 const MAX_PROBE_MODELS = 10;
 /** Share of calls on a settled step that get a judge check when outcomes are scarce. */
 const DRIFT_CHECK_RATE = 0.005;
 const DRIFT_WINDOW = 30;
+/** A policy must cost at most this share of the baseline to be worth serving. */
+const WORTHWHILE = 0.9;
 
 export interface StepKey {
   accountId: string;
@@ -35,6 +39,8 @@ interface StepState {
   everSettled: boolean;
   reopenedAt: number;
   chosen: string;
+  /** The last decision's view of its candidates, for the step registry. */
+  view: { policy: string; n: number; retention: number; lcb: number; cost_share: number }[];
 }
 
 export interface Decision {
@@ -57,6 +63,8 @@ export interface DecideInput {
   /** A uniform draw in [0, 1) for sampling decisions. */
   draw: number;
 }
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
 
 function stepId(k: StepKey): string {
   return `${k.workflowId}|${k.fingerprint}|${k.release}`;
@@ -106,7 +114,7 @@ export class Optimizer {
   #state(k: StepKey): StepState {
     const id = stepId(k);
     let s = this.#states.get(id);
-    if (!s) this.#states.set(id, (s = { key: k, evidence: new StepEvidence(), settled: false, everSettled: false, reopenedAt: 0, chosen: '' }));
+    if (!s) this.#states.set(id, (s = { key: k, evidence: new StepEvidence(), settled: false, everSettled: false, reopenedAt: 0, chosen: '', view: [] }));
     if (k.label && !s.key.label) s.key = k;
     return s;
   }
@@ -115,49 +123,82 @@ export class Optimizer {
     const s = this.#state(input.step);
     const base: Policy = { kind: 'model', model: input.baseline };
     const floor = input.floor;
-    let best: { policy: Policy; cost: number; lcb: number; n: number } | null = null;
     const baseStats = s.evidence.stats(base, input.baseline);
     const baselineCost = Number.isFinite(baseStats.costMicros) ? baseStats.costMicros : Infinity;
+    const available = new Set(input.cheaper);
+    const stats = new Map<string, PolicyStats>();
+    let best: { policy: Policy; stats: PolicyStats } | null = null;
     const open: Policy[] = [];
-    const candidates = candidatePolicies(input.cheaper, input.allowGates);
-    for (const p of candidates) {
+    for (const p of candidatePolicies(input.cheaper, input.allowGates)) {
       const st = s.evidence.stats(p, input.baseline);
+      stats.set(policyKey(p), st);
       const holds = st.n >= MIN_SAMPLES && st.lcb >= floor;
-      if (holds && st.costMicros < baselineCost && (!best || st.costMicros < best.cost)) best = { policy: p, cost: st.costMicros, lcb: st.lcb, n: st.n };
+      // worth serving only if it saves a margin: its mean cost at most WORTHWHILE of the baseline's
+      if (holds && st.costMicros < WORTHWHILE * baselineCost && (!best || st.costMicros < best.stats.costMicros)) best = { policy: p, stats: st };
       if (!holds && st.ucb >= floor && st.n < MAX_PROBES) open.push(p);
     }
+    const view = [...stats.entries()]
+      .filter(([, st]) => st.n > 0 && Number.isFinite(st.costMicros))
+      .map(([policy, st]) => ({ policy, n: st.n, retention: round(st.retention), lcb: round(st.lcb), cost_share: round(st.costMicros / baselineCost) }));
+    // the cheapest candidates and the best-holding ones
+    const byCost = [...view].sort((a, b) => a.cost_share - b.cost_share).slice(0, 6);
+    const byLcb = [...view].sort((a, b) => b.lcb - a.lcb).filter((v) => !byCost.includes(v)).slice(0, 6);
+    const gates = view.filter((v) => v.policy.startsWith('gate:') && v.cost_share < 1).sort((a, b) => b.lcb - a.lcb).filter((v) => !byLcb.includes(v)).slice(0, 4);
+    s.view = [...byCost, ...byLcb, ...gates];
+    const events: CallEvent[] = [];
+    // A settled step keeps its choice (stable, no exploring) while it still holds and can serve;
+    // only drift, or its models leaving the catalog, re-opens the decision.
+    if (s.settled && s.chosen) {
+      const current = parsePolicy(s.chosen);
+      const usable = policyModels(current).every((m) => m === input.baseline || available.has(m));
+      const st = stats.get(s.chosen);
+      const stillHolds = current.kind === 'model' && current.model === input.baseline ? best === null : st !== undefined && st.n >= MIN_SAMPLES && st.lcb >= floor;
+      if (usable && (stillHolds || !input.allowGates)) {
+        // a cheaper proven policy (say, a model re-enabled with its evidence intact) takes over without exploring
+        const pick = best && st && best.stats.costMicros < st.costMicros ? best : { policy: current, stats: st };
+        s.chosen = policyKey(pick.policy);
+        this.#pendingEvents.set(stepId(input.step), events);
+        return this.#decision(s, pick.policy, pick.stats, input, [], true);
+      }
+    }
     const chosen = best?.policy ?? base;
-    const chosenCost = best?.cost ?? baselineCost;
+    const chosenCost = best?.stats.costMicros ?? baselineCost;
     const stillOpen = open.filter((p) => {
-      const st = s.evidence.stats(p, input.baseline);
+      const st = stats.get(policyKey(p))!;
       return !Number.isFinite(st.costMicros) || st.costMicros < chosenCost;
     });
     const probesSinceReopen = s.evidence.probes.filter((p) => p.at >= s.reopenedAt).length;
-    const settled = stillOpen.length === 0 || probesSinceReopen >= MAX_PROBES;
-    const reasons: string[] = [];
-    const events: CallEvent[] = [];
+    // settle only on enough probes that every candidate's estimate is steady
+    const settled = probesSinceReopen >= SETTLE_PROBES && (stillOpen.length === 0 || probesSinceReopen >= MAX_PROBES);
     if (settled && !s.settled) {
       s.settled = true;
       if (s.everSettled) events.push({ kind: 'resettled', at: new Date(), payload: { step: input.step.label, fingerprint: input.step.fingerprint, policy: policyKey(chosen) } });
       s.everSettled = true;
     }
     s.chosen = policyKey(chosen);
-    if (best) {
-      reasons.push(`routed to ${describePolicy(chosen)}: holds ${best.lcb.toFixed(3)} ≥ ${floor} of the baseline's quality on ${best.n} samples`);
+    let probe: string[] = [];
+    if (!settled) {
+      // the open candidates; with none open yet too few probes, every cheaper model, to steady the estimates
+      const models = new Set<string>();
+      for (const p of stillOpen) for (const m of policyModels(p)) models.add(m);
+      if (models.size === 0) for (const m of input.cheaper) models.add(m);
+      probe = [...models].filter((m) => m !== input.baseline).slice(0, MAX_PROBE_MODELS);
+    }
+    this.#pendingEvents.set(stepId(input.step), events);
+    return this.#decision(s, chosen, best?.stats, input, stillOpen, settled, probe);
+  }
+
+  #decision(s: StepState, chosen: Policy, st: PolicyStats | undefined, input: DecideInput, stillOpen: Policy[], settled: boolean, probe: string[] = []): Decision {
+    const reasons: string[] = [];
+    const isBaseline = chosen.kind === 'model' && chosen.model === input.baseline;
+    if (!isBaseline && st) {
+      reasons.push(`routed to ${describePolicy(chosen)}: holds ${st.lcb.toFixed(3)} ≥ ${input.floor} of the baseline's quality on ${st.n} samples`);
     } else {
-      reasons.push(`served by the baseline ${input.baseline}: no cheaper policy proven to hold ${floor} yet`);
+      reasons.push(`served by the baseline ${input.baseline}: no cheaper policy proven to hold ${input.floor}${settled ? '' : ' yet'}`);
     }
     const cheaperOpen = stillOpen.slice(0, 2).map(describePolicy);
     if (cheaperOpen.length) reasons.push(`cheaper but unproven: ${cheaperOpen.join('; ')}`);
-    let probe: string[] = [];
-    if (!settled) {
-      const models = new Set<string>();
-      for (const p of stillOpen) for (const m of policyModels(p)) models.add(m);
-      probe = [...models].filter((m) => m !== input.baseline).slice(0, MAX_PROBE_MODELS);
-    }
-    const outcomeShare = this.#recentOutcomeShare(s);
-    const check = settled && outcomeShare < 0.05 && input.draw < DRIFT_CHECK_RATE;
-    this.#pendingEvents.set(stepId(input.step), events);
+    const check = settled && !isBaseline && this.#recentOutcomeShare(s) < 0.05 && input.draw < DRIFT_CHECK_RATE;
     return { policy: chosen, probe, check, settled, reasons };
   }
 
@@ -244,9 +285,17 @@ export class Optimizer {
   }
 
   /** Per step of a workflow: whether it settled and on what. */
-  stepStates(workflowId: string): { fingerprint: string; label: string; settled: boolean; chosen: string; probes: number; served: number }[] {
+  stepStates(workflowId: string) {
     return [...this.#states.values()]
       .filter((s) => s.key.workflowId === workflowId)
-      .map((s) => ({ fingerprint: s.key.fingerprint, label: s.key.label, settled: s.settled, chosen: s.chosen, probes: s.evidence.probes.length, served: s.evidence.served.length }));
+      .map((s) => ({
+        fingerprint: s.key.fingerprint,
+        label: s.key.label,
+        settled: s.settled,
+        chosen: s.chosen,
+        probes: s.evidence.probes.length,
+        served: s.evidence.served.length,
+        candidates: s.view,
+      }));
   }
 }

@@ -55,7 +55,7 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
   ctx.optimizer = { fingerprint: id.fingerprint, step: id.label, policy: policyKey(decision.policy), settled: decision.settled, baseline: baseline.model, floor };
   const runId = ctx.annotation?.run?.id;
   if (runId) s.outcomes.remember(accountId, runId, id.label, { callId: ctx.id, step, policy: policyKey(decision.policy), baseline: baseline.model, floor });
-  const first = decision.policy.kind === 'model' ? decision.policy.model : decision.policy.a;
+  const first = decision.policy.kind === 'gate' ? decision.policy.a : decision.policy.model;
   const profile = s.catalog.get(first);
   ctx.route = {
     model: first,

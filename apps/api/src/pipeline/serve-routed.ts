@@ -10,6 +10,7 @@ import { agree, normalizeAnswer } from '../optimizer/normalize.ts';
 import { judgeBody, parseGrade } from '../optimizer/judge.ts';
 import type { Probe, ProbeAnswer } from '../optimizer/evidence.ts';
 import type { Decision, StepKey } from '../optimizer/optimizer.ts';
+import { policyKey } from '../optimizer/policies.ts';
 import { costMicros, micros } from './pricing.ts';
 import { validateAnswer } from './quality-gate.ts';
 import type { ChatBody } from '../providers/types.ts';
@@ -42,6 +43,16 @@ async function serveOne(ctx: CallContext, s: Services, signal: AbortSignal, plan
 async function servePolicy(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan): Promise<Completed> {
   const p = plan.decision.policy;
   if (p.kind === 'model') return serveOne(ctx, s, signal, plan, p.model);
+  if (p.kind === 'verify') {
+    const c = await completeOn(ctx, s, signal, candidate(s, p.model), 'serve');
+    const score = validateAnswer(ctx.body, c) ? 0 : await grade(ctx, s, signal, plan, c.answer, 'serve');
+    if (score !== null && score >= 0.5) {
+      ctx.route!.reasons.push(`verify: the judge passed ${p.model}'s answer (${score})`);
+      return c;
+    }
+    ctx.route!.reasons.push(`verify: the judge failed ${p.model}'s answer; escalated to ${plan.baseline}`);
+    return completeOn(ctx, s, signal, candidate(s, plan.baseline), 'serve');
+  }
   const [a, b] = await Promise.all([completeOn(ctx, s, signal, candidate(s, p.a), 'serve'), completeOn(ctx, s, signal, candidate(s, p.b), 'serve')]);
   if (agree(a.answer, b.answer) && !validateAnswer(ctx.body, a)) {
     ctx.route!.reasons.push(`gate: ${p.a} and ${p.b} agree; serving ${p.a}'s answer`);
@@ -51,10 +62,11 @@ async function servePolicy(ctx: CallContext, s: Services, signal: AbortSignal, p
   return completeOn(ctx, s, signal, candidate(s, plan.baseline), 'serve');
 }
 
-async function grade(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan, answer: string): Promise<number | null> {
+async function grade(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan, answer: string, role: 'judge' | 'serve' = 'judge', spent?: { micros: number }): Promise<number | null> {
   try {
     const messages = (ctx.body.messages as unknown[]) ?? [];
-    const c = await completeOn(ctx, s, signal, candidate(s, plan.judge), 'judge', judgeBody(plan.judge, messages, answer) as ChatBody);
+    const c = await completeOn(ctx, s, signal, candidate(s, plan.judge), role, judgeBody(plan.judge, messages, answer) as ChatBody);
+    if (spent) spent.micros = Math.max(spent.micros, costOf(c));
     return parseGrade(c.answer);
   } catch {
     return null;
@@ -80,16 +92,19 @@ async function explore(ctx: CallContext, s: Services, signal: AbortSignal, plan:
   const distinct = new Map<string, number | null>();
   const needs = new Set<string>();
   for (const [m, c] of answers) if (m !== plan.baseline && !agree(c.answer, baseline.answer)) needs.add(normalizeAnswer(c.answer));
-  if (needs.size > 0) needs.add(normalizeAnswer(baseline.answer));
+  // the baseline's own answer is always graded: an unbiased measure of the bar every policy is held to
+  needs.add(normalizeAnswer(baseline.answer));
+  const judgeSpend = { micros: 0 };
   await Promise.all(
     [...needs].map(async (norm) => {
       const text = norm === normalizeAnswer(baseline.answer) ? baseline.answer : [...answers.values()].find((c) => normalizeAnswer(c.answer) === norm)!.answer;
-      distinct.set(norm, await grade(ctx, s, signal, plan, text));
+      distinct.set(norm, await grade(ctx, s, signal, plan, text, 'judge', judgeSpend));
     }),
   );
   const probe: Probe = {
     at: Date.now(),
-    baselineScore: needs.size > 0 ? (distinct.get(normalizeAnswer(baseline.answer)) ?? null) : null,
+    judgeCostMicros: judgeSpend.micros,
+    baselineScore: distinct.get(normalizeAnswer(baseline.answer)) ?? null,
     baselineText: baseline.answer,
     baselineCostMicros: costOf(baseline),
     answers: {},
@@ -120,7 +135,7 @@ export async function serveRouted(ctx: CallContext, s: Services, signal: AbortSi
   if (plan.decision.check) {
     const score = await grade(ctx, s, signal, plan, served.answer);
     if (score !== null) {
-      const key = plan.decision.policy.kind === 'model' ? `model:${plan.decision.policy.model}` : `gate:${plan.decision.policy.a}+${plan.decision.policy.b}`;
+      const key = policyKey(plan.decision.policy);
       const { row, events } = s.optimizer.recordServed(plan.step, { at: Date.now(), policy: key, score }, plan.baseline, plan.floor);
       ctx.evidence.push(row);
       ctx.events.push(...events);

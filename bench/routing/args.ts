@@ -1,0 +1,82 @@
+// Command-line options of `node bench/routing/run.ts` (npm run bench:routing -- …).
+import { join } from 'node:path';
+
+export interface Options {
+  dataDir: string;
+  floor: number;
+  outcomeRate: number;
+  judgeNoise: number;
+  seed: number;
+  drift: boolean;
+  /** Rows per split (train, test), stratified by step; undefined = all. */
+  limit: number | undefined;
+  concurrency: number;
+  /** Wall-clock budget for sending calls; calls not sent by then are counted as skipped. */
+  maxSeconds: number;
+  /** Where the JSON result is also written; undefined = bench/results/routing-<timestamp>.json. */
+  out: string | undefined;
+}
+
+export const USAGE = `usage: node bench/routing/run.ts [options]   (or: npm run bench:routing -- [options])
+  --data DIR          replay data: replay.jsonl + models.json (default ../shared/data/routing from the repo root)
+  --floor X           quality floor written to the tenant's routing settings, and used by the
+                      one-model-per-step reference line (default 0.95)
+  --outcome-rate X    share of calls whose recorded score is reported as an outcome (default 0.3)
+  --judge-noise X     probability the replay judge flips its verdict (default 0.1)
+  --seed N            seed of every random choice (default 1)
+  --drift             halfway through the test phase, degrade the most-served model of the largest step
+  --limit N           N rows per split (train and test), stratified by step (default: all)
+  --concurrency N     calls in flight (default 6, 1–16)
+  --max-seconds S     budget for sending calls (default 840); unsent calls are reported as skipped
+  --out FILE          also write the JSON result here (default bench/results/routing-<timestamp>.json)`;
+
+/** A mistake in the command line: reported as its message, without a stack. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export function parseArgs(argv: string[], repoRoot: string): Options {
+  const flags = new Map<string, string>();
+  const bools = new Set<string>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') continue;
+    if (a === '--help' || a === '-h') {
+      console.log(USAGE);
+      process.exit(0);
+    }
+    if (!a.startsWith('--')) throw new UsageError(`unexpected argument ${a}\n${USAGE}`);
+    const [name, inline] = a.slice(2).split('=', 2) as [string, string | undefined];
+    if (name === 'drift') {
+      bools.add(name);
+      continue;
+    }
+    const value = inline ?? argv[++i];
+    if (value === undefined) throw new UsageError(`--${name} needs a value\n${USAGE}`);
+    flags.set(name, value);
+  }
+  const known = ['data', 'floor', 'outcome-rate', 'judge-noise', 'seed', 'limit', 'concurrency', 'max-seconds', 'out'];
+  for (const k of flags.keys()) if (!known.includes(k)) throw new UsageError(`unknown option --${k}\n${USAGE}`);
+  const num = (key: string, fallback: number, min: number, max: number, int = false): number => {
+    const raw = flags.get(key);
+    if (raw === undefined) return fallback;
+    const v = Number(raw);
+    if (!Number.isFinite(v) || v < min || v > max || (int && !Number.isInteger(v))) {
+      throw new UsageError(`--${key} must be ${int ? 'an integer' : 'a number'} in [${min}, ${max}], got ${raw}`);
+    }
+    return v;
+  };
+  const limitRaw = flags.get('limit');
+  return {
+    dataDir: flags.get('data') ?? join(repoRoot, '..', 'shared', 'data', 'routing'),
+    floor: num('floor', 0.95, 0, 1),
+    outcomeRate: num('outcome-rate', 0.3, 0, 1),
+    judgeNoise: num('judge-noise', 0.1, 0, 1),
+    seed: num('seed', 1, 0, 2 ** 32 - 1, true),
+    drift: bools.has('drift'),
+    limit: limitRaw === undefined ? undefined : num('limit', 0, 1, 1e9, true),
+    concurrency: num('concurrency', 6, 1, 16, true),
+    maxSeconds: num('max-seconds', 840, 10, 3600),
+    out: flags.get('out'),
+  };
+}

@@ -1,0 +1,195 @@
+// Routing benchmark: replays recorded answers of 11 models (RouterBench) through the gateway with
+// model "auto", tuning on the train split and measuring on test, and compares the gateway's
+// saving and quality retention with two reference lines computed from the data. See README.md.
+//
+//   npm run bench:routing -- [--data DIR] [--floor 0.95] [--outcome-rate 0.3] [--judge-noise 0.1]
+//                            [--seed 1] [--drift] [--limit N]
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { parseArgs, UsageError } from './args.ts';
+import { loadData, stepsOf, subsample } from './data.ts';
+import { configureCatalog, putRoutingSettings, repoRoot, signup, startGateway, workflowEvents, workflowSteps, type Gateway } from './gateway.ts';
+import { interleave, runPhase, type CallRecord, type PhaseContext } from './phases.ts';
+import { hash32, mulberry32 } from './prng.ts';
+import { oneModelPerStep, oracle, retention } from './reference.ts';
+import { ReplayVendor } from './replay-vendor.ts';
+import { buildResult, mostServed, phaseMetrics, renderSummary, type DriftInfo } from './report.ts';
+import { killAll, killAllNow, sleep } from '../overhead/procs.ts';
+
+function log(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+let vendor: ReplayVendor | undefined;
+let cleanups: (() => void)[] = [];
+let shuttingDown = false;
+
+async function shutdown(): Promise<void> {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  await killAll();
+  await vendor?.stop().catch(() => undefined);
+  for (const c of cleanups) {
+    try {
+      c();
+    } catch {
+      // best effort
+    }
+  }
+  cleanups = [];
+}
+
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(sig, () => {
+    log(`\n${sig}: stopping the gateway and the replay vendor`);
+    void shutdown().finally(() => process.exit(130));
+  });
+}
+process.on('exit', killAllNow);
+
+async function main(): Promise<void> {
+  const o = parseArgs(process.argv.slice(2), repoRoot);
+  const t0 = Date.now();
+  const notes: string[] = [];
+
+  // Data and the reference lines (no gateway needed).
+  const data = loadData(o.dataDir);
+  const base = data.models.baseline;
+  const rand = mulberry32(hash32(`${o.seed}|subsample`));
+  const train = subsample(
+    data.rows.filter((r) => r.split === 'train'),
+    o.limit,
+    rand,
+  );
+  const test = subsample(
+    data.rows.filter((r) => r.split === 'test'),
+    o.limit,
+    rand,
+  );
+  const oneModel = oneModelPerStep(train, test, data.models, o.floor);
+  const oracleLine = oracle(test, data.models);
+  log(`# Routing benchmark (seed ${o.seed}, floor ${o.floor}, outcome rate ${o.outcomeRate}, judge noise ${o.judgeNoise}${o.drift ? ', drift' : ''})`);
+  log(`data ${o.dataDir}: ${data.rows.length} rows, ${Object.keys(data.models.models).length} models, baseline ${base}; steps ${stepsOf(data.rows).join(', ')}`);
+  for (const d of data.dropped) log(`  left out: ${d}`);
+  log(`train ${train.length} rows, test ${test.length} rows${o.limit !== undefined ? ` (--limit ${o.limit} per split, stratified by step)` : ''}`);
+
+  // The replay vendor (in this process) and the gateway (a child process).
+  vendor = new ReplayVendor({ rows: data.rows, models: data.models, judgeNoise: o.judgeNoise, seed: o.seed });
+  const vendorUrl = await vendor.start();
+  log(`replay vendor ${vendorUrl}`);
+  const gw: Gateway = await startGateway((fn) => cleanups.push(fn));
+  log(`gateway ${gw.origin} (pid ${gw.child.pid})`);
+  const setup = await configureCatalog(gw, vendorUrl, data.models);
+  log(`catalog: ${setup.registered.length} replay models on provider "replay"; ${setup.disabled} seeded models disabled`);
+  const tenant = await signup(gw);
+  const settings = await putRoutingSettings(gw, tenant, { baseline_model: base, judge_model: base, quality_floor: o.floor });
+  if (settings === 'not-built') {
+    log('warning: PUT /v1/settings/routing answered 404 (not built yet); the gateway runs on its defaults');
+    notes.push('routing settings route not built (404): baseline, judge and floor were not set');
+  } else log(`routing settings: baseline ${base}, judge ${base}, floor ${o.floor}`);
+
+  const ctx: PhaseContext = {
+    gatewayOrigin: gw.origin,
+    apiKey: tenant.apiKey,
+    models: data.models,
+    vendor,
+    seed: o.seed,
+    outcomeRate: o.outcomeRate,
+    concurrency: o.concurrency,
+    deadline: t0 + o.maxSeconds * 1000,
+    outcomes: { state: 'unknown', sent: 0, errors: 0, lastError: null },
+    log,
+  };
+
+  log(`\ntuning phase: ${train.length} train calls, ${o.concurrency} in flight`);
+  const trainRun = await runPhase('train', interleave(train, o.seed, 'train'), ctx);
+  const testOrder = interleave(test, o.seed, 'test');
+  for (const st of await workflowSteps(gw, tenant)) {
+    log(`step ${st.label}: ${st.settled ? 'settled' : 'open'} on ${st.chosen} after ${st.probes} probes, ${st.served} graded serves`);
+    for (const c of st.candidates ?? []) log(`  ${c.policy}: n ${c.n}, retention ${c.retention}, lcb ${c.lcb}, cost ${c.cost_share} of the baseline`);
+  }
+  log(`measured phase: ${test.length} test calls`);
+  let testRecords: CallRecord[];
+  let skipped = trainRun.skipped;
+  let drift: DriftInfo | undefined;
+  if (!o.drift) {
+    const r = await runPhase('test', testOrder, ctx);
+    testRecords = r.records;
+    skipped += r.skipped;
+  } else {
+    const half = Math.ceil(testOrder.length / 2);
+    const first = await runPhase('test', testOrder.slice(0, half), ctx, { label: 'test (before drift)' });
+    // The largest step, and the model the gateway served most on it so far.
+    const counts = new Map<string, number>();
+    for (const r of test) counts.set(r.step, (counts.get(r.step) ?? 0) + 1);
+    const step = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0];
+    const served: Record<string, number> = {};
+    for (const r of first.records) if (r.step === step && r.served !== null) served[r.served] = (served[r.served] ?? 0) + 1;
+    const model = mostServed(served) ?? base;
+    const res = await fetch(`${vendorUrl}/__degrade`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model, step }) });
+    if (!res.ok) throw new Error(`POST /__degrade answered ${res.status}: ${await res.text()}`);
+    await res.body?.cancel();
+    log(`drift: ${model} now answers "${step}" with a refusal (score 0)`);
+    const second = await runPhase('test', testOrder.slice(half), ctx, { afterDrift: true, label: 'test (after drift)' });
+    testRecords = [...first.records, ...second.records];
+    skipped += first.skipped + second.skipped;
+    await sleep(1000);
+    const events = await workflowEvents(gw, tenant);
+    const kinds: Record<string, number> = {};
+    for (const e of events ?? []) kinds[e.kind] = (kinds[e.kind] ?? 0) + 1;
+    const onStep = (after: boolean) => testRecords.filter((r) => r.step === step && r.afterDrift === after);
+    drift = {
+      model,
+      step,
+      detected: (kinds.drift ?? 0) > 0,
+      resettled: (kinds.resettled ?? 0) > 0,
+      events: events === null ? null : kinds,
+      retention_before: retention(
+        onStep(false).map((r) => r.score),
+        onStep(false).map((r) => r.baselineScore),
+      ),
+      retention_after: retention(
+        onStep(true).map((r) => r.score),
+        onStep(true).map((r) => r.baselineScore),
+      ),
+    };
+  }
+
+  const trainM = phaseMetrics(trainRun.records);
+  const testM = phaseMetrics(testRecords);
+  const seconds = (Date.now() - t0) / 1000;
+  const result = buildResult({ train: trainM, test: testM, drift, oneModel, oracle: oracleLine, floor: o.floor, outcomeRate: o.outcomeRate, judgeNoise: o.judgeNoise, seconds });
+
+  const oc = ctx.outcomes;
+  if (oc.state === 'not-built') notes.push('outcomes route not built (404): no outcome was reported');
+  else notes.push(`outcomes reported: ${oc.sent}${oc.errors ? `, ${oc.errors} failed (last: ${oc.lastError})` : ''}`);
+  const vs = vendor.stats;
+  notes.push(`replay vendor: ${Object.values(vs.completions).reduce((a, b) => a + b, 0)} answers, ${vs.judgeCalls} judge calls (${vs.judgeFlips} flipped, ${vs.judgeUnmatched} unmatched answers, ${vs.judgeUnknownRequest} unknown requests), ${vs.notFound} 404s`);
+  if (skipped > 0) notes.push(`${skipped} calls not sent: --max-seconds ${o.maxSeconds} ran out`);
+  const errs = [...trainRun.records, ...testRecords].filter((r) => r.error !== null);
+  if (errs.length > 0) notes.push(`${errs.length} calls failed; first: ${errs[0]!.error}`);
+  if (testM.saving === 0 && testM.actual_cost > 0) notes.push('the gateway saved nothing on test (it serves the baseline until its optimizer has evidence)');
+
+  for (const line of renderSummary({ result, train: trainM, test: testM, drift, oneModel, notes })) log(line);
+
+  const out = o.out ?? join(repoRoot, 'bench', 'results', `routing-${new Date(t0).toISOString().replace(/[:.]/g, '-')}.json`);
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify({ result, options: o, train: trainM, test: testM, drift, reference: { one_model_per_step: oneModel, oracle: oracleLine }, vendor: vs, notes }, null, 2)}\n`);
+  log(`full result: ${relative(process.cwd(), out) || out}`);
+  log(JSON.stringify(result));
+}
+
+try {
+  await main();
+  await shutdown();
+  process.exit(0);
+} catch (e) {
+  if (e instanceof UsageError) {
+    process.stderr.write(`${e.message}\n`);
+    await shutdown();
+    process.exit(2);
+  }
+  process.stderr.write(`routing benchmark failed: ${(e as Error).stack ?? String(e)}\n`);
+  await shutdown();
+  process.exit(1);
+}
