@@ -22,6 +22,7 @@ const tasks = {
     ['pnpm', 'exec', 'tsc', '--noEmit', '-p', 'tsconfig.json'],
     ['pnpm', 'exec', 'tsc', '--noEmit', '-p', 'apps/admin-web/tsconfig.json'],
     ['pnpm', 'exec', 'eslint', '.'],
+    ['node', 'scripts/ensure-chromium.mjs'],
     ['node', 'scripts/test.mjs', ...process.argv.slice(3)],
   ],
   lint: [['pnpm', 'exec', 'eslint', '.'], ['pnpm', 'exec', 'tsc', '--noEmit', '-p', 'tsconfig.json']],
