@@ -22,6 +22,7 @@ import { CustomProviders } from './providers/custom-providers.ts';
 import { Optimizer } from './optimizer/optimizer.ts';
 import { RoutingSettings } from './optimizer/settings.ts';
 import { Outcomes } from './optimizer/outcomes.ts';
+import { AnswerCache } from './pipeline/cache.ts';
 import { Accounts } from './tenancy/accounts.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
 import { AdminAuth } from './tenancy/admin-auth.ts';
@@ -49,6 +50,7 @@ export interface Services {
   optimizer: Optimizer;
   routingSettings: RoutingSettings;
   outcomes: Outcomes;
+  answerCache: AnswerCache;
   close(): Promise<void>;
 }
 
@@ -89,6 +91,7 @@ export async function createServices(config: Config, logger: Logger, hooks: { an
   const optimizer = new Optimizer(db, meter);
   await optimizer.start();
   const routingSettings = new RoutingSettings(db, hot);
+  const answerCache = new AnswerCache(hot);
   await routingSettings.start();
   const outbound = new Outbound({
     connectMs: config.UPSTREAM_CONNECT_TIMEOUT_MS,
@@ -116,7 +119,8 @@ export async function createServices(config: Config, logger: Logger, hooks: { an
     customProviders,
     optimizer,
     routingSettings,
-    outcomes: new Outcomes(db, meter, optimizer),
+    outcomes: new Outcomes(db, meter, optimizer, answerCache),
+    answerCache,
     breaker: new CircuitBreaker({ threshold: config.CIRCUIT_FAILURES, cooldownMs: config.CIRCUIT_COOLDOWN_MS }),
     async close() {
       optimizer.stop();

@@ -7,6 +7,7 @@ import type { Database } from '../db/database.ts';
 import { ApiError } from '../errors.ts';
 import type { Meter } from '../meter/meter.ts';
 import { newId } from '../security/secrets.ts';
+import type { AnswerCache } from '../pipeline/cache.ts';
 import type { Optimizer, StepKey } from './optimizer.ts';
 
 export interface RunCall {
@@ -34,11 +35,19 @@ export class Outcomes {
   readonly #db: Database;
   readonly #meter: Meter;
   readonly #optimizer: Optimizer;
+  readonly #cache: AnswerCache;
 
-  constructor(db: Database, meter: Meter, optimizer: Optimizer) {
+  constructor(db: Database, meter: Meter, optimizer: Optimizer, cache: AnswerCache) {
     this.#db = db;
     this.#meter = meter;
     this.#optimizer = optimizer;
+    this.#cache = cache;
+  }
+
+  /** The plan cache learns from how runs end: completed cleanly → the opening becomes a plan; a hard failure → its plan goes. */
+  async #planFeedback(accountId: string, runId: string, s: Signals): Promise<void> {
+    if (scoreOf(s) === 0) await this.#cache.invalidatePlanOf(accountId, runId);
+    else if (s.run_completed === true) await this.#cache.promotePlan(accountId, runId, 24 * 3600_000);
   }
 
   /** Remembers which call served a step of a run, for the outcome that may follow. */
@@ -69,6 +78,7 @@ export class Outcomes {
   }
 
   async report(accountId: string, workflowId: string, o: OutcomeRequest): Promise<{ run_id: string; step_id: string; score: number; calls: string[] }> {
+    await this.#planFeedback(accountId, o.run_id, o.signals);
     let calls = this.#runs.get(`${accountId}\0${o.run_id}\0${o.step_id}`);
     if (!calls) calls = await this.#fromDatabase(accountId, o.run_id, o.step_id);
     if (calls.length === 0) throw new ApiError('not_found', `No call of run ${o.run_id} for step ${o.step_id}.`, { param: 'run_id' });

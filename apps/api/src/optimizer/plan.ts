@@ -70,3 +70,19 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
   };
   return { decision, step, baseline: baseline.model, judge: judgeModel, floor };
 }
+
+/**
+ * A pinned call is never rerouted, but its step is still known: outcomes reported
+ * for it are accepted and recorded as evidence for the pinned model on that step.
+ */
+export function notePinned(ctx: CallContext, s: Services): void {
+  const runId = ctx.annotation?.run?.id;
+  if (!runId || !ctx.route) return;
+  const accountId = ctx.principal.accountId;
+  const id = stepIdentity(ctx.principal.workflowId, ctx.annotation, ctx.body);
+  const step = { accountId, workflowId: ctx.principal.workflowId, fingerprint: id.fingerprint, label: id.label, release: ctx.annotation?.source?.release ?? '' };
+  const policy = `model:${ctx.route.model}`;
+  const floor = s.routingSettings.floor(accountId);
+  ctx.optimizer = { fingerprint: id.fingerprint, step: id.label, policy, settled: false, baseline: ctx.route.model, floor };
+  s.outcomes.remember(accountId, runId, id.label, { callId: ctx.id, step, policy, baseline: ctx.route.model, floor });
+}

@@ -15,9 +15,10 @@ import { meterCall } from './meter-call.ts';
 import { noUsage } from './pricing.ts';
 import { respondJson, sendAnswer } from './respond.ts';
 import { isRouted, route } from './route.ts';
-import { planRouted } from '../optimizer/plan.ts';
+import { notePinned, planRouted } from '../optimizer/plan.ts';
 import { serveRouted } from './serve-routed.ts';
 import { relayStream } from './stream.ts';
+import { serveFromCache } from './cache-stage.ts';
 import type { IdempotencyRecord } from '../hot/store.ts';
 
 function newContext(request: FastifyRequest): CallContext {
@@ -39,6 +40,8 @@ function newContext(request: FastifyRequest): CallContext {
     events: [],
     served: null,
     optimizer: null,
+    cacheHit: null,
+    afterAnswer: null,
     evidence: [],
     upstreamMs: 0,
   };
@@ -73,7 +76,8 @@ export function registerCompletions(app: FastifyInstance, s: Services): void {
     const signal = abort.signal;
     try {
       annotate(ctx, request.body);
-      const plan = isRouted(ctx.requestedModel) ? planRouted(ctx, s) : (route(ctx, s), null);
+      const plan = isRouted(ctx.requestedModel) ? planRouted(ctx, s) : (route(ctx, s), notePinned(ctx, s), null);
+      if (await serveFromCache(ctx, s, request.headers['cache-control'], reply)) return;
       if (plan && !ctx.stream) {
         const t0 = performance.now();
         const served = await serveRouted(ctx, s, signal, plan);

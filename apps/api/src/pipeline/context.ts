@@ -56,6 +56,10 @@ export interface CallContext {
   served: Attempt | null;
   /** What the optimizer decided for a routed call (step, policy), for the record and outcomes. */
   optimizer: { fingerprint: string; step: string; policy: string; settled: boolean; baseline: string; floor: number } | null;
+  /** Served from a cache: which one, and what the answer cost when it was made (the saving). */
+  cacheHit: { source: 'cache' | 'trace'; baselineMicros: number } | null;
+  /** Runs after a successful answer is metered, before it is sent (stores it in the caches). */
+  afterAnswer: ((text: string, costs: Costs) => Promise<void>) | null;
   /** Evidence rows this call produced, metered with it. */
   evidence: import('../meter/rows.ts').EvidenceRow[];
 }

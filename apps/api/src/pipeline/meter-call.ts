@@ -17,6 +17,7 @@ export interface MeterInput {
 
 export function priceCall(ctx: CallContext, usage: Usage): Costs {
   const route = ctx.route;
+  if (ctx.cacheHit) return { baseline: ctx.cacheHit.baselineMicros, served: 0, actual: 0, exploration: 0, saving: ctx.cacheHit.baselineMicros };
   if (!route) return { baseline: 0, served: 0, actual: 0, exploration: 0, saving: 0 };
   const cost = (a: Attempt) => micros(costMicros(a.profile, a.usage));
   const servedAttempt = ctx.served ?? ctx.attempts.findLast((a) => a.role === 'serve' && a.outcome !== 'error');
@@ -53,8 +54,8 @@ export function meterCall(ctx: CallContext, meter: Meter, m: MeterInput): Costs 
     actual_micros: costs.actual,
     exploration_micros: costs.exploration,
     saving_micros: costs.saving,
-    saving_source: costs.saving > 0 && route && !route.pinned ? 'routing' : null,
-    cache_hit: false,
+    saving_source: ctx.cacheHit ? ctx.cacheHit.source : costs.saving > 0 && route && !route.pinned ? 'routing' : null,
+    cache_hit: ctx.cacheHit !== null,
     reasons: route?.reasons ?? [],
     latency_ms: m.latencyMs,
     overhead_ms: m.overheadMs,

@@ -75,9 +75,11 @@ export async function sendAnswer(ctx: CallContext, text: string, upstreamMs: num
   const usage = ctx.served?.usage ?? ctx.attempts.at(-1)!.usage;
   const overheadMs = Math.max(0, reply.elapsedTime - upstreamMs);
   const costs = meterCall(ctx, meter, { status: 200, errorCode: null, usage, latencyMs: reply.elapsedTime, overheadMs, vendorStatus });
+  if (ctx.afterAnswer) await ctx.afterAnswer(text, costs).catch(() => undefined); // a cache write never fails the call
   const end = text.lastIndexOf('}');
-  const body = `${text.slice(0, end)},"optimizer":${JSON.stringify(optimizerBlock(costs))}}`;
+  const body = `${text.slice(0, end)},"optimizer":${JSON.stringify(optimizerBlock(costs, ctx.cacheHit !== null))}}`;
   const headers = responseHeaders(ctx, overheadMs, 'application/json');
+  if (ctx.cacheHit) headers['x-optimizer-cache'] = 'hit';
   if (ctx.claim) await idempotency.complete(ctx.claim, 200, headers, body);
   await reply.code(200).headers(headers).send(body);
 }

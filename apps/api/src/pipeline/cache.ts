@@ -1,0 +1,135 @@
+// Stage: cache. The exact cache answers a request the tenant has already had
+// answered, byte for byte the same in everything that shapes the answer; the plan
+// cache answers the opening call of a run from a run that completed without a hard
+// failure. Entries are namespaced by tenant (and, for `auto`, by step), live in the
+// hot store (Redis: shared by every replica), and hold only complete, successful
+// answers. A hit costs nothing upstream and says so in the optimizer block.
+import { createHash } from 'node:crypto';
+import type { HotStore } from '../hot/store.ts';
+import type { CallContext } from './context.ts';
+
+export interface CachedAnswer {
+  /** The OpenAI chat.completion JSON text, without an optimizer block. */
+  text: string;
+  model: string;
+  provider: string;
+  /** What the answer cost when it was made, in micro-dollars (the saving of a hit). */
+  baselineMicros: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** Fields that do not shape the answer and so do not split the cache. */
+const IGNORED = new Set(['stream', 'stream_options', 'user', 'metadata', 'store', 'service_tier', 'safety_identifier', 'prompt_cache_key']);
+
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .sort()
+      .filter((k) => o[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
+/** The cache key of a request: tenant, step (for routed calls) and the canonical request. */
+export function exactKey(ctx: CallContext): string {
+  const shaping: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(ctx.body)) if (!IGNORED.has(k)) shaping[k] = v;
+  const step = ctx.optimizer?.fingerprint ?? '';
+  const h = createHash('sha256').update(canonical(shaping)).update('\0').update(step).digest('base64url');
+  return `cache:exact:${ctx.principal.accountId}:${h}`;
+}
+
+export function planKey(ctx: CallContext): string {
+  return exactKey(ctx).replace('cache:exact:', 'cache:plan:');
+}
+
+/** Only complete, successful answers are cached: one choice that stopped on its own or called tools. */
+export function cacheable(ctx: CallContext, completionText: string): boolean {
+  if ((ctx.body.n as number | undefined) !== undefined && (ctx.body.n as number) > 1) return false;
+  try {
+    const j = JSON.parse(completionText) as { choices?: { finish_reason?: string; message?: { content?: string | null; tool_calls?: unknown[] } }[] };
+    const c = j.choices;
+    if (!c || c.length !== 1) return false;
+    const f = c[0]!.finish_reason;
+    if (f !== 'stop' && f !== 'tool_calls') return false;
+    return Boolean(c[0]!.message?.content) || Boolean(c[0]!.message?.tool_calls?.length);
+  } catch {
+    return false;
+  }
+}
+
+export class AnswerCache {
+  readonly #hot: HotStore;
+
+  constructor(hot: HotStore) {
+    this.#hot = hot;
+  }
+
+  async get(key: string): Promise<CachedAnswer | null> {
+    const v = await this.#hot.get(key);
+    return v ? (JSON.parse(v) as CachedAnswer) : null;
+  }
+
+  async put(key: string, answer: CachedAnswer, ttlMs: number): Promise<void> {
+    await this.#hot.set(key, JSON.stringify(answer), ttlMs);
+  }
+
+  async drop(key: string): Promise<void> {
+    await this.#hot.del(key);
+  }
+
+  /** A run's opening answer, kept until the run reports how it ended. */
+  async holdPlan(accountId: string, runId: string, key: string, answer: CachedAnswer): Promise<void> {
+    await this.#hot.set(`cache:plan-pending:${accountId}:${runId}`, JSON.stringify({ key, answer }), 24 * 3600_000);
+  }
+
+  /** The run completed without a hard failure: its opening answer becomes a plan others can reuse. */
+  async promotePlan(accountId: string, runId: string, ttlMs: number): Promise<boolean> {
+    const v = await this.#hot.get(`cache:plan-pending:${accountId}:${runId}`);
+    if (!v) return false;
+    const { key, answer } = JSON.parse(v) as { key: string; answer: CachedAnswer };
+    await this.#hot.set(key, JSON.stringify(answer), ttlMs);
+    await this.#hot.del(`cache:plan-pending:${accountId}:${runId}`);
+    return true;
+  }
+
+  /** A run that failed after starting from a cached plan invalidates that plan. */
+  async notePlanServed(accountId: string, runId: string, key: string): Promise<void> {
+    await this.#hot.set(`cache:plan-served:${accountId}:${runId}`, key, 24 * 3600_000);
+  }
+
+  async invalidatePlanOf(accountId: string, runId: string): Promise<boolean> {
+    const key = await this.#hot.get(`cache:plan-served:${accountId}:${runId}`);
+    await this.#hot.del(`cache:plan-pending:${accountId}:${runId}`);
+    if (!key) return false;
+    await this.#hot.del(key);
+    return true;
+  }
+}
+
+/** An answer replayed as a stream: the chunks a vendor would have sent for it. */
+export function completionAsChunks(completionText: string): string[] {
+  const j = JSON.parse(completionText) as {
+    id: string;
+    created: number;
+    model: string;
+    system_fingerprint?: string | null;
+    choices: { index: number; message: { role: string; content?: string | null; tool_calls?: { id: string; type: string; function: { name: string; arguments: string } }[] }; finish_reason: string }[];
+  };
+  const base = { id: j.id, object: 'chat.completion.chunk', created: j.created, model: j.model, system_fingerprint: j.system_fingerprint ?? null };
+  const out: string[] = [];
+  for (const c of j.choices) {
+    out.push(JSON.stringify({ ...base, choices: [{ index: c.index, delta: { role: 'assistant', content: '' }, finish_reason: null }] }));
+    if (c.message.content) out.push(JSON.stringify({ ...base, choices: [{ index: c.index, delta: { content: c.message.content }, finish_reason: null }] }));
+    (c.message.tool_calls ?? []).forEach((t, i) => {
+      out.push(JSON.stringify({ ...base, choices: [{ index: c.index, delta: { tool_calls: [{ index: i, id: t.id, type: t.type, function: { name: t.function.name, arguments: t.function.arguments } }] }, finish_reason: null }] }));
+    });
+    out.push(JSON.stringify({ ...base, choices: [{ index: c.index, delta: {}, finish_reason: c.finish_reason }] }));
+  }
+  return out;
+}
