@@ -135,3 +135,16 @@ describe('evidence', () => {
     expect(agree('The answer is 42.', 'the answer is 42')).toBe(true);
   });
 });
+
+describe('test-time compute', () => {
+  it('offers the baseline at each lower reasoning effort as a candidate, priced below it', async () => {
+    const { effortVariants } = await import('../src/optimizer/plan.ts');
+    const thinker = { ...rig.gw.services.catalog.get('gpt-4.1')!, model: 'thinker', reasoning_efforts: ['minimal', 'low', 'medium', 'high'] as ('minimal' | 'low' | 'medium' | 'high')[] };
+    const v = effortVariants(thinker, undefined);
+    expect(v.map((x) => x.name)).toEqual(['thinker@minimal', 'thinker@low']);
+    expect(effortVariants(thinker, 'high').map((x) => x.name)).toEqual(['thinker@minimal', 'thinker@low', 'thinker@medium']);
+    const full = thinker.input_per_mtok + thinker.output_per_mtok;
+    for (const x of v) expect(x.price).toBeLessThan(full);
+    expect(effortVariants({ ...thinker, reasoning_efforts: [] }, undefined)).toEqual([]);
+  });
+});

@@ -30,6 +30,22 @@ function reachable(s: Services, accountId: string, p: ModelProfile, allowed: str
   return info.platformKey !== undefined || s.providerKeys.has(accountId, p.provider);
 }
 
+const EFFORT_ORDER = ['none', 'minimal', 'low', 'medium', 'high', 'max'];
+/** A rough share of the full effort's spend, to order effort variants among cheaper models. */
+const EFFORT_SHARE: Record<string, number> = { none: 0.2, minimal: 0.3, low: 0.5, medium: 0.8 };
+
+/**
+ * Test-time compute as candidates: the baseline at each reasoning effort below the
+ * one the request asked for (or the vendor's default, medium), named `model@effort`.
+ */
+export function effortVariants(baseline: ModelProfile, requested: unknown): { name: string; price: number }[] {
+  if (baseline.reasoning_efforts.length === 0) return [];
+  const ceiling = EFFORT_ORDER.indexOf(typeof requested === 'string' ? requested : 'medium');
+  return baseline.reasoning_efforts
+    .filter((e) => EFFORT_ORDER.indexOf(e) >= 0 && EFFORT_ORDER.indexOf(e) < ceiling && EFFORT_SHARE[e] !== undefined)
+    .map((e) => ({ name: `${baseline.model}@${e}`, price: blendedPrice(baseline) * EFFORT_SHARE[e]! }));
+}
+
 export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
   const accountId = ctx.principal.accountId;
   const settings = s.routingSettings.get(accountId);
@@ -42,7 +58,12 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
       : usable.reduce<ModelProfile | undefined>((best, m) => (!best || meanStrength(m) > meanStrength(best) || (meanStrength(m) === meanStrength(best) && blendedPrice(m) > blendedPrice(best)) ? m : best), undefined);
   if (!baseline) throw new ApiError('provider_unavailable', 'No enabled, reachable model in the catalog can serve this request.', { param: 'model' });
   const judgeModel = settings.judge_model && s.catalog.get(settings.judge_model) ? settings.judge_model : baseline.model;
-  const cheaper = usable.filter((m) => m.model !== baseline.model && blendedPrice(m) < blendedPrice(baseline)).sort((a, b) => blendedPrice(a) - blendedPrice(b)).map((m) => m.model);
+  const cheaper = usable
+    .filter((m) => m.model !== baseline.model && blendedPrice(m) < blendedPrice(baseline))
+    .map((m) => ({ name: m.model, price: blendedPrice(m) }))
+    .concat(effortVariants(baseline, ctx.body.reasoning_effort))
+    .sort((a, b) => a.price - b.price)
+    .map((c) => c.name);
   let floor = s.routingSettings.floor(accountId);
   const minScore = ctx.annotation?.step?.quality?.min_score;
   if (minScore !== undefined) floor = Math.max(floor, minScore); // it can only tighten the bar
@@ -55,7 +76,8 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
   ctx.optimizer = { fingerprint: id.fingerprint, step: id.label, policy: policyKey(decision.policy), settled: decision.settled, baseline: baseline.model, floor };
   const runId = ctx.annotation?.run?.id;
   if (runId) s.outcomes.remember(accountId, runId, id.label, { callId: ctx.id, step, policy: policyKey(decision.policy), baseline: baseline.model, floor });
-  const first = decision.policy.kind === 'gate' ? decision.policy.a : decision.policy.model;
+  const firstName = decision.policy.kind === 'gate' ? decision.policy.a : decision.policy.model;
+  const first = firstName.includes('@') ? firstName.slice(0, firstName.lastIndexOf('@')) : firstName;
   const profile = s.catalog.get(first);
   ctx.route = {
     model: first,

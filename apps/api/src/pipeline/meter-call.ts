@@ -54,7 +54,7 @@ export function meterCall(ctx: CallContext, meter: Meter, m: MeterInput): Costs 
     actual_micros: costs.actual,
     exploration_micros: costs.exploration,
     saving_micros: costs.saving,
-    saving_source: ctx.cacheHit ? ctx.cacheHit.source : costs.saving > 0 && route && !route.pinned ? 'routing' : null,
+    saving_source: ctx.cacheHit ? ctx.cacheHit.source : costs.saving > 0 && route && !route.pinned ? (ctx.optimizer?.policy.includes('@') ? 'ttc' : 'routing') : null,
     cache_hit: ctx.cacheHit !== null,
     reasons: route?.reasons ?? [],
     latency_ms: m.latencyMs,

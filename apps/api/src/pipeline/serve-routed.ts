@@ -28,8 +28,20 @@ function candidate(s: Services, model: string): Candidate {
   return { model, provider: p?.provider ?? 'openai', profile: p };
 }
 
-async function serveOne(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan, model: string): Promise<Completed> {
-  const c = await completeOn(ctx, s, signal, candidate(s, model), 'serve');
+/**
+ * Runs one named candidate: a model, or `model@effort` — the same model at a lower
+ * reasoning effort (test-time compute as a candidate like a cheaper model).
+ */
+async function runOn(ctx: CallContext, s: Services, signal: AbortSignal, name: string, role: 'serve' | 'probe'): Promise<Completed & { name: string }> {
+  const at = name.lastIndexOf('@');
+  const model = at > 0 ? name.slice(0, at) : name;
+  const body = at > 0 ? ({ ...ctx.body, model, reasoning_effort: name.slice(at + 1) } as unknown as ChatBody) : undefined;
+  const c = await completeOn(ctx, s, signal, candidate(s, model), role, body);
+  return Object.assign(c, { name });
+}
+
+async function serveOne(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan, model: string): Promise<Completed & { name: string }> {
+  const c = await runOn(ctx, s, signal, model, 'serve');
   const problem = model === plan.baseline ? null : validateAnswer(ctx.body, c);
   if (!problem) return c;
   // the quality gate: a downshifted answer that fails validation escalates, and counts against its policy
@@ -37,29 +49,29 @@ async function serveOne(ctx: CallContext, s: Services, signal: AbortSignal, plan
   ctx.route!.reasons.push(`quality gate: ${model}'s answer ${problem}; escalated to ${plan.baseline}`);
   const { row } = s.optimizer.recordServed(plan.step, { at: Date.now(), policy: `model:${model}`, score: 0 }, plan.baseline, plan.floor);
   ctx.evidence.push(row);
-  return completeOn(ctx, s, signal, candidate(s, plan.baseline), 'serve');
+  return runOn(ctx, s, signal, plan.baseline, 'serve');
 }
 
-async function servePolicy(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan): Promise<Completed> {
+async function servePolicy(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan): Promise<Completed & { name: string }> {
   const p = plan.decision.policy;
   if (p.kind === 'model') return serveOne(ctx, s, signal, plan, p.model);
   if (p.kind === 'verify') {
-    const c = await completeOn(ctx, s, signal, candidate(s, p.model), 'serve');
+    const c = await runOn(ctx, s, signal, p.model, 'serve');
     const score = validateAnswer(ctx.body, c) ? 0 : await grade(ctx, s, signal, plan, c.answer, 'serve');
     if (score !== null && score >= 0.5) {
       ctx.route!.reasons.push(`verify: the judge passed ${p.model}'s answer (${score})`);
       return c;
     }
     ctx.route!.reasons.push(`verify: the judge failed ${p.model}'s answer; escalated to ${plan.baseline}`);
-    return completeOn(ctx, s, signal, candidate(s, plan.baseline), 'serve');
+    return runOn(ctx, s, signal, plan.baseline, 'serve');
   }
-  const [a, b] = await Promise.all([completeOn(ctx, s, signal, candidate(s, p.a), 'serve'), completeOn(ctx, s, signal, candidate(s, p.b), 'serve')]);
+  const [a, b] = await Promise.all([runOn(ctx, s, signal, p.a, 'serve'), runOn(ctx, s, signal, p.b, 'serve')]);
   if (agree(a.answer, b.answer) && !validateAnswer(ctx.body, a)) {
     ctx.route!.reasons.push(`gate: ${p.a} and ${p.b} agree; serving ${p.a}'s answer`);
     return a;
   }
   ctx.route!.reasons.push(`gate: ${p.a} and ${p.b} disagree; escalated to ${plan.baseline}`);
-  return completeOn(ctx, s, signal, candidate(s, plan.baseline), 'serve');
+  return runOn(ctx, s, signal, plan.baseline, 'serve');
 }
 
 async function grade(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan, answer: string, role: 'judge' | 'serve' = 'judge', spent?: { micros: number }): Promise<number | null> {
@@ -76,16 +88,16 @@ async function grade(ctx: CallContext, s: Services, signal: AbortSignal, plan: R
 const costOf = (c: Completed) => micros(costMicros(c.attempt.profile, c.attempt.usage));
 
 /** Probes the open candidates, grades the distinct answers, and records one probe of evidence. */
-async function explore(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan, served: Completed, probes: Promise<PromiseSettledResult<Completed>[]>): Promise<void> {
+async function explore(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan, served: Completed & { name: string }, probes: Promise<PromiseSettledResult<Completed>[]>): Promise<void> {
   const settled = await probes;
   const answers = new Map<string, Completed>();
   plan.decision.probe.forEach((m, i) => {
     const r = settled[i]!;
     if (r.status === 'fulfilled' && r.value.answer) answers.set(m, r.value);
   });
-  let baseline: Completed | undefined = served.attempt.model === plan.baseline ? served : answers.get(plan.baseline);
+  let baseline: Completed | undefined = served.name === plan.baseline ? served : answers.get(plan.baseline);
   if (!baseline) {
-    baseline = await completeOn(ctx, s, signal, candidate(s, plan.baseline), 'probe').catch(() => undefined);
+    baseline = await runOn(ctx, s, signal, plan.baseline, 'probe').catch(() => undefined);
     if (!baseline) return;
   }
   // grade each distinct answer once; an answer that agrees with the baseline's needs no grade
@@ -121,8 +133,8 @@ async function explore(ctx: CallContext, s: Services, signal: AbortSignal, plan:
 
 export async function serveRouted(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan): Promise<Completed> {
   const probing = plan.decision.probe.length > 0;
-  const probes = probing ? Promise.allSettled(plan.decision.probe.map((m) => completeOn(ctx, s, signal, candidate(s, m), 'probe'))) : null;
-  let served: Completed;
+  const probes = probing ? Promise.allSettled(plan.decision.probe.map((m) => runOn(ctx, s, signal, m, 'probe'))) : null;
+  let served: Completed & { name: string };
   try {
     served = await servePolicy(ctx, s, signal, plan);
   } catch (e) {
