@@ -148,3 +148,33 @@ describe('test-time compute', () => {
     expect(effortVariants({ ...thinker, reasoning_efforts: [] }, undefined)).toEqual([]);
   });
 });
+
+describe('pruning', () => {
+  const messages = [
+    { role: 'system', content: 'You are terse.' },
+    { role: 'user', content: 'List   the    files.\n\n\n\n\nThanks' },
+    { role: 'assistant', content: 'a.txt b.txt' },
+    { role: 'user', content: 'List   the    files.\n\n\n\n\nThanks' },
+    { role: 'assistant', content: 'a.txt b.txt' },
+    { role: 'user', content: 'And   now?\n\n\n\nok' },
+  ];
+
+  it('prunes a routed call without touching the system prompt or the last user turn, and lists what it did', async () => {
+    rig.vendor.reset();
+    rig.vendor.script({ content: '{"score": 1, "reason": "correct"}' });
+    const r = await fetch(`${rig.gw.url}/v1/chat/completions`, { method: 'POST', headers: authed(rig.tenant.api_key), body: JSON.stringify({ model: 'auto', messages, optimizer: { step: { id: 'prune-me' } } }) });
+    expect(r.status).toBe(200);
+    const sent = rig.vendor.requests.find((q) => q.body.messages?.[0]?.content === 'You are terse.')!.body.messages as { role: string; content: string }[];
+    expect(sent[0]).toEqual(messages[0]);
+    expect(sent.at(-1)).toEqual(messages.at(-1));
+    expect(JSON.stringify(sent).length).toBeLessThan(JSON.stringify(messages).length);
+    const calls = (await (await fetch(`${rig.gw.url}/v1/calls?limit=1`, { headers: authed(rig.tenant.api_key) })).json()) as { data: { reasons: string[] }[] };
+    expect(calls.data[0]!.reasons.join('\n')).toMatch(/pruned \([a-z-]+\): .*~\d+ tokens/);
+  });
+
+  it('never prunes a pinned call', async () => {
+    rig.vendor.reset();
+    await fetch(`${rig.gw.url}/v1/chat/completions`, { method: 'POST', headers: authed(rig.tenant.api_key), body: JSON.stringify({ model: 'gpt-4o-mini', messages }) });
+    expect(rig.vendor.requests[0]!.body.messages).toEqual(messages);
+  });
+});

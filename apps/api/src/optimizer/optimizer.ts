@@ -18,8 +18,8 @@ export const SETTLE_PROBES = 120;
 export const MAX_PROBES = 180;
 /** Models probed at most per explored call. */
 const MAX_PROBE_MODELS = 10;
-/** Share of calls on a settled step that get a judge check when outcomes are scarce. */
-const DRIFT_CHECK_RATE = 0.005;
+/** On a settled step with scarce outcomes, every this-many-th call gets a judge check (0.5 %). */
+const DRIFT_CHECK_EVERY = 200;
 const DRIFT_WINDOW = 30;
 /** A policy must cost at most this share of the baseline to be worth serving. */
 const WORTHWHILE = 0.9;
@@ -39,6 +39,8 @@ interface StepState {
   everSettled: boolean;
   reopenedAt: number;
   chosen: string;
+  /** Calls served since the step last settled (paces drift checks). */
+  settledCalls: number;
   /** The last decision's view of its candidates, for the step registry. */
   view: { policy: string; n: number; retention: number; lcb: number; cost_share: number }[];
 }
@@ -114,7 +116,7 @@ export class Optimizer {
   #state(k: StepKey): StepState {
     const id = stepId(k);
     let s = this.#states.get(id);
-    if (!s) this.#states.set(id, (s = { key: k, evidence: new StepEvidence(), settled: false, everSettled: false, reopenedAt: 0, chosen: '', view: [] }));
+    if (!s) this.#states.set(id, (s = { key: k, evidence: new StepEvidence(), settled: false, everSettled: false, reopenedAt: 0, chosen: '', view: [], settledCalls: 0 }));
     if (k.label && !s.key.label) s.key = k;
     return s;
   }
@@ -198,7 +200,8 @@ export class Optimizer {
     }
     const cheaperOpen = stillOpen.slice(0, 2).map(describePolicy);
     if (cheaperOpen.length) reasons.push(`cheaper but unproven: ${cheaperOpen.join('; ')}`);
-    const check = settled && !isBaseline && this.#recentOutcomeShare(s) < 0.05 && input.draw < DRIFT_CHECK_RATE;
+    s.settledCalls = settled ? s.settledCalls + 1 : 0;
+    const check = settled && !isBaseline && this.#recentOutcomeShare(s) < 0.05 && s.settledCalls % DRIFT_CHECK_EVERY === 0;
     return { policy: chosen, probe, check, settled, reasons };
   }
 

@@ -19,6 +19,7 @@ import { notePinned, planRouted } from '../optimizer/plan.ts';
 import { serveRouted } from './serve-routed.ts';
 import { relayStream } from './stream.ts';
 import { serveFromCache } from './cache-stage.ts';
+import { pruneStage } from './prune-stage.ts';
 import type { IdempotencyRecord } from '../hot/store.ts';
 
 function newContext(request: FastifyRequest): CallContext {
@@ -42,6 +43,7 @@ function newContext(request: FastifyRequest): CallContext {
     optimizer: null,
     cacheHit: null,
     afterAnswer: null,
+    prunedTokens: 0,
     evidence: [],
     upstreamMs: 0,
   };
@@ -78,6 +80,7 @@ export function registerCompletions(app: FastifyInstance, s: Services): void {
       annotate(ctx, request.body);
       const plan = isRouted(ctx.requestedModel) ? planRouted(ctx, s) : (route(ctx, s), notePinned(ctx, s), null);
       if (await serveFromCache(ctx, s, request.headers['cache-control'], reply)) return;
+      if (plan) pruneStage(ctx, ctx.route?.baselineProfile);
       if (plan && !ctx.stream) {
         const t0 = performance.now();
         const served = await serveRouted(ctx, s, signal, plan);

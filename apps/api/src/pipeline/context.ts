@@ -60,6 +60,8 @@ export interface CallContext {
   cacheHit: { source: 'cache' | 'trace'; baselineMicros: number } | null;
   /** Runs after a successful answer is metered, before it is sent (stores it in the caches). */
   afterAnswer: ((text: string, costs: Costs) => Promise<void>) | null;
+  /** Input tokens pruning removed (estimated); the baseline is priced as if they were sent. */
+  prunedTokens: number;
   /** Evidence rows this call produced, metered with it. */
   evidence: import('../meter/rows.ts').EvidenceRow[];
 }

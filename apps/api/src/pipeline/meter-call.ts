@@ -26,7 +26,8 @@ export function priceCall(ctx: CallContext, usage: Usage): Costs {
   const other = ctx.attempts.filter((a) => a.role === 'serve' && a !== servedAttempt).reduce((sum, a) => sum + cost(a), 0);
   const actual = served + exploration + other;
   // What the call would have cost on the pinned or baseline model; unpriced → what it cost.
-  const baseline = route.baselineProfile ? micros(costMicros(route.baselineProfile, usage)) : actual;
+  const unpruned = ctx.prunedTokens ? { ...usage, promptTokens: usage.promptTokens + ctx.prunedTokens } : usage;
+  const baseline = route.baselineProfile ? micros(costMicros(route.baselineProfile, unpruned)) : actual;
   return { baseline, served, actual, exploration, saving: baseline - actual };
 }
 
@@ -54,7 +55,7 @@ export function meterCall(ctx: CallContext, meter: Meter, m: MeterInput): Costs 
     actual_micros: costs.actual,
     exploration_micros: costs.exploration,
     saving_micros: costs.saving,
-    saving_source: ctx.cacheHit ? ctx.cacheHit.source : costs.saving > 0 && route && !route.pinned ? (ctx.optimizer?.policy.includes('@') ? 'ttc' : 'routing') : null,
+    saving_source: ctx.cacheHit ? ctx.cacheHit.source : costs.saving > 0 && route && !route.pinned ? (ctx.optimizer?.policy.includes('@') || (ctx.prunedTokens > 0 && route.model === route.baselineModel) ? 'ttc' : 'routing') : null,
     cache_hit: ctx.cacheHit !== null,
     reasons: route?.reasons ?? [],
     latency_ms: m.latencyMs,

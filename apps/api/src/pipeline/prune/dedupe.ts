@@ -15,13 +15,21 @@ export function dedupeMessages(items: Item[], guard: Guard): TransformOutput {
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
     const next = items[i + 1];
-    if (next && collapsible(item, guard) && next.m.role === item.m.role && canonical(next.m) === canonical(item.m)) {
+    if (next && collapsible(item, guard) && next.m.role === item.m.role && sameContentShape(item, next) && canonical(next.m) === canonical(item.m)) {
       changed++;
       continue;
     }
     out.push(item);
   }
   return { items: out, changed };
+}
+
+/** A cheap test that rules out most unequal pairs before serialising both. */
+function sameContentShape(a: Item, b: Item): boolean {
+  const x = a.m.content;
+  const y = b.m.content;
+  if (typeof x === 'string' || typeof y === 'string') return x === y;
+  return Array.isArray(x) === Array.isArray(y) && (!Array.isArray(x) || x.length === (y as unknown[]).length);
 }
 
 function collapsible(item: Item, guard: Guard): boolean {

@@ -7,9 +7,10 @@ const FENCE = /^[ \t]*(`{3,}|~{3,})/;
 
 /**
  * Outside fenced code blocks: strips spaces and tabs at line ends, collapses runs of
- * spaces inside a line to one (leading indentation is kept: it carries structure in
- * code, YAML and pretty-printed JSON), and collapses runs of blank lines to one
- * (3+ newlines → 2). Fence lines and everything between them (an unclosed fence runs
+ * spaces that follow a non-blank character to one, and collapses runs of blank lines
+ * to one (3+ newlines → 2). Indentation is kept — at the start of a line and after a
+ * tab, as in `cat -n` style file reads (`   12\t    return x;`) — since it carries
+ * structure in code, YAML and pretty-printed JSON. Fence lines and everything between them (an unclosed fence runs
  * to the end) are kept byte for byte. Idempotent: its output is a fixed point.
  */
 export function collapseWhitespace(text: string): string {
@@ -31,9 +32,7 @@ export function collapseWhitespace(text: string): string {
       blanks = 0;
       continue;
     }
-    let l = line.replace(/[ \t]+(\r?)$/, '$1');
-    const indent = /^[ \t]*/.exec(l)![0];
-    l = indent + l.slice(indent.length).replace(/ {2,}/g, ' ');
+    const l = line.replace(/[ \t]+(\r?)$/, '$1').replace(/(\S) {2,}/g, '$1 ');
     if (l === '' || l === '\r') {
       blanks++;
       if (blanks > 1) continue;
