@@ -27,6 +27,8 @@ export interface ServedSample {
   at: number;
   policy: string;
   score: number;
+  /** Who graded it: the client (an outcome) or the judge. Each is compared with the baseline as that same grader sees it. */
+  source?: 'outcome' | 'judge';
 }
 
 export interface PolicyStats {
@@ -53,8 +55,10 @@ function scoreOf(p: Probe, model: string): number | null {
 export class StepEvidence {
   probes: Probe[] = [];
   served: ServedSample[] = [];
-  /** Baseline quality samples (judged baseline answers and outcomes while the baseline served). */
+  /** Baseline quality as the judge grades it (probes, judge checks). */
   baselineScores: number[] = [];
+  /** Baseline quality as clients report it (outcomes while the baseline served). */
+  baselineOutcomes: number[] = [];
 
   addProbe(p: Probe): void {
     this.probes.push(p);
@@ -63,7 +67,13 @@ export class StepEvidence {
 
   addServed(s: ServedSample, isBaseline: boolean): void {
     this.served.push(s);
-    if (isBaseline) this.baselineScores.push(s.score);
+    if (isBaseline) (s.source === 'judge' ? this.baselineScores : this.baselineOutcomes).push(s.score);
+  }
+
+  /** The baseline's mean quality as one grader sees it; outcomes fall back to the judge's view until there are enough. */
+  baselineMeanBy(source: 'outcome' | 'judge' | undefined): number {
+    if (source !== 'judge' && this.baselineOutcomes.length >= 20) return this.baselineOutcomes.reduce((a, b) => a + b, 0) / this.baselineOutcomes.length;
+    return this.baselineMean();
   }
 
   /** Forgets what a model answered (it changed: drift), keeping everything else. */
@@ -93,7 +103,7 @@ export class StepEvidence {
     const costUcb = costN ? costMean + (2 * costSd) / Math.sqrt(costN) : Infinity;
     const name = policy.kind === 'gate' ? `gate:${policy.a}+${policy.b}` : `${policy.kind}:${policy.model}`;
     const mb = this.baselineMean();
-    for (const s of this.served) if (s.policy === name) diffs.push(s.score - mb);
+    for (const s of this.served) if (s.policy === name) diffs.push(((s.score - this.baselineMeanBy(s.source)) * mb) / (this.baselineMeanBy(s.source) || 1));
     const n = diffs.length;
     if (n === 0 || mb === 0) return { n, retention: 1, lcb: 0, ucb: 2, costMicros: costMean, costUcbMicros: costUcb };
     const mean = diffs.reduce((a, b) => a + b, 0) / n;
@@ -133,9 +143,9 @@ export class StepEvidence {
     return { diff: 0, cost: a.costMicros + b.costMicros + p.baselineCostMicros };
   }
 
-  /** Recent served scores of a policy, newest last. */
-  recent(policy: string, since: number): number[] {
-    return this.served.filter((s) => s.policy === policy && s.at >= since).map((s) => s.score);
+  /** Recent served samples of a policy, newest last. */
+  recent(policy: string, since: number): ServedSample[] {
+    return this.served.filter((s) => s.policy === policy && s.at >= since);
   }
 }
 

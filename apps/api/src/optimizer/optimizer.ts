@@ -238,9 +238,11 @@ export class Optimizer {
     if (s.settled && !isBaseline && sample.policy === s.chosen) {
       const recent = s.evidence.recent(sample.policy, s.reopenedAt).slice(-DRIFT_WINDOW);
       if (recent.length >= 15) {
-        const mb = s.evidence.baselineMean();
-        const mean = recent.reduce((a, b) => a + b, 0) / recent.length;
-        const sd = Math.sqrt((mean * (1 - mean)) / recent.length) || 0.05;
+        // each recent grade as a share of the baseline's quality by the same grader
+        const shares = recent.map((r) => r.score / (s.evidence.baselineMeanBy(r.source) || 1));
+        const mean = shares.reduce((a, b) => a + b, 0) / shares.length;
+        const sd = Math.sqrt(shares.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, shares.length - 1)) / Math.sqrt(shares.length) || 0.05;
+        const mb = 1;
         if (mb > 0 && (mean + 2 * sd) / mb < floor) {
           const policy = parsePolicy(sample.policy);
           s.evidence.forgetModels(policyModels(policy), [sample.policy]);

@@ -86,7 +86,7 @@ export class Outcomes {
     const evidence = [];
     const events = [];
     for (const c of calls) {
-      const r = this.#optimizer.recordServed(c.step, { at: Date.now(), policy: c.policy, score }, c.baseline, c.floor);
+      const r = this.#optimizer.recordServed(c.step, { at: Date.now(), policy: c.policy, score, source: 'outcome' }, c.baseline, c.floor);
       evidence.push(r.row);
       events.push(...r.events.map((e) => ({ id: newId('evt'), account_id: accountId, workflow_id: c.step.workflowId, kind: e.kind, created_at: e.at.toISOString(), call_id: c.callId, payload: e.payload })));
     }

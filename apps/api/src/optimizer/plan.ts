@@ -70,6 +70,7 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
   if (ctx.annotation?.intent?.objective === 'quality') floor = Math.max(floor, 0.99);
   const id = stepIdentity(ctx.principal.workflowId, ctx.annotation, ctx.body);
   const step = { accountId, workflowId: ctx.principal.workflowId, fingerprint: id.fingerprint, label: id.label, release: ctx.annotation?.source?.release ?? '' };
+  s.steps.seen(step, 'tuning'); // the step registry (memory; written in batches)
   const decision = s.optimizer.decide({ step, baseline: baseline.model, cheaper, floor, allowGates: !ctx.stream, draw: randomInt(0, 1_000_000) / 1_000_000 });
   if (ctx.stream) decision.probe = []; // streams are served as they arrive: no probes on them
   ctx.events.push(...s.optimizer.takeEvents(step));

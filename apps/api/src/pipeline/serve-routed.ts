@@ -47,7 +47,7 @@ async function serveOne(ctx: CallContext, s: Services, signal: AbortSignal, plan
   // the quality gate: a downshifted answer that fails validation escalates, and counts against its policy
   c.attempt.outcome = 'error';
   ctx.route!.reasons.push(`quality gate: ${model}'s answer ${problem}; escalated to ${plan.baseline}`);
-  const { row } = s.optimizer.recordServed(plan.step, { at: Date.now(), policy: `model:${model}`, score: 0 }, plan.baseline, plan.floor);
+  const { row } = s.optimizer.recordServed(plan.step, { at: Date.now(), policy: `model:${model}`, score: 0, source: 'judge' }, plan.baseline, plan.floor);
   ctx.evidence.push(row);
   return runOn(ctx, s, signal, plan.baseline, 'serve');
 }
@@ -148,7 +148,7 @@ export async function serveRouted(ctx: CallContext, s: Services, signal: AbortSi
     const score = await grade(ctx, s, signal, plan, served.answer);
     if (score !== null) {
       const key = policyKey(plan.decision.policy);
-      const { row, events } = s.optimizer.recordServed(plan.step, { at: Date.now(), policy: key, score }, plan.baseline, plan.floor);
+      const { row, events } = s.optimizer.recordServed(plan.step, { at: Date.now(), policy: key, score, source: 'judge' }, plan.baseline, plan.floor);
       ctx.evidence.push(row);
       ctx.events.push(...events);
     }
