@@ -13,6 +13,8 @@ import { registerCallRoutes } from './routes/calls.ts';
 import { registerWorkflowRoutes } from './routes/workflows.ts';
 import { registerModelRoutes } from './routes/models.ts';
 import { registerOptimizerRoutes } from './routes/optimizer.ts';
+import { registerStepRoutes } from './routes/steps.ts';
+import { registerDiscoveryRoutes } from './routes/discovery.ts';
 import { registerGraphQL } from './graphql/plugin.ts';
 import type { Services } from './services.ts';
 
@@ -55,6 +57,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerWorkflowRoutes(app, services);
   registerModelRoutes(app, services);
   registerOptimizerRoutes(app, services);
+  registerStepRoutes(app, services);
+  registerDiscoveryRoutes(app, services);
   registerGraphQL(app, services);
   registerWeb(app);
   return app;

@@ -22,6 +22,8 @@ import { CustomProviders } from './providers/custom-providers.ts';
 import { Optimizer } from './optimizer/optimizer.ts';
 import { RoutingSettings } from './optimizer/settings.ts';
 import { Outcomes } from './optimizer/outcomes.ts';
+import { StepRegistry } from './optimizer/registry.ts';
+import { Discovery } from './optimizer/discovery.ts';
 import { AnswerCache } from './pipeline/cache.ts';
 import { Accounts } from './tenancy/accounts.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
@@ -50,6 +52,8 @@ export interface Services {
   optimizer: Optimizer;
   routingSettings: RoutingSettings;
   outcomes: Outcomes;
+  steps: StepRegistry;
+  discovery: Discovery;
   answerCache: AnswerCache;
   close(): Promise<void>;
 }
@@ -90,6 +94,8 @@ export async function createServices(config: Config, logger: Logger, hooks: { an
   await customProviders.start();
   const optimizer = new Optimizer(db, meter);
   await optimizer.start();
+  const steps = new StepRegistry({ db, optimizer, logger });
+  steps.start();
   const routingSettings = new RoutingSettings(db, hot);
   const answerCache = new AnswerCache(hot);
   await routingSettings.start();
@@ -99,6 +105,8 @@ export async function createServices(config: Config, logger: Logger, hooks: { an
     idleMs: config.UPSTREAM_IDLE_TIMEOUT_MS,
   });
   await catalog.start();
+  const discovery = new Discovery({ db, meter, steps, catalog, providers, providerKeys, logger });
+  await discovery.start();
 
   return {
     config,
@@ -120,10 +128,14 @@ export async function createServices(config: Config, logger: Logger, hooks: { an
     optimizer,
     routingSettings,
     outcomes: new Outcomes(db, meter, optimizer, answerCache),
+    steps,
+    discovery,
     answerCache,
     breaker: new CircuitBreaker({ threshold: config.CIRCUIT_FAILURES, cooldownMs: config.CIRCUIT_COOLDOWN_MS }),
     async close() {
       optimizer.stop();
+      await discovery.close();
+      await steps.close();
       await outbound.close();
       await meter.close();
       await hot.close();

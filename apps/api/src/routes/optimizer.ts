@@ -1,4 +1,4 @@
-// Outcomes, routing settings and the step registry.
+// Outcomes, routing settings and the workflow list.
 import type { FastifyInstance } from 'fastify';
 import { outcomeRequest, routingSettingsWrite } from '@optimizer/schema';
 import { principalOf, tenantAuth } from '../http/auth.ts';
@@ -21,20 +21,17 @@ export function registerOptimizerRoutes(app: FastifyInstance, s: Services): void
     return s.routingSettings.put(principalOf(request).accountId, body);
   });
 
-  app.get<{ Params: { id: string } }>('/v1/workflows/:id/steps', { onRequest }, async (request) => {
-    const { accountId } = principalOf(request);
-    await s.accounts.getWorkflow(accountId, request.params.id);
-    return { data: s.optimizer.stepStates(request.params.id) };
-  });
-
+  // The step registry itself (GET/PATCH /v1/workflows/:id/steps…) lives in routes/steps.ts.
   app.get('/v1/workflows', { onRequest }, async (request) => {
     const { accountId } = principalOf(request);
-    const agents = await s.accounts.listAgents(accountId);
+    const [agents, summary] = await Promise.all([s.accounts.listAgents(accountId), s.steps.summary(accountId)]);
     return {
       data: agents.map((a) => {
-        const steps = s.optimizer.stepStates(a.id);
-        const settled = steps.filter((x) => x.settled).length;
-        return { id: a.id, name: a.name, stage: steps.length > 0 && settled === steps.length ? 'ready' : 'tuning', steps_expected: steps.length, steps_settled: settled, ready: steps.length > 0 && settled === steps.length };
+        const st = summary.get(a.id) ?? { steps_expected: 0, steps_settled: 0 };
+        // ready: every expected step (seen, not excluded) has settled. The third stage,
+        // 'production' (a managed subscription, design §9), needs billing, which is not built yet.
+        const ready = st.steps_expected > 0 && st.steps_settled === st.steps_expected;
+        return { id: a.id, name: a.name, stage: ready ? 'ready' : 'tuning', steps_expected: st.steps_expected, steps_settled: st.steps_settled, ready };
       }),
     };
   });

@@ -2,6 +2,7 @@ import { Foundation } from './0001-foundation.ts';
 import { Events } from './0002-events.ts';
 import { CustomProviders } from './0003-custom-providers.ts';
 import { Optimizer } from './0004-optimizer.ts';
+import { StepsDiscovery } from './0005-steps-discovery.ts';
 
 /** Every migration, in order. A new one is appended here; applied ones are never edited. */
 export const migrations = [
@@ -9,4 +10,5 @@ export const migrations = [
   { name: '0002-events', class: Events },
   { name: '0003-custom-providers', class: CustomProviders },
   { name: '0004-optimizer', class: Optimizer },
+  { name: '0005-steps-discovery', class: StepsDiscovery },
 ];
