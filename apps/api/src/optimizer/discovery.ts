@@ -131,6 +131,12 @@ export class Discovery {
     return asks && this.#remaining(h) > 0;
   }
 
+  /** Discovery is on for this workflow but its credit is spent: exploration stops. */
+  creditSpent(workflowId: string): boolean {
+    const h = this.#held.get(workflowId);
+    return h?.enabled === true && this.#remaining(h) <= 0;
+  }
+
   /**
    * Hook for the pipeline: draws a call's exploration spend (micro-dollars: probes and
    * judge calls) from the workflow's discovery credit. A no-op while the flag is off.

@@ -11,7 +11,7 @@ import { annotate } from './annotate.ts';
 import type { CallContext } from './context.ts';
 import { dispatchWithPolicy } from './dispatch-policy.ts';
 import { keepsFailure, readKey } from './idempotency.ts';
-import { meterCall } from './meter-call.ts';
+import { meterCall, priceCall } from './meter-call.ts';
 import { noUsage } from './pricing.ts';
 import { respondJson, sendAnswer } from './respond.ts';
 import { isRouted, route } from './route.ts';
@@ -81,9 +81,11 @@ export function registerCompletions(app: FastifyInstance, s: Services): void {
       const plan = isRouted(ctx.requestedModel) ? planRouted(ctx, s) : (route(ctx, s), notePinned(ctx, s), null);
       if (await serveFromCache(ctx, s, request.headers['cache-control'], reply)) return;
       if (plan) pruneStage(ctx, ctx.route?.baselineProfile);
+      if (plan && s.discovery.creditSpent(ctx.principal.workflowId)) plan.decision.probe = []; // discovery credit used up
       if (plan && !ctx.stream) {
         const t0 = performance.now();
         const served = await serveRouted(ctx, s, signal, plan);
+        s.discovery.charge(ctx.principal.workflowId, priceCall(ctx, served.attempt.usage).exploration);
         return await sendAnswer(ctx, served.text, performance.now() - t0, served.status, reply, s.meter, s.idempotency);
       }
       const dispatched = await dispatchWithPolicy(ctx, s, signal);
