@@ -28,6 +28,7 @@ const tasks = {
   lint: [['pnpm', 'exec', 'eslint', '.'], ['pnpm', 'exec', 'tsc', '--noEmit', '-p', 'tsconfig.json']],
   'bench:overhead': [['node', 'bench/overhead/run.ts', ...process.argv.slice(3)]],
   'bench:routing': [['node', 'bench/routing/run.ts', ...process.argv.slice(3)]],
+  'bench:cache': [['node', 'bench/cache/run.ts', ...process.argv.slice(3)]],
   'import-catalog': [['node', 'scripts/import-catalog/cli.ts', ...process.argv.slice(3)]],
 };
 

@@ -128,11 +128,26 @@ class KeyStore {
     const top: { slot: number; similarity: number }[] = [];
     const d = this.dims;
     const data = this.data;
-    for (let s = 0; s < this.used; s++) {
-      if (this.ids[s] === undefined) continue;
+    const ids = this.ids;
+    const used = this.used;
+    const d4 = d - (d % 4);
+    for (let s = 0; s < used; s++) {
+      if (ids[s] === undefined) continue;
       const base = s * d;
-      let dot = 0;
-      for (let i = 0; i < d; i++) dot += data[base + i]! * q[i]!;
+      // Four partial sums: independent chains the CPU can run side by side.
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      let i = 0;
+      for (; i < d4; i += 4) {
+        s0 += data[base + i]! * q[i]!;
+        s1 += data[base + i + 1]! * q[i + 1]!;
+        s2 += data[base + i + 2]! * q[i + 2]!;
+        s3 += data[base + i + 3]! * q[i + 3]!;
+      }
+      for (; i < d; i++) s0 += data[base + i]! * q[i]!;
+      const dot = s0 + s1 + s2 + s3;
       if (dot < threshold) continue;
       if (top.length === k && dot <= top[k - 1]!.similarity) continue;
       let at = top.length;

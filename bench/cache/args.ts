@@ -1,0 +1,85 @@
+// Command-line options of `node bench/cache/run.ts` (npm run bench:cache -- …).
+import { join } from 'node:path';
+
+export interface Options {
+  pairs: string;
+  llm: string | undefined;
+  /** First pair used (0-based), to report on a held-out split. */
+  offset: number;
+  limit: number | undefined;
+  llmLimit: number | undefined;
+  /** undefined = the embedder's default (DEFAULT_THRESHOLDS). */
+  threshold: number | undefined;
+  embedder: 'onnx' | 'lexical';
+  modelDir: string;
+  batch: number;
+  /** Queries timed one by one (each for hits and for misses). */
+  timing: number;
+  falseHits: number;
+  out: string | undefined;
+}
+
+export const USAGE = `usage: node bench/cache/run.ts [options]   (or: npm run bench:cache -- [options])
+  --pairs FILE        JSONL of {a, b, duplicate} (default ../shared/data/paraphrase/qqp_dev.jsonl from the repo root)
+  --llm FILE          JSON [{origin, similar}] paraphrases, all positives, for recall
+                      (default ../shared/data/paraphrase/llm_paraphrases.json; "none" to skip)
+  --offset N          skip the first N pairs (default 0): --limit 8000 is the tuning split, --offset 8000 the rest
+  --limit N           use N pairs (default: all)
+  --llm-limit N       use N paraphrase pairs (default: all)
+  --threshold T       similarity threshold (default: the embedder's tuned default)
+  --embedder NAME     onnx (all-MiniLM-L6-v2 on onnxruntime, default) or lexical (the fallback)
+  --model-dir DIR     model directory for onnx (default ../shared/models/all-MiniLM-L6-v2 from the repo root)
+  --batch N           texts per embedding request (default 32)
+  --timing N          queries timed one at a time for the hit and the miss path (default 200 each)
+  --false-hits N      false hits printed at the end (default 20)
+  --out FILE          also write the full result as JSON here`;
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export function parseArgs(argv: string[], repoRoot: string): Options {
+  const flags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') continue;
+    if (a === '--help' || a === '-h') {
+      console.log(USAGE);
+      process.exit(0);
+    }
+    if (!a.startsWith('--')) throw new UsageError(`unexpected argument ${a}\n${USAGE}`);
+    const [name, inline] = a.slice(2).split('=', 2) as [string, string | undefined];
+    const value = inline ?? argv[++i];
+    if (value === undefined) throw new UsageError(`--${name} needs a value\n${USAGE}`);
+    flags.set(name, value);
+  }
+  const known = ['pairs', 'llm', 'offset', 'limit', 'llm-limit', 'threshold', 'embedder', 'model-dir', 'batch', 'timing', 'false-hits', 'out'];
+  for (const k of flags.keys()) if (!known.includes(k)) throw new UsageError(`unknown option --${k}\n${USAGE}`);
+  const int = (key: string, min: number): number | undefined => {
+    const v = flags.get(key);
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min) throw new UsageError(`--${key} must be an integer ≥ ${min}`);
+    return n;
+  };
+  const threshold = flags.get('threshold');
+  const t = threshold === undefined ? undefined : Number(threshold);
+  if (t !== undefined && (!Number.isFinite(t) || t < -1 || t > 1)) throw new UsageError('--threshold must be a number in [-1, 1]');
+  const embedder = flags.get('embedder') ?? 'onnx';
+  if (embedder !== 'onnx' && embedder !== 'lexical') throw new UsageError('--embedder must be onnx or lexical');
+  const llm = flags.get('llm');
+  return {
+    pairs: flags.get('pairs') ?? join(repoRoot, '..', 'shared', 'data', 'paraphrase', 'qqp_dev.jsonl'),
+    llm: llm === 'none' ? undefined : (llm ?? join(repoRoot, '..', 'shared', 'data', 'paraphrase', 'llm_paraphrases.json')),
+    offset: int('offset', 0) ?? 0,
+    limit: int('limit', 1),
+    llmLimit: int('llm-limit', 0),
+    threshold: t,
+    embedder,
+    modelDir: flags.get('model-dir') ?? join(repoRoot, '..', 'shared', 'models', 'all-MiniLM-L6-v2'),
+    batch: int('batch', 1) ?? 32,
+    timing: int('timing', 0) ?? 200,
+    falseHits: int('false-hits', 0) ?? 20,
+    out: flags.get('out'),
+  };
+}
