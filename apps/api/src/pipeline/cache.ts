@@ -4,6 +4,7 @@
 // failure. Entries are namespaced by tenant (and, for `auto`, by step), live in the
 // hot store (Redis: shared by every replica), and hold only complete, successful
 // answers. A hit costs nothing upstream and says so in the optimizer block.
+import { canonical } from './canonical.ts';
 import { createHash } from 'node:crypto';
 import type { HotStore } from '../hot/store.ts';
 import type { CallContext } from './context.ts';
@@ -22,18 +23,6 @@ export interface CachedAnswer {
 /** Fields that do not shape the answer and so do not split the cache. */
 const IGNORED = new Set(['stream', 'stream_options', 'user', 'metadata', 'store', 'service_tier', 'safety_identifier', 'prompt_cache_key']);
 
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .sort()
-      .filter((k) => o[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(v);
-}
 
 /** The cache key of a request: tenant, step (for routed calls) and the canonical request. */
 export function exactKey(ctx: CallContext): string {

@@ -3,6 +3,7 @@
 // dispatches nor meters again. Keys are scoped per tenant; the body is fingerprinted
 // (a different body is 422); a repeat while the first is in flight is 409.
 // Retryable failures (429, 5xx) release the key so a retry really retries.
+import { canonical } from './canonical.ts';
 import { createHash } from 'node:crypto';
 import { ApiError } from '../errors.ts';
 import type { HotStore, IdempotencyRecord } from '../hot/store.ts';
@@ -18,18 +19,6 @@ export interface Claim {
 
 export type Begin = { kind: 'claimed'; claim: Claim } | { kind: 'replay'; record: IdempotencyRecord };
 
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .sort()
-      .filter((k) => o[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(v);
-}
 
 export function fingerprint(body: unknown): string {
   return createHash('sha256').update(canonical(body)).digest('base64url');
