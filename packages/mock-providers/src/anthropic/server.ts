@@ -2,41 +2,26 @@
 // anthropic-version, strict validation, scripted or deterministic replies, streaming in
 // Anthropic's SSE framing, and the shared magic fault models (faults.ts) answered in
 // Anthropic's error envelope.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { MAGIC_MODELS, planFault, type FaultState } from '../faults.ts';
-import { closeServer, delay, listen, parseJson, readBody, sendJson, untilAborted } from '../http.ts';
-import type { MockVendor, OpenAIMockOptions, RecordedRequest, ScriptedReply } from '../types.ts';
+import { createServer, type ServerResponse } from 'node:http';
+import { MAGIC_MODELS, planFault } from '../faults.ts';
+import { delay, listen, parseJson, readBody, sendJson, untilAborted } from '../http.ts';
+import type { MockVendor, OpenAIMockOptions } from '../types.ts';
 import { authError, errorBody, fromFault, INTERNAL, INVALID_JSON, NOT_FOUND, versionError, type AnthropicError } from './errors.ts';
 import { MODEL_IDS } from './models.ts';
 import { buildReply } from './reply.ts';
 import { eventSequence, writeSse } from './stream.ts';
 import { validateMessagesRequest, type MessagesRequest } from './validate.ts';
 import { messageBody, modelList } from './wire.ts';
+import { exchangeFor, newState, vendorHandle, type Exchange, type ServerState } from '../vendor.ts';
 
 /** The same options as the OpenAI mock; `apiKey` is checked against the x-api-key header. */
 export type AnthropicMockOptions = OpenAIMockOptions;
-
-interface ServerState {
-  requests: RecordedRequest[];
-  script: Partial<ScriptedReply> | undefined;
-  aborted: number;
-  seq: number;
-  faults: FaultState;
-  closing: boolean;
-}
-
-interface Exchange {
-  req: IncomingMessage;
-  res: ServerResponse;
-  signal: AbortSignal;
-  destroy: () => void;
-}
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
 export async function startAnthropicMock(opts: AnthropicMockOptions = {}): Promise<MockVendor> {
   const host = opts.host ?? '127.0.0.1';
-  const state: ServerState = { requests: [], script: undefined, aborted: 0, seq: 0, faults: { flakyCalls: 0 }, closing: false };
+  const state = newState();
   const server = createServer((req, res) => {
     handle(exchangeFor(req, res, state), state, opts).catch(() => {
       if (!res.headersSent) sendError(res, state, INTERNAL);
@@ -44,43 +29,7 @@ export async function startAnthropicMock(opts: AnthropicMockOptions = {}): Promi
     });
   });
   const port = await listen(server, opts.port ?? 0, host);
-  return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/v1`,
-    port,
-    requests: state.requests,
-    get aborted() {
-      return state.aborted;
-    },
-    reset() {
-      state.requests.length = 0;
-      state.script = undefined;
-      state.aborted = 0;
-      state.seq = 0;
-      state.faults.flakyCalls = 0;
-    },
-    script(next) {
-      state.script = { ...next };
-    },
-    close() {
-      state.closing = true;
-      return closeServer(server);
-    },
-  };
-}
-
-function exchangeFor(req: IncomingMessage, res: ServerResponse, state: ServerState): Exchange {
-  const controller = new AbortController();
-  let droppedByUs = false;
-  res.on('close', () => {
-    if (res.writableFinished) return;
-    if (!droppedByUs && !state.closing) state.aborted++;
-    controller.abort();
-  });
-  const destroy = (): void => {
-    droppedByUs = true;
-    res.destroy();
-  };
-  return { req, res, signal: controller.signal, destroy };
+  return vendorHandle(server, state, host, port, '/v1');
 }
 
 async function handle(ex: Exchange, state: ServerState, opts: AnthropicMockOptions): Promise<void> {

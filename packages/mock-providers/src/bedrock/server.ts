@@ -4,14 +4,15 @@
 // stream, and the shared magic fault models (by model id).
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { planFault, type FaultPlan, type FaultState } from '../faults.ts';
-import { closeServer, delay, listen, parseJson, sendJson, untilAborted } from '../http.ts';
-import type { MockVendor, RecordedRequest, ScriptedReply } from '../types.ts';
+import { planFault, type FaultPlan } from '../faults.ts';
+import { delay, listen, parseJson, sendJson, untilAborted } from '../http.ts';
+import type { MockVendor } from '../types.ts';
 import { errorHeaders, SERIALIZATION, SERVER_ERROR, throttled, UNAVAILABLE, unknownOperation, type AwsError } from './errors.ts';
 import { buildReply } from './reply.ts';
 import { verifySignature, type MockCredentials } from './sigv4.ts';
 import { eventSequence, writeEventStream } from './stream.ts';
 import { validateConverse, type ConverseRequest } from './validate.ts';
+import { exchangeFor, newState, vendorHandle, type Exchange, type ServerState } from '../vendor.ts';
 
 export interface BedrockMockOptions {
   port?: number;
@@ -27,22 +28,6 @@ export interface BedrockMockOptions {
   latencyMs?: number;
   chunkDelayMs?: number;
   record?: boolean;
-}
-
-interface ServerState {
-  requests: RecordedRequest[];
-  script: Partial<ScriptedReply> | undefined;
-  aborted: number;
-  seq: number;
-  faults: FaultState;
-  closing: boolean;
-}
-
-interface Exchange {
-  req: IncomingMessage;
-  res: ServerResponse;
-  signal: AbortSignal;
-  destroy: () => void;
 }
 
 const ROUTE = /^\/model\/([^/]+)\/(converse|converse-stream)$/;
@@ -61,7 +46,7 @@ export async function startBedrockMock(opts: BedrockMockOptions = {}): Promise<M
   const host = opts.host ?? '127.0.0.1';
   const creds = credentialsOf(opts);
   const region = opts.region ?? 'us-east-1';
-  const state: ServerState = { requests: [], script: undefined, aborted: 0, seq: 0, faults: { flakyCalls: 0 }, closing: false };
+  const state = newState();
   const server = createServer((req, res) => {
     handle(exchangeFor(req, res, state), state, opts, creds, region).catch(() => {
       if (!res.headersSent) sendError(res, SERVER_ERROR);
@@ -69,47 +54,7 @@ export async function startBedrockMock(opts: BedrockMockOptions = {}): Promise<M
     });
   });
   const port = await listen(server, opts.port ?? 0, host);
-  return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-    port,
-    requests: state.requests,
-    get aborted() {
-      return state.aborted;
-    },
-    reset() {
-      state.requests.length = 0;
-      state.script = undefined;
-      state.aborted = 0;
-      state.seq = 0;
-      state.faults.flakyCalls = 0;
-    },
-    script(next) {
-      state.script = { ...next };
-    },
-    close() {
-      state.closing = true;
-      return closeServer(server);
-    },
-  };
-}
-
-function exchangeFor(req: IncomingMessage, res: ServerResponse, state: ServerState): Exchange {
-  const controller = new AbortController();
-  let droppedByUs = false;
-  res.on('close', () => {
-    if (res.writableFinished) return;
-    if (!droppedByUs && !state.closing) state.aborted++;
-    controller.abort();
-  });
-  return {
-    req,
-    res,
-    signal: controller.signal,
-    destroy: () => {
-      droppedByUs = true;
-      res.destroy();
-    },
-  };
+  return vendorHandle(server, state, host, port, '');
 }
 
 function readRaw(req: IncomingMessage): Promise<Buffer> {

@@ -1,9 +1,9 @@
 // The Gemini API mock: generateContent and streamGenerateContent under /v1beta, the key
 // in `x-goog-api-key` (or `?key=`), Google's error envelope, recording, latency, faults.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { MAGIC_MODELS, planFault, type FaultState } from '../faults.ts';
-import { closeServer, delay, listen, parseJson, readBody, sendJson, untilAborted } from '../http.ts';
-import type { MockVendor, RecordedRequest, ScriptedReply } from '../types.ts';
+import { MAGIC_MODELS, planFault } from '../faults.ts';
+import { delay, listen, parseJson, readBody, sendJson, untilAborted } from '../http.ts';
+import type { MockVendor } from '../types.ts';
 import { authError, faultError, INVALID_JSON, internalError, methodNotFound, payloadErrors, type GoogleError } from './errors.ts';
 import { normalize, parseRequest } from './parse.ts';
 import { buildReply } from './reply.ts';
@@ -11,6 +11,7 @@ import type { GenerateContentRequest } from './request.ts';
 import { checkRequest } from './rules.ts';
 import { eventSequence, writeStream } from './stream.ts';
 import { modelList, responseBody, type ResponseMeta } from './wire.ts';
+import { exchangeFor as baseExchange, newState, vendorHandle, type ServerState } from '../vendor.ts';
 
 export interface GeminiMockOptions {
   /** 0 (default) picks a free port. */
@@ -27,15 +28,6 @@ export interface GeminiMockOptions {
   record?: boolean;
 }
 
-interface ServerState {
-  requests: RecordedRequest[];
-  script: Partial<ScriptedReply> | undefined;
-  aborted: number;
-  seq: number;
-  faults: FaultState;
-  closing: boolean;
-}
-
 interface Exchange {
   req: IncomingMessage;
   res: ServerResponse;
@@ -49,7 +41,7 @@ const LIST_MODELS = /^\/(v1|v1beta|v1alpha)\/models$/;
 
 export async function startGeminiMock(opts: GeminiMockOptions = {}): Promise<MockVendor> {
   const host = opts.host ?? '127.0.0.1';
-  const state: ServerState = { requests: [], script: undefined, aborted: 0, seq: 0, faults: { flakyCalls: 0 }, closing: false };
+  const state = newState();
   const server = createServer((req, res) => {
     handle(exchangeFor(req, res, state), state, opts).catch(() => {
       if (!res.headersSent) sendError(res, internalError());
@@ -57,43 +49,11 @@ export async function startGeminiMock(opts: GeminiMockOptions = {}): Promise<Moc
     });
   });
   const port = await listen(server, opts.port ?? 0, host);
-  return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/v1beta`,
-    port,
-    requests: state.requests,
-    get aborted() {
-      return state.aborted;
-    },
-    reset() {
-      state.requests.length = 0;
-      state.script = undefined;
-      state.aborted = 0;
-      state.seq = 0;
-      state.faults.flakyCalls = 0;
-    },
-    script(next) {
-      state.script = { ...next };
-    },
-    close() {
-      state.closing = true;
-      return closeServer(server);
-    },
-  };
+  return vendorHandle(server, state, host, port, '/v1beta');
 }
 
 function exchangeFor(req: IncomingMessage, res: ServerResponse, state: ServerState): Exchange {
-  const controller = new AbortController();
-  let droppedByUs = false;
-  res.on('close', () => {
-    if (res.writableFinished) return;
-    if (!droppedByUs && !state.closing) state.aborted++;
-    controller.abort();
-  });
-  const destroy = (): void => {
-    droppedByUs = true;
-    res.destroy();
-  };
-  return { req, res, url: new URL(req.url ?? '/', 'http://mock'), signal: controller.signal, destroy };
+  return { ...baseExchange(req, res, state), url: new URL(req.url ?? '/', 'http://mock') };
 }
 
 async function handle(ex: Exchange, state: ServerState, opts: GeminiMockOptions): Promise<void> {

@@ -1,39 +1,22 @@
 // The OpenAI-compatible mock server: routing, recording, auth, latency, abort tracking.
 // With a dialect it answers as an OpenAI-compatible vendor does (dialects.ts).
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { MAGIC_MODELS, planFault, type FaultState } from '../faults.ts';
-import { closeServer, delay, listen, parseJson, readBody, sendJson, untilAborted } from '../http.ts';
+import { createServer, type ServerResponse } from 'node:http';
+import { MAGIC_MODELS, planFault } from '../faults.ts';
+import { delay, listen, parseJson, readBody, sendJson, untilAborted } from '../http.ts';
 import { isRecord } from '../guards.ts';
-import type { MockVendor, OpenAIMockOptions, RecordedRequest, ScriptedReply } from '../types.ts';
+import type { MockVendor, OpenAIMockOptions } from '../types.ts';
 import { azureAuthError, azureDeployment, dialects, type MockDialect } from './dialects.ts';
 import { authError, INVALID_JSON, invalidUrl, type ApiError } from './errors.ts';
 import { buildReply } from './reply.ts';
 import { chunkSequence, writeSse } from './stream.ts';
 import { validateChatRequest, type ChatRequest } from './validate.ts';
 import { completionBody, modelList } from './wire.ts';
-
-interface ServerState {
-  requests: RecordedRequest[];
-  script: Partial<ScriptedReply> | undefined;
-  aborted: number;
-  seq: number;
-  faults: FaultState;
-  closing: boolean;
-}
-
-/** Per-request context: `signal` aborts when the connection goes away early. */
-interface Exchange {
-  req: IncomingMessage;
-  res: ServerResponse;
-  signal: AbortSignal;
-  /** Drops the connection on purpose (not counted as a client abort). */
-  destroy: () => void;
-}
+import { exchangeFor, newState, vendorHandle, type Exchange, type ServerState } from '../vendor.ts';
 
 export async function startOpenAIMock(opts: OpenAIMockOptions = {}): Promise<MockVendor> {
   const host = opts.host ?? '127.0.0.1';
   const dialect = opts.dialect ? dialects[opts.dialect] : undefined;
-  const state: ServerState = { requests: [], script: undefined, aborted: 0, seq: 0, faults: { flakyCalls: 0 }, closing: false };
+  const state = newState();
   const server = createServer((req, res) => {
     handle(exchangeFor(req, res, state), state, opts, dialect).catch(() => {
       if (!res.headersSent) sendError(res, { status: 500, body: { error: { message: 'mock failure', type: 'server_error', param: null, code: null } } });
@@ -41,43 +24,7 @@ export async function startOpenAIMock(opts: OpenAIMockOptions = {}): Promise<Moc
     });
   });
   const port = await listen(server, opts.port ?? 0, host);
-  return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}${dialect?.azure ? '/openai' : '/v1'}`,
-    port,
-    requests: state.requests,
-    get aborted() {
-      return state.aborted;
-    },
-    reset() {
-      state.requests.length = 0;
-      state.script = undefined;
-      state.aborted = 0;
-      state.seq = 0;
-      state.faults.flakyCalls = 0;
-    },
-    script(next) {
-      state.script = { ...next };
-    },
-    close() {
-      state.closing = true;
-      return closeServer(server);
-    },
-  };
-}
-
-function exchangeFor(req: IncomingMessage, res: ServerResponse, state: ServerState): Exchange {
-  const controller = new AbortController();
-  let droppedByUs = false;
-  res.on('close', () => {
-    if (res.writableFinished) return;
-    if (!droppedByUs && !state.closing) state.aborted++;
-    controller.abort();
-  });
-  const destroy = (): void => {
-    droppedByUs = true;
-    res.destroy();
-  };
-  return { req, res, signal: controller.signal, destroy };
+  return vendorHandle(server, state, host, port, dialect?.azure ? '/openai' : '/v1');
 }
 
 async function handle(ex: Exchange, state: ServerState, opts: OpenAIMockOptions, dialect: MockDialect | undefined): Promise<void> {
