@@ -16,6 +16,8 @@ export interface Options {
   pin: boolean;
   out: string | undefined;
   databaseUrl: string | undefined;
+  /** Directory for a V8 CPU profile of the gateway (node --cpu-prof), written when it stops. */
+  gatewayProfileDir: string | undefined;
   model: string;
 }
 
@@ -33,7 +35,8 @@ export const USAGE = `usage: node bench/overhead/run.ts [options]
   --out FILE              JSON result path (default bench/results/overhead-<timestamp>.json)
   --database-url URL      run the gateway on this PostgreSQL instead of its embedded PGlite
                           (the embedded database runs inside the gateway's process, so its
-                          CPU counts as the gateway's)`;
+                          CPU counts as the gateway's)
+  --gateway-profile DIR   write a V8 CPU profile of the gateway (node --cpu-prof) into DIR`;
 
 /** A mistake in the command line: reported as its message, without a stack. */
 export class UsageError extends Error {
@@ -59,7 +62,7 @@ export function parseArgs(argv: string[]): Options {
     if (value === undefined) throw new UsageError(`--${name} needs a value\n${USAGE}`);
     flags.set(name, value);
   }
-  const known = ['duration', 'concurrency', 'rate', 'stream-rate', 'vendor-latency', 'chunk-delay', 'targets', 'portkey-warmup', 'out', 'database-url'];
+  const known = ['duration', 'concurrency', 'rate', 'stream-rate', 'vendor-latency', 'chunk-delay', 'targets', 'portkey-warmup', 'out', 'database-url', 'gateway-profile'];
   for (const k of flags.keys()) if (!known.includes(k)) throw new UsageError(`unknown option --${k}\n${USAGE}`);
   const quick = bools.has('quick');
   const num = (key: string, fallback: number, min: number): number => {
@@ -88,6 +91,7 @@ export function parseArgs(argv: string[]): Options {
     pin: !bools.has('no-pin'),
     out: flags.get('out'),
     databaseUrl: flags.get('database-url'),
+    gatewayProfileDir: flags.get('gateway-profile'),
     model: 'gpt-4o-mini',
   };
 }

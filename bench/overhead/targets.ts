@@ -27,6 +27,8 @@ export interface ServerOptions {
   model: string;
   /** Run the gateway on this PostgreSQL instead of its embedded database. */
   databaseUrl?: string | undefined;
+  /** Profile the gateway with `node --cpu-prof`, writing into this directory when it stops. */
+  gatewayProfileDir?: string | undefined;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -106,7 +108,8 @@ export async function startGateway(mock: Mock, opts: ServerOptions, onCleanup: (
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-gateway-'));
   onCleanup(() => rmSync(dataDir, { recursive: true, force: true }));
-  const child = spawnNode('gateway', ['--import', guard, join(repoRoot, 'apps', 'api', 'src', 'main.ts')], {
+  const profile = opts.gatewayProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.gatewayProfileDir}`] : [];
+  const child = spawnNode('gateway', [...profile, '--import', guard, join(repoRoot, 'apps', 'api', 'src', 'main.ts')], {
     core: opts.core,
     cwd: repoRoot,
     env: baseEnv({

@@ -3,6 +3,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import { ApiError } from './errors.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { registerWeb } from './http/web.ts';
+import { FastPath, serverWithFastPath } from './http/fast-path.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { registerSignupRoutes } from './routes/signup.ts';
 import { registerAgentRoutes } from './routes/agents.ts';
@@ -19,7 +20,11 @@ import { registerGraphQL } from './graphql/plugin.ts';
 import type { Services } from './services.ts';
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
+  // The completion route's hot path is served on node:http in front of Fastify (http/fast-path.ts).
+  let fast: FastPath | null = null;
+  let closing = false;
   const app = Fastify({
+    serverFactory: serverWithFastPath(() => fast),
     loggerInstance: services.logger as FastifyBaseLogger,
     bodyLimit: services.config.BODY_LIMIT_BYTES,
     logController: new LogController({ disableRequestLogging: true }),
@@ -52,7 +57,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerAgentRoutes(app, services);
   registerProviderKeyRoutes(app, services);
   registerAdminCatalogRoutes(app, services);
-  registerCompletions(app, services);
+  const completion = registerCompletions(app, services);
   registerCallRoutes(app, services);
   registerWorkflowRoutes(app, services);
   registerModelRoutes(app, services);
@@ -61,5 +66,19 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerDiscoveryRoutes(app, services);
   registerGraphQL(app, services);
   registerWeb(app);
+
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  fast = new FastPath({
+    logger: services.logger,
+    metrics: services.metrics,
+    bodyLimit: services.config.BODY_LIMIT_BYTES,
+    cachedKey: (key) => services.keys.cached(key),
+    resolveKey: (key) => services.keys.resolve(key),
+    completion,
+    closing: () => closing,
+  });
   return app;
 }

@@ -2,8 +2,10 @@
 //   authenticate → idempotency → annotate → route → dispatch → meter → respond.
 // Stages still to come (guard, budget, cache, prune, quality gate) slot in where
 // design §2 places them.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { tenantAuth, principalOf } from '../http/auth.ts';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { tenantAuth } from '../http/auth.ts';
+import type { PipelineHandler, PipelineRequest } from '../http/fast-path.ts';
+import { ApiError } from '../errors.ts';
 import { toApiError } from '../http/error-handler.ts';
 import { newId } from '../security/secrets.ts';
 import type { Services } from '../services.ts';
@@ -22,12 +24,13 @@ import { serveFromCache } from './cache-stage.ts';
 import { pruneStage } from './prune-stage.ts';
 import type { IdempotencyRecord } from '../hot/store.ts';
 
-function newContext(request: FastifyRequest): CallContext {
+function newContext(request: PipelineRequest): CallContext {
   const pk = request.headers['x-provider-key'];
+  if (!request.principal) throw new ApiError('missing_api_key');
   return {
     id: newId('call'),
     receivedAt: new Date(),
-    principal: principalOf(request),
+    principal: request.principal,
     body: {},
     requestedModel: '',
     annotation: undefined,
@@ -54,10 +57,19 @@ async function replay(reply: FastifyReply, rec: IdempotencyRecord): Promise<void
   await reply.code(rec.status).headers(headers).header('idempotent-replayed', 'true').send(rec.body);
 }
 
-export function registerCompletions(app: FastifyInstance, s: Services): void {
+/**
+ * Registers the route on Fastify and returns its handler, which the node:http fast
+ * path (http/fast-path.ts) runs too for well-formed requests.
+ */
+export function registerCompletions(app: FastifyInstance, s: Services): PipelineHandler {
   const authenticate = tenantAuth(s.keys);
+  const handler = completionHandler(s);
+  app.post('/v1/chat/completions', { onRequest: authenticate }, (request, reply) => handler(request, reply));
+  return handler;
+}
 
-  app.post('/v1/chat/completions', { onRequest: authenticate }, async (request, reply) => {
+function completionHandler(s: Services): PipelineHandler {
+  return async (request, reply) => {
     const ctx = newContext(request);
 
     // idempotency
@@ -102,5 +114,5 @@ export function registerCompletions(app: FastifyInstance, s: Services): void {
       }
       throw e;
     }
-  });
+  };
 }

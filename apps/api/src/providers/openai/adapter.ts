@@ -32,6 +32,8 @@ export function parseOpenAIResponse(text: string): ParsedCompletion {
 }
 
 const ERROR_START = /^\{\s*"error"\s*:/;
+/** A chunk that carries usage (with include_usage every chunk has `"usage":null` until the last). */
+const USAGE_OBJECT = /"usage"\s*:\s*\{/;
 
 /** OpenAI's SSE, passed through as raw text; only usage chunks are parsed. */
 export function openAIStreamDecoder(): StreamDecoder {
@@ -49,7 +51,7 @@ export function openAIStreamDecoder(): StreamDecoder {
         out.push({ kind: 'error', data });
         continue;
       }
-      if (data.includes('"usage"')) {
+      if (data.includes('"usage"') && USAGE_OBJECT.test(data)) {
         const j = tryJson(data) as { usage?: unknown; choices?: unknown[] } | null;
         const usage = usageFromOpenAI(j?.usage);
         if (usage) {
