@@ -36,6 +36,8 @@ export const errorCatalogue = {
   provider_unavailable: { status: 400, type: 'invalid_request_error', log: 'info', retryable: false, message: 'That provider cannot be reached through this gateway.' },
   upstream_bad_request: { status: 400, type: 'invalid_request_error', log: 'info', retryable: false, message: 'The model provider refused the request.' },
   no_provider_key: { status: 400, type: 'invalid_request_error', log: 'info', retryable: false, message: 'No provider key: send x-provider-key, store one under /v1/settings/provider-keys, or configure the platform key.' },
+  embeddings_unsupported: { status: 400, type: 'invalid_request_error', log: 'info', retryable: false, message: 'This provider offers no embeddings through the gateway.' },
+  not_embedding_model: { status: 400, type: 'invalid_request_error', log: 'info', retryable: false, message: 'The model does not make embeddings.' },
   unknown_model: { status: 404, type: 'invalid_request_error', log: 'info', retryable: false, message: 'The model is not in the catalog.' },
   unavailable: { status: 503, type: 'server_error', log: 'error', retryable: true, message: 'The service is not ready.' },
   internal: { status: 500, type: 'server_error', log: 'error', retryable: true, message: 'Internal error.' },

@@ -3,7 +3,8 @@ import { z } from 'zod';
 /** Vendors the gateway can route to. */
 export const providerSchema = z.enum(['openai', 'anthropic', 'gemini', 'mistral', 'deepseek', 'xai', 'groq', 'together']);
 
-export const modalitySchema = z.enum(['text', 'image', 'audio', 'video']);
+/** `embedding` as an output marks an embedding model: served by /v1/embeddings, never routed for chat. */
+export const modalitySchema = z.enum(['text', 'image', 'audio', 'video', 'embedding']);
 
 export const reasoningEffortSchema = z.enum(['none', 'minimal', 'low', 'medium', 'high', 'max']);
 

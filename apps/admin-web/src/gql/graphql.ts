@@ -17,6 +17,7 @@ export type Capability =
 
 export type Modality =
   | 'audio'
+  | 'embedding'
   | 'image'
   | 'text'
   | 'video';

@@ -16,6 +16,8 @@ const MULTIMODAL = ['text', 'image', 'audio', 'video'] as const;
 const EFFORTS_GPT5 = ['minimal', 'low', 'medium', 'high'] as const;
 const EFFORTS_LMH = ['low', 'medium', 'high'] as const;
 
+const EMBEDDING = ['embedding'] as const;
+
 // Fields that are the same for every model seeded here.
 const plain = { search_only: false, moderation_only: false } as const;
 
@@ -344,4 +346,30 @@ export const seedCatalog: ModelProfile[] = [
     disabled: false,
     failover: ['gpt-4.1-mini', 'gemini-2.5-flash'],
   },
+
+  // ── Embedding models ────────────────────────────────────────────────────────────────
+  // Served by POST /v1/embeddings only (output modality `embedding`), never routed for
+  // chat and never failed over: another vendor's vectors live in another space. Input
+  // tokens are all they bill; max_output_tokens is 1 because the schema wants a positive
+  // cap and an embedding model writes no tokens. context_length is the longest input.
+  ...([
+    ['text-embedding-3-small', 'openai', 0.02, 8_191],
+    ['text-embedding-3-large', 'openai', 0.13, 8_191],
+    ['text-embedding-ada-002', 'openai', 0.1, 8_191],
+    ['gemini-embedding-001', 'gemini', 0.15, 2_048],
+    ['mistral-embed', 'mistral', 0.1, 8_192],
+    ['codestral-embed', 'mistral', 0.15, 8_192],
+    ['amazon.titan-embed-text-v2:0', 'bedrock', 0.02, 8_192],
+    ['cohere.embed-english-v3', 'bedrock', 0.1, 512],
+    ['cohere.embed-multilingual-v3', 'bedrock', 0.1, 512],
+    ['BAAI/bge-base-en-v1.5', 'together', 0.008, 512],
+    ['nomic-ai/nomic-embed-text-v1.5', 'fireworks', 0.008, 8_192],
+  ] as const).map(([model, provider, input, context]): ModelProfile => ({
+    model, provider,
+    input_per_mtok: input, output_per_mtok: 0, cached_input_per_mtok: input, cache_write_multiplier: 1,
+    input_modalities: [...TEXT], output_modalities: [...EMBEDDING],
+    tools: 'none', structured_outputs: false, reasoning_efforts: [],
+    context_length: context, max_output_tokens: 1, ...plain,
+    strengths: {}, disabled: false, failover: [],
+  })),
 ];

@@ -29,7 +29,7 @@ export interface DispatchDeps {
   providerKeys: ProviderKeys;
 }
 
-function keyFor(headerKey: string | undefined, ctx: CallContext, provider: ProviderInfo, keys: ProviderKeys): string {
+export function keyFor(headerKey: string | undefined, ctx: CallContext, provider: ProviderInfo, keys: ProviderKeys): string {
   const key = headerKey ?? keys.reveal(ctx.principal.accountId, provider.name) ?? provider.platformKey;
   if (key) return key;
   if (provider.name === 'ollama' || provider.name === 'vllm') return '';

@@ -22,7 +22,7 @@ export function needsOf(body: Record<string, unknown>): Needs {
 }
 
 export function fits(p: ModelProfile, needs: Needs): boolean {
-  if (p.disabled || p.search_only || p.moderation_only) return false;
+  if (p.disabled || p.search_only || p.moderation_only || !p.output_modalities.includes('text')) return false;
   if (needs.image && !p.input_modalities.includes('image')) return false;
   if (needs.tools && p.tools === 'none') return false;
   if (needs.structured && !p.structured_outputs) return false;

@@ -24,7 +24,7 @@ function meanStrength(p: ModelProfile): number {
 export function defaultBaseline(accountId: string, deps: RouteDeps): ModelProfile | undefined {
   let best: ModelProfile | undefined;
   for (const m of deps.catalog.all()) {
-    if (m.disabled || m.search_only || m.moderation_only) continue;
+    if (m.disabled || m.search_only || m.moderation_only || !m.output_modalities.includes('text')) continue;
     const info = deps.providers.get(m.provider);
     if (!info || !hasAdapter(info.wire)) continue;
     if (!info.platformKey && !deps.providerKeys.has(accountId, m.provider)) continue;
@@ -76,6 +76,9 @@ export function route(ctx: CallContext, deps: RouteDeps): void {
     return;
   }
   const { model, provider, profile } = resolvePinned(ctx.requestedModel, catalog, providers);
+  if (profile && !profile.output_modalities.includes('text')) {
+    throw new ApiError('invalid_request', `${model} is an embedding model: call POST /v1/embeddings with it.`, { param: 'model' });
+  }
   const info = providers.get(provider);
   if (!info || !hasAdapter(info.wire)) {
     throw new ApiError('provider_unavailable', `Model ${ctx.requestedModel} is served by ${provider}, which is not configured on this gateway.`, { param: 'model' });

@@ -72,3 +72,36 @@ export interface ChatAdapter {
   /** Maps a vendor error response (status ≥ 400) onto our catalogue, keeping the vendor's message. */
   mapError(status: number, headers: Record<string, string | string[] | undefined>, text: string, target: CallTarget): ApiError;
 }
+
+/** An embeddings request in the gateway's terms: always a list, one vector per item. */
+export interface EmbeddingInput {
+  /** Texts, or token-id arrays (only vendors that read tokens take them). */
+  input: string[] | number[][];
+  dimensions?: number;
+  /** The client's end-user id; vendors without one drop it (it changes no vector). */
+  user?: string;
+}
+
+/** One vendor answer (status < 400) to one of an embedding call's requests. */
+export interface EmbeddingAnswer {
+  text: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export interface ParsedEmbeddings {
+  /** One vector per input, in input order. */
+  vectors: number[][];
+  /** Input tokens as the vendor counted them, or null when it reports none. */
+  promptTokens: number | null;
+}
+
+/** A vendor's embeddings behind OpenAI's /v1/embeddings, as pure transforms. */
+export interface EmbeddingAdapter {
+  /** Names what the vendor cannot do for this request (the gateway answers 400), or null. */
+  unsupported(req: EmbeddingInput, target: CallTarget): string | null;
+  /** The vendor calls that embed the inputs (more than one where the vendor caps a batch). */
+  buildRequests(req: EmbeddingInput, target: CallTarget): AdapterRequest[];
+  /** Reads the answers to buildRequests, in the same order. */
+  parseResponses(answers: EmbeddingAnswer[], req: EmbeddingInput, target: CallTarget): ParsedEmbeddings;
+  mapError(status: number, headers: Record<string, string | string[] | undefined>, text: string, target: CallTarget): ApiError;
+}

@@ -12,6 +12,8 @@ import { buildReply } from './reply.ts';
 import { verifySignature, type MockCredentials } from './sigv4.ts';
 import { eventSequence, writeEventStream } from './stream.ts';
 import { validateConverse, type ConverseRequest } from './validate.ts';
+import { invalidModel, invokeEmbedding, isEmbeddingModel } from './embeddings.ts';
+import { MAGIC_MODELS } from '../faults.ts';
 import { exchangeFor, newState, vendorHandle, type Exchange, type ServerState } from '../vendor.ts';
 
 export interface BedrockMockOptions {
@@ -30,7 +32,7 @@ export interface BedrockMockOptions {
   record?: boolean;
 }
 
-const ROUTE = /^\/model\/([^/]+)\/(converse|converse-stream)$/;
+const ROUTE = /^\/model\/([^/]+)\/(converse|converse-stream|invoke)$/;
 
 function credentialsOf(opts: BedrockMockOptions): MockCredentials | null {
   if (opts.accessKeyId && opts.secretAccessKey) {
@@ -85,6 +87,7 @@ async function handle(ex: Exchange, state: ServerState, opts: BedrockMockOptions
     if (denied) return sendError(res, denied);
   }
   if (!parsed.ok) return sendError(res, SERIALIZATION);
+  if (route[2] === 'invoke') return invoke(ex, decodeURIComponent(route[1]!), parsed.value, state);
   const invalid = validateConverse(parsed.value);
   if (invalid) return sendError(res, invalid);
   return converse(ex, decodeURIComponent(route[1]!), route[2] === 'converse-stream', parsed.value as ConverseRequest, state, opts);
@@ -119,6 +122,26 @@ async function converse(ex: Exchange, model: string, stream: boolean, request: C
     destroy: ex.destroy,
     ...(plan.kind === 'cut' ? { cut: plan.cut } : {}),
   });
+}
+
+/**
+ * InvokeModel, for the embedding models (text models are served through Converse here).
+ * The body's shape follows the model id, so a fault is asked for in the version slot of a
+ * real id (`amazon.titan-embed-text-v2:rate-limited`) as well as by the bare magic name.
+ */
+async function invoke(ex: Exchange, model: string, body: unknown, state: ServerState): Promise<void> {
+  const versioned = (MAGIC_MODELS as readonly string[]).find((m) => model.endsWith(`:${m}`));
+  const plan = planFault(versioned ?? model, false, state.faults);
+  if (plan.kind === 'error') return sendError(ex.res, faultError(plan));
+  if (plan.kind === 'reset') return ex.destroy();
+  if (plan.kind === 'hang') return untilAborted(ex.signal);
+  if (plan.kind === 'delay' && !(await delay(plan.ms, ex.signal))) return;
+  const magic = versioned !== undefined || (MAGIC_MODELS as readonly string[]).includes(model);
+  if (!isEmbeddingModel(model) && !magic) return sendError(ex.res, invalidModel());
+  const answer = invokeEmbedding(magic ? (model.startsWith('cohere.') ? 'cohere.embed-english-v3' : 'amazon.titan-embed-text-v2:0') : model, body, state.script);
+  if ('status' in answer) return sendError(ex.res, answer);
+  state.seq++;
+  return sendJson(ex.res, 200, answer.body, { 'x-amzn-requestid': requestId(), 'x-amzn-bedrock-input-token-count': String(answer.inputTokens), 'x-amzn-bedrock-invocation-latency': '1' });
 }
 
 function requestId(): string {

@@ -9,6 +9,7 @@ import { normalize, parseRequest } from './parse.ts';
 import { buildReply } from './reply.ts';
 import type { GenerateContentRequest } from './request.ts';
 import { checkRequest } from './rules.ts';
+import { embedBody, validateEmbed } from './embeddings.ts';
 import { eventSequence, writeStream } from './stream.ts';
 import { modelList, responseBody, type ResponseMeta } from './wire.ts';
 import { exchangeFor as baseExchange, newState, vendorHandle, type ServerState } from '../vendor.ts';
@@ -37,6 +38,7 @@ interface Exchange {
 }
 
 const GENERATE = /^\/(v1|v1beta|v1alpha)\/(?:models|tunedModels)\/([^/:]+):(generateContent|streamGenerateContent)$/;
+const EMBED = /^\/(v1|v1beta|v1alpha)\/models\/([^/:]+):(embedContent|batchEmbedContents)$/;
 const LIST_MODELS = /^\/(v1|v1beta|v1alpha)\/models$/;
 
 export async function startGeminiMock(opts: GeminiMockOptions = {}): Promise<MockVendor> {
@@ -80,6 +82,11 @@ async function handle(ex: Exchange, state: ServerState, opts: GeminiMockOptions)
     const stream = route[3] === 'streamGenerateContent';
     return generate(ex, request, decodeURIComponent(route[2]!), stream, state, opts);
   }
+  const embed = EMBED.exec(url.pathname);
+  if (method === 'POST' && embed) {
+    if (!parsed.ok) return sendError(res, INVALID_JSON);
+    return embedContent(ex, parsed.value, decodeURIComponent(embed[2]!), embed[3] === 'batchEmbedContents', embed[1]!, state);
+  }
   if (method === 'GET' && LIST_MODELS.test(url.pathname)) return sendJson(res, 200, modelList(MAGIC_MODELS), vendorHeaders());
   return sendError(res, methodNotFound());
 }
@@ -106,6 +113,18 @@ async function generate(ex: Exchange, request: GenerateContentRequest, model: st
     destroy: ex.destroy,
     ...(plan.kind === 'cut' ? { cut: plan.cut } : {}),
   });
+}
+
+async function embedContent(ex: Exchange, body: unknown, model: string, batch: boolean, version: string, state: ServerState): Promise<void> {
+  const plan = planFault(model, false, state.faults);
+  if (plan.kind === 'error') return sendError(ex.res, faultError(plan.error.status, model, plan.error.headers?.['retry-after']));
+  if (plan.kind === 'reset') return ex.destroy();
+  if (plan.kind === 'hang') return untilAborted(ex.signal);
+  if (plan.kind === 'delay' && !(await delay(plan.ms, ex.signal))) return;
+  const checked = validateEmbed(body, model, batch, version);
+  if ('status' in checked) return sendError(ex.res, checked);
+  state.seq++;
+  return sendJson(ex.res, 200, embedBody(checked), vendorHeaders());
 }
 
 function vendorHeaders(): Record<string, string> {

@@ -11,6 +11,7 @@ import { buildReply } from './reply.ts';
 import { chunkSequence, writeSse } from './stream.ts';
 import { validateChatRequest, type ChatRequest } from './validate.ts';
 import { completionBody, modelList } from './wire.ts';
+import { embeddingsBody, validateEmbeddings } from './embeddings.ts';
 import { exchangeFor, newState, vendorHandle, type Exchange, type ServerState } from '../vendor.ts';
 
 export async function startOpenAIMock(opts: OpenAIMockOptions = {}): Promise<MockVendor> {
@@ -55,6 +56,13 @@ async function handle(ex: Exchange, state: ServerState, opts: OpenAIMockOptions,
     if (invalid) return sendError(res, invalid, dialect);
     return chatCompletion(ex, body as ChatRequest, state, opts, dialect);
   }
+  const embeddingsDeployment = dialect?.azure ? (/^\/openai\/deployments\/([^/]+)\/embeddings$/.exec(path)?.[1] ?? null) : null;
+  const isEmbeddings = dialect?.azure ? embeddingsDeployment !== null && new URLSearchParams(query).has('api-version') : path.endsWith('/embeddings');
+  // Groq and DeepSeek serve no embeddings: the route does not exist there.
+  if (method === 'POST' && isEmbeddings && opts.dialect !== 'groq' && opts.dialect !== 'deepseek') {
+    if (!parsed.ok) return sendError(res, INVALID_JSON, dialect);
+    return embeddings(ex, parsed.value, embeddingsDeployment === null ? null : decodeURIComponent(embeddingsDeployment), state, opts, dialect);
+  }
   if (method === 'GET' && path.endsWith('/models')) return sendJson(res, 200, modelList(MAGIC_MODELS), vendorHeaders(state));
   return sendError(res, invalidUrl(method, path), dialect);
 }
@@ -84,6 +92,19 @@ async function chatCompletion(ex: Exchange, request: ChatRequest, state: ServerS
     destroy: ex.destroy,
     ...(plan.kind === 'cut' ? { cut: plan.cut } : {}),
   });
+}
+
+async function embeddings(ex: Exchange, body: unknown, deployment: string | null, state: ServerState, opts: OpenAIMockOptions, dialect: MockDialect | undefined): Promise<void> {
+  const model = deployment ?? (isRecord(body) && typeof body.model === 'string' ? body.model : '');
+  const plan = planFault(model, false, state.faults);
+  if (plan.kind === 'error') return sendError(ex.res, plan.error, dialect);
+  if (plan.kind === 'reset') return ex.destroy();
+  if (plan.kind === 'hang') return untilAborted(ex.signal);
+  if (plan.kind === 'delay' && !(await delay(plan.ms, ex.signal))) return;
+  const request = validateEmbeddings(body, opts.dialect, deployment);
+  if ('status' in request) return sendJson(ex.res, request.status, dialect?.errorBody && request.status !== 422 ? dialect.errorBody(request.status, request.body.error) : request.body, request.headers);
+  state.seq++;
+  return sendJson(ex.res, 200, embeddingsBody(request, state.script, opts.dialect, state.seq), vendorHeaders(state));
 }
 
 function nextCallId(state: ServerState, dialect: MockDialect | undefined): () => string {

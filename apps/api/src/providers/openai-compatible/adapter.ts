@@ -18,7 +18,7 @@ function profileOf(target: CallTarget): VendorProfile {
   return p;
 }
 
-function authHeaders(profile: VendorProfile, apiKey: string): Record<string, string> {
+export function authHeaders(profile: VendorProfile, apiKey: string): Record<string, string> {
   switch (profile.auth) {
     case 'api-key':
       return { 'api-key': apiKey };

@@ -1,0 +1,225 @@
+// POST /v1/embeddings: OpenAI's embeddings wire in and out, for every vendor that embeds.
+//   authenticate → validate → route (the catalog; an embedding model only) → dispatch
+//   (the vendor's adapter; retries before any answer, the circuit breaker) → meter → respond.
+// The key goes where chat keys go: x-provider-key, else the tenant's stored key, else the
+// platform's; the body never chooses. There is no cross-vendor failover: another vendor's
+// model puts vectors in another space, which a client's index cannot mix.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { ApiError } from '../errors.ts';
+import { principalOf, tenantAuth } from '../http/auth.ts';
+import { toApiError } from '../http/error-handler.ts';
+import { parseWith } from '../http/validate.ts';
+import { embeddingAdapterFor } from '../providers/embedding-adapters.ts';
+import type { CallTarget, EmbeddingAdapter, EmbeddingAnswer, EmbeddingInput, ParsedEmbeddings } from '../providers/types.ts';
+import { newId } from '../security/secrets.ts';
+import type { Services } from '../services.ts';
+import type { Attempt, CallContext } from './context.ts';
+import { backoffMs } from './dispatch-policy.ts';
+import { keyFor, transportError } from './dispatch.ts';
+import { meterCall } from './meter-call.ts';
+import { noUsage, type Usage } from './pricing.ts';
+import { optimizerBlock, responseHeaders } from './respond.ts';
+import { resolvePinned } from './route.ts';
+import { countTokens } from './tokens.ts';
+
+/** OpenAI's limit on inputs per request. */
+const MAX_INPUTS = 2048;
+/** Vendor calls in flight at once for one request (Titan embeds one text a call). */
+const PARALLEL_CALLS = 8;
+
+const tokenIds = z.array(z.int().nonnegative()).min(1);
+export const embeddingsBodySchema = z
+  .object({
+    model: z.string().min(1),
+    input: z.union([z.string().min(1), z.array(z.string().min(1)).min(1).max(MAX_INPUTS), tokenIds, z.array(tokenIds).min(1).max(MAX_INPUTS)]),
+    encoding_format: z.enum(['float', 'base64']).optional(),
+    dimensions: z.int().positive().optional(),
+    user: z.string().optional(),
+  })
+  .strict();
+type EmbeddingsBody = z.infer<typeof embeddingsBodySchema>;
+
+/** The request as a list: a string or one token array is one input. */
+export function inputList(input: EmbeddingsBody['input']): string[] | number[][] {
+  if (typeof input === 'string') return [input];
+  if (input.length > 0 && typeof input[0] === 'number') return [input as number[]];
+  return input as string[] | number[][];
+}
+
+/** OpenAI's base64 embedding: float32 values, little-endian. */
+export function base64Embedding(values: number[]): string {
+  const buf = Buffer.allocUnsafe(values.length * 4);
+  for (let i = 0; i < values.length; i++) buf.writeFloatLE(values[i]!, i * 4);
+  return buf.toString('base64');
+}
+
+/** Counted by us when the vendor reports no tokens (flagged estimated). */
+export function estimateEmbeddingTokens(input: string[] | number[][]): number {
+  return input.reduce((n, i) => n + (typeof i === 'string' ? countTokens(i) : i.length), 0);
+}
+
+export function embeddingsResponse(parsed: ParsedEmbeddings, model: string, usage: Usage, format: 'float' | 'base64'): Record<string, unknown> {
+  return {
+    object: 'list',
+    data: parsed.vectors.map((v, index) => ({ object: 'embedding', index, embedding: format === 'base64' ? base64Embedding(v) : v })),
+    model,
+    usage: { prompt_tokens: usage.promptTokens, total_tokens: usage.promptTokens },
+  };
+}
+
+function newContext(request: FastifyRequest): CallContext {
+  const pk = request.headers['x-provider-key'];
+  return {
+    id: newId('call'),
+    receivedAt: new Date(),
+    principal: principalOf(request),
+    body: {},
+    requestedModel: '',
+    annotation: undefined,
+    stream: false,
+    clientWantsUsage: false,
+    providerKeyHeader: typeof pk === 'string' && pk.length > 0 ? pk : undefined,
+    idempotencyKey: null,
+    claim: null,
+    route: null,
+    attempts: [],
+    upstreamMs: 0,
+    events: [],
+    served: null,
+    optimizer: null,
+    cacheHit: null,
+    afterAnswer: null,
+    prunedTokens: 0,
+    evidence: [],
+  };
+}
+
+/** Route: the model from the catalog (or provider/model), which must make embeddings on a vendor that has them. */
+function route(ctx: CallContext, s: Services): { adapter: EmbeddingAdapter; target: CallTarget } {
+  const { model, provider, profile } = resolvePinned(ctx.requestedModel, s.catalog, s.providers);
+  const info = s.providers.get(provider);
+  if (!info) throw new ApiError('provider_unavailable', `Model ${ctx.requestedModel} is served by ${provider}, which is not configured on this gateway.`, { param: 'model' });
+  if (profile && !profile.output_modalities.includes('embedding')) {
+    throw new ApiError('not_embedding_model', `${model} is a ${profile.output_modalities.join('/')} model, not an embedding model; name one such as text-embedding-3-small.`, { param: 'model' });
+  }
+  if (profile?.disabled) throw new ApiError('provider_unavailable', `${model} is disabled on this gateway.`, { param: 'model' });
+  const adapter = embeddingAdapterFor(info);
+  if (!adapter) throw new ApiError('embeddings_unsupported', `${provider} offers no embeddings; name an embedding model of another vendor.`, { param: 'model' });
+  ctx.route = {
+    model,
+    provider,
+    requestedProvider: provider,
+    profile,
+    failover: [],
+    pinned: true,
+    baselineModel: model,
+    baselineProfile: profile,
+    reasons: [profile ? `embeddings on ${model} (${provider})` : `embeddings on ${model} (${provider}): not in the catalog, unpriced`],
+  };
+  const target: CallTarget = { provider: info, model, apiKey: keyFor(ctx.providerKeyHeader, ctx, info, s.providerKeys) };
+  return { adapter, target };
+}
+
+/** Sends every vendor call of one attempt (a few at a time) and reads their bodies; the first failure wins. */
+async function sendAll(s: Services, adapter: EmbeddingAdapter, target: CallTarget, req: EmbeddingInput, signal: AbortSignal, attempt: Attempt): Promise<EmbeddingAnswer[]> {
+  const requests = adapter.buildRequests(req, target);
+  const answers: EmbeddingAnswer[] = new Array<EmbeddingAnswer>(requests.length);
+  for (let i = 0; i < requests.length; i += PARALLEL_CALLS) {
+    await Promise.all(
+      requests.slice(i, i + PARALLEL_CALLS).map(async (r, j) => {
+        let res;
+        try {
+          res = await s.outbound.request({ url: r.url, method: 'POST', headers: r.headers, body: r.body, signal });
+        } catch (err) {
+          throw transportError(err, target.provider.name);
+        }
+        attempt.status = res.statusCode;
+        let text: string;
+        try {
+          text = await res.body.text();
+        } catch (err) {
+          throw transportError(err, target.provider.name);
+        }
+        if (res.statusCode >= 400) throw adapter.mapError(res.statusCode, res.headers, text, target);
+        answers[i + j] = { text, headers: res.headers };
+      }),
+    );
+  }
+  return answers;
+}
+
+/** Dispatch with the policy chat uses: retry a retryable failure before any answer, honour Retry-After, keep out a failing vendor. */
+async function dispatch(ctx: CallContext, s: Services, adapter: EmbeddingAdapter, target: CallTarget, req: EmbeddingInput, signal: AbortSignal): Promise<{ parsed: ParsedEmbeddings; attempt: Attempt }> {
+  const provider = target.provider.name;
+  if (!s.breaker.allow(provider)) throw new ApiError('upstream_error', `${provider} is failing; calls skip it until ${new Date(s.breaker.openUntil(provider)).toISOString()}.`);
+  for (let retry = 0; ; retry++) {
+    const startedAt = performance.now();
+    const attempt: Attempt = { provider, model: target.model, profile: ctx.route!.profile, startedAt: new Date(), latencyMs: 0, status: null, outcome: 'error', usage: noUsage, role: 'serve' };
+    ctx.attempts.push(attempt);
+    try {
+      const answers = await sendAll(s, adapter, target, req, signal, attempt);
+      attempt.latencyMs = performance.now() - startedAt;
+      let parsed: ParsedEmbeddings;
+      try {
+        parsed = adapter.parseResponses(answers, req, target);
+      } catch {
+        throw new ApiError('upstream_error', `${provider} answered with a body the gateway cannot read.`);
+      }
+      attempt.outcome = 'ok';
+      s.breaker.success(provider);
+      return { parsed, attempt };
+    } catch (e) {
+      attempt.latencyMs = performance.now() - startedAt;
+      const err = e instanceof ApiError ? e : transportError(e, provider);
+      const retryable = err.entry.retryable && !signal.aborted;
+      if (retryable && err.code !== 'upstream_rate_limited') s.breaker.failure(provider);
+      if (!retryable || retry >= s.config.UPSTREAM_MAX_RETRIES || !s.breaker.allow(provider)) throw err;
+      const wait = backoffMs(retry, err.headers['retry-after']);
+      if (wait === null) throw err;
+      await sleep(wait, undefined, { signal }).catch(() => undefined);
+      if (signal.aborted) throw err;
+    }
+  }
+}
+
+export function registerEmbeddings(app: FastifyInstance, s: Services): void {
+  app.post('/v1/embeddings', { onRequest: tenantAuth(s.keys) }, async (request, reply) => {
+    const ctx = newContext(request);
+    const abort = new AbortController();
+    const total = setTimeout(() => abort.abort(new DOMException('total upstream timeout', 'TimeoutError')), s.config.UPSTREAM_TOTAL_TIMEOUT_MS);
+    reply.raw.on('close', () => {
+      clearTimeout(total);
+      if (!reply.raw.writableFinished) abort.abort();
+    });
+    try {
+      const body = parseWith(embeddingsBodySchema, request.body, 'invalid_request');
+      ctx.requestedModel = body.model;
+      ctx.body = body;
+      const req: EmbeddingInput = { input: inputList(body.input), ...(body.dimensions !== undefined ? { dimensions: body.dimensions } : {}), ...(body.user !== undefined ? { user: body.user } : {}) };
+      const { adapter, target } = route(ctx, s);
+      const refused = adapter.unsupported(req, target);
+      if (refused) throw new ApiError('invalid_request', `${target.provider.name} cannot do this: ${refused}.`);
+
+      const t0 = performance.now();
+      const { parsed, attempt } = await dispatch(ctx, s, adapter, target, req, abort.signal);
+      const upstreamMs = performance.now() - t0;
+      const usage: Usage = { ...noUsage, promptTokens: parsed.promptTokens ?? estimateEmbeddingTokens(req.input), estimated: parsed.promptTokens === null };
+      attempt.usage = usage;
+      ctx.served = attempt;
+      const overheadMs = Math.max(0, reply.elapsedTime - upstreamMs);
+      const costs = meterCall(ctx, s.meter, { status: 200, errorCode: null, usage, latencyMs: reply.elapsedTime, overheadMs, vendorStatus: attempt.status });
+      const out = { ...embeddingsResponse(parsed, target.model, usage, body.encoding_format ?? 'float'), optimizer: optimizerBlock(costs) };
+      return await reply.code(200).headers(responseHeaders(ctx, overheadMs, 'application/json')).send(JSON.stringify(out));
+    } catch (err) {
+      const e = toApiError(err);
+      if (ctx.route) {
+        meterCall(ctx, s.meter, { status: e.status, errorCode: e.code, usage: noUsage, latencyMs: reply.elapsedTime, overheadMs: 0, vendorStatus: ctx.attempts.at(-1)?.status ?? null });
+      }
+      throw e;
+    } finally {
+      clearTimeout(total);
+    }
+  });
+}
