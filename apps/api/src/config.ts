@@ -66,6 +66,12 @@ export const configSchema = z
     UPSTREAM_MAX_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
     CIRCUIT_FAILURES: z.coerce.number().int().min(1).default(5),
     CIRCUIT_COOLDOWN_MS: z.coerce.number().int().positive().default(30_000),
+    /** The semantic cache's sentence-embedding model: a directory with onnx/model.onnx and tokenizer.json (else the lexical fallback). */
+    EMBEDDING_MODEL_DIR: z.string().min(1).optional(),
+    /** How long a semantic lookup waits for its question's embedding before it counts as a miss. */
+    SEMANTIC_EMBED_TIMEOUT_MS: z.coerce.number().int().positive().default(250),
+    /** Share of semantic hits the judge checks while their step is still exploring. */
+    SEMANTIC_CHECK_RATE: z.coerce.number().min(0).max(1).default(0.2),
   })
   .strict();
 

@@ -25,6 +25,8 @@ import { Outcomes } from './optimizer/outcomes.ts';
 import { StepRegistry } from './optimizer/registry.ts';
 import { Discovery } from './optimizer/discovery.ts';
 import { AnswerCache } from './pipeline/cache.ts';
+import { SemanticCache } from './cache/semantic-cache.ts';
+import { createEmbedder, type Embedder } from './cache/semantic/index.ts';
 import { Accounts } from './tenancy/accounts.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
 import { AdminAuth } from './tenancy/admin-auth.ts';
@@ -55,10 +57,17 @@ export interface Services {
   steps: StepRegistry;
   discovery: Discovery;
   answerCache: AnswerCache;
+  semanticCache: SemanticCache;
   close(): Promise<void>;
 }
 
-export async function createServices(config: Config, logger: Logger, hooks: { announceAdminKey?: (key: string) => void } = {}): Promise<Services> {
+export interface ServiceHooks {
+  announceAdminKey?: (key: string) => void;
+  /** Makes the semantic cache's embedder (default: MiniLM from EMBEDDING_MODEL_DIR, else lexical). */
+  createEmbedder?: () => Promise<Embedder>;
+}
+
+export async function createServices(config: Config, logger: Logger, hooks: ServiceHooks = {}): Promise<Services> {
   const dataDir = resolve(config.DATA_DIR);
   const unlock = lockDataDir(dataDir);
   const master = loadMasterKey({
@@ -98,6 +107,16 @@ export async function createServices(config: Config, logger: Logger, hooks: { an
   steps.start();
   const routingSettings = new RoutingSettings(db, hot);
   const answerCache = new AnswerCache(hot);
+  const semanticCache = new SemanticCache({
+    db,
+    hot,
+    logger,
+    embedTimeoutMs: config.SEMANTIC_EMBED_TIMEOUT_MS,
+    createEmbedder:
+      hooks.createEmbedder ??
+      (() => createEmbedder({ modelDir: config.EMBEDDING_MODEL_DIR, onFallback: (why) => logger.warn({ why }, 'semantic cache: no embedding model; using the lexical fallback') })),
+  });
+  await semanticCache.start();
   await routingSettings.start();
   const outbound = new Outbound({
     connectMs: config.UPSTREAM_CONNECT_TIMEOUT_MS,
@@ -131,11 +150,13 @@ export async function createServices(config: Config, logger: Logger, hooks: { an
     steps,
     discovery,
     answerCache,
+    semanticCache,
     breaker: new CircuitBreaker({ threshold: config.CIRCUIT_FAILURES, cooldownMs: config.CIRCUIT_COOLDOWN_MS }),
     async close() {
       optimizer.stop();
       await discovery.close();
       await steps.close();
+      await semanticCache.close();
       await outbound.close();
       await meter.close();
       await hot.close();

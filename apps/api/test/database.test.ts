@@ -28,7 +28,7 @@ describe('the database', () => {
 
   it('applies every migration at start', async () => {
     const rows = (await gw.services.db.em().getConnection().execute('select name from mikro_orm_migrations order by id')) as { name: string }[];
-    expect(rows.map((r) => r.name)).toEqual(['0001-foundation', '0002-events', '0003-custom-providers', '0004-optimizer', '0005-steps-discovery']);
+    expect(rows.map((r) => r.name)).toEqual(['0001-foundation', '0002-events', '0003-custom-providers', '0004-optimizer', '0005-steps-discovery', '0006-semantic-cache']);
   });
 
   it('refuses a second process on the same data directory, naming the owner', async () => {

@@ -137,6 +137,19 @@ describe('guards on hard negatives', () => {
     expect(admissible('Who wrote Hamlet?', 'When was Hamlet written?').reason).toMatch(/^question-word/);
   });
 
+  it('refuses the same number in another relation, and people who trade roles', () => {
+    expect(admissible('What will be the most in demand jobs in 10 years?', 'What will be the most in demand jobs after 10 years?').reason).toMatch(/^numbers:in 10\/after 10/);
+    expect(admissible('What is the weirdest question someone has ever asked you?', 'What is the weirdest question you have asked someone?').reason).toMatch(/^swapped-roles/);
+    expect(admissible('What is the best Kirby strategy?', 'What is the best strategy against Kirby?').reason).toBe('swapped-roles:against');
+    expect(admissible('Is Earth a black hole?', 'Is Earth in a black hole?').reason).toBe('swapped-roles:+in');
+  });
+
+  it('refuses another tense of the question, and an opinion asked of "you" against a general question', () => {
+    expect(admissible('Does meditation really help?', 'Has meditation really helped?').reason).toMatch(/^question-form:does\/has/);
+    expect(admissible('How does one conquer procrastination?', 'How did you conquer procrastination?').ok).toBe(false);
+    expect(admissible('Which is your favorite horror movie?', 'Which is the best horror movie?').reason).toMatch(/^person:2\/0/);
+  });
+
   it('admits plain paraphrases', () => {
     expect(admissible('How do I learn Python?', 'How can I learn Python?')).toEqual({ ok: true });
     expect(admissible('How can I lose weight quickly?', 'How do I lose weight fast?')).toEqual({ ok: true });
@@ -167,6 +180,7 @@ describe('semantic index', () => {
     const far = vec(0.8, 0.6, 0); // cosine 0.8
     expect(index.lookup('k', far, q, 0.5)).toBeNull();
     expect(effectiveThreshold(0.94, 0.5)).toBe(0.94);
+    expect(DEFAULT_THRESHOLD).toBe(0.93);
     expect(effectiveThreshold(0.94, 0.97)).toBe(0.97);
     expect(effectiveThreshold(0.94, undefined)).toBe(0.94);
     expect(effectiveThreshold(0.94, Number.NaN)).toBe(0.94);

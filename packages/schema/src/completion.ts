@@ -24,6 +24,13 @@ export const optimizerAnnotation = z
       .strict()
       .optional(),
     intent: z.object({ objective: z.enum(['cost', 'quality', 'latency']).optional() }).strict().optional(),
+    /**
+     * Semantic cache, per call (it applies only where the tenant turned `cache.semantic` on):
+     * `semantic: true` opts a multi-turn call in (its last user turn is the question, every
+     * earlier message must match exactly), `false` skips it; `semantic_threshold` raises the
+     * similarity bar for this call (a value below the default is ignored).
+     */
+    cache: z.object({ semantic: z.boolean().optional(), semantic_threshold: z.number().min(0).max(1).optional() }).strict().optional(),
     source: z
       .object({
         file: z.string().min(1).max(1024).optional(),

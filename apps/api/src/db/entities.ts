@@ -168,4 +168,23 @@ export const CustomProvider = defineEntity({
 });
 export type CustomProvider = InferEntity<typeof CustomProvider>;
 
-export const entities = [CustomProvider, WorkflowEvent, Account, Workflow, ApiKey, AdminKey, ProviderKey, CatalogModel, CallRecord, ActivityEntry];
+/** A semantic-cache entry: a question, its embedding and the answer served for it (per tenant, step and scope). */
+export const SemanticCacheEntry = defineEntity({
+  name: 'SemanticCacheEntry',
+  tableName: 'semantic_cache_entries',
+  properties: {
+    id: p.string().primary(),
+    accountId: p.string(),
+    step: p.string(),
+    scope: p.string(),
+    question: p.text(),
+    embedder: p.string(),
+    vector: p.blob(),
+    answer: p.json<Record<string, unknown>>(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    expiresAt: p.datetime(),
+  },
+});
+export type SemanticCacheEntry = InferEntity<typeof SemanticCacheEntry>;
+
+export const entities = [CustomProvider, WorkflowEvent, Account, Workflow, ApiKey, AdminKey, ProviderKey, CatalogModel, CallRecord, ActivityEntry, SemanticCacheEntry];

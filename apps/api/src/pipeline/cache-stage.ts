@@ -6,6 +6,9 @@ import type { CallContext, Costs } from './context.ts';
 import { meterCall } from './meter-call.ts';
 import { noUsage, type Usage } from './pricing.ts';
 import { optimizerBlock, responseHeaders, sendAnswer } from './respond.ts';
+import { semanticQuery } from './semantic.ts';
+import { judgeHit, sampleCheck } from './semantic-check.ts';
+import type { SemanticQuery } from '../cache/semantic-cache.ts';
 
 const DEFAULT_TTL_S = 3600;
 const PLAN_TTL_MS = 24 * 3600_000;
@@ -14,9 +17,10 @@ function usageOf(a: CachedAnswer): Usage {
   return { ...noUsage, promptTokens: a.promptTokens, completionTokens: a.completionTokens };
 }
 
-async function replayStream(ctx: CallContext, s: Services, answer: CachedAnswer, reply: FastifyReply): Promise<void> {
+async function replayStream(ctx: CallContext, s: Services, answer: CachedAnswer, reply: FastifyReply, kind?: string): Promise<void> {
   const costs = meterCall(ctx, s.meter, { status: 200, errorCode: null, usage: usageOf(answer), latencyMs: reply.elapsedTime, overheadMs: reply.elapsedTime, vendorStatus: null });
-  const headers = { ...responseHeaders(ctx, reply.elapsedTime, 'text/event-stream; charset=utf-8'), 'cache-control': 'no-cache', 'x-optimizer-cache': 'hit' };
+  const headers: Record<string, string> = { ...responseHeaders(ctx, reply.elapsedTime, 'text/event-stream; charset=utf-8'), 'cache-control': 'no-cache', 'x-optimizer-cache': 'hit' };
+  if (kind) headers['x-optimizer-cache-kind'] = kind;
   const chunks = completionAsChunks(answer.text);
   const meta = JSON.parse(chunks[0]!) as Record<string, unknown>;
   const final: Record<string, unknown> = { id: meta.id, object: 'chat.completion.chunk', created: meta.created, model: meta.model, choices: [], optimizer: optimizerBlock(costs, true) };
@@ -26,9 +30,34 @@ async function replayStream(ctx: CallContext, s: Services, answer: CachedAnswer,
   await reply.code(200).headers(headers).send(body);
 }
 
+type Source = 'plan' | 'exact' | 'semantic';
+
+const REASONS: Record<Source, string> = {
+  plan: 'served from the plan cache: a run that started this way completed without a hard failure',
+  exact: 'served from the exact cache: the same request was answered before',
+  semantic: 'served from the semantic cache',
+};
+
+/** The semantic part of the stage, when the tenant turned it on and the call is eligible. */
+function semanticFor(ctx: CallContext, s: Services, settings: { semantic?: boolean; semantic_threshold?: number }): SemanticQuery | null {
+  if (settings.semantic !== true) return null; // off: nothing is computed, no embedder exists
+  const { query, why } = semanticQuery(ctx, settings.semantic_threshold);
+  if (!query) {
+    ctx.route?.reasons.push(`semantic cache not used: ${why}`);
+    return null;
+  }
+  const check = s.semanticCache.stepCheck(query.accountId, query.step);
+  if (check.disabled) {
+    ctx.route?.reasons.push(`semantic cache off for this step: ${check.reason ?? 'its hits failed the judge'}`);
+    return null;
+  }
+  return query;
+}
+
 /**
- * Serves the call from the plan cache (a run's opening call) or the exact cache when
- * it can, and otherwise arranges for a good answer to be stored. True when served.
+ * Serves the call from the plan cache (a run's opening call), the exact cache or the
+ * semantic cache when it can, and otherwise arranges for a good answer to be stored.
+ * True when served.
  */
 export async function serveFromCache(ctx: CallContext, s: Services, cacheControl: string | undefined, reply: FastifyReply): Promise<boolean> {
   const accountId = ctx.principal.accountId;
@@ -37,33 +66,48 @@ export async function serveFromCache(ctx: CallContext, s: Services, cacheControl
   const skip = /\bno-(cache|store)\b/i.test(cacheControl ?? '');
   const runId = ctx.annotation?.run?.id;
   const isStart = ctx.annotation?.run?.is_start === true && runId !== undefined;
-  if (!exactOn && !isStart) return false;
+  const semantic = skip ? null : semanticFor(ctx, s, settings);
+  if (!exactOn && !isStart && !semantic) return false;
   const cache: AnswerCache = s.answerCache;
   const exact = exactKey(ctx);
   const plan = planKey(ctx);
+  let vector: Promise<Float32Array | null> | null = null;
 
   if (!skip) {
     let hit: CachedAnswer | null = null;
-    let source: 'cache' | 'trace' = 'cache';
+    let source: Source = 'exact';
     if (isStart) {
       hit = await cache.get(plan);
       if (hit) {
-        source = 'trace';
+        source = 'plan';
         await cache.notePlanServed(accountId, runId!, plan);
       }
     }
     if (!hit && exactOn) hit = await cache.get(exact);
+    if (!hit && semantic) {
+      const found = await s.semanticCache.lookup(semantic);
+      vector = found.vector;
+      if (found.why) ctx.route?.reasons.push(`semantic cache missed: ${found.why}`);
+      if (found.hit && (!sampleCheck(ctx, s, semantic) || (await judgeHit(ctx, s, semantic, found.hit)))) {
+        hit = found.hit.answer;
+        source = 'semantic';
+        reply.header('x-optimizer-cache-similarity', found.hit.similarity.toFixed(4));
+        ctx.route?.reasons.push(`${REASONS.semantic}: ${JSON.stringify(found.hit.question)} (similarity ${found.hit.similarity.toFixed(3)})`);
+      }
+    }
     if (hit) {
-      ctx.cacheHit = { source, baselineMicros: hit.baselineMicros };
-      ctx.route = { ...ctx.route!, model: hit.model, provider: hit.provider, profile: s.catalog.get(hit.model) };
-      ctx.route.reasons = [source === "trace" ? "served from the plan cache: a run that started this way completed without a hard failure" : "served from the exact cache: the same request was answered before"];
-      if (ctx.stream) await replayStream(ctx, s, hit, reply);
+      ctx.cacheHit = { source: source === 'plan' ? 'trace' : 'cache', baselineMicros: hit.baselineMicros };
+      const reasons = source === 'semantic' ? (ctx.route?.reasons ?? []) : [REASONS[source]];
+      ctx.route = { ...ctx.route!, model: hit.model, provider: hit.provider, profile: s.catalog.get(hit.model), reasons };
+      if (ctx.stream) await replayStream(ctx, s, hit, reply, source);
       else {
+        reply.header('x-optimizer-cache-kind', source);
         ctx.served = { provider: hit.provider, model: hit.model, profile: undefined, startedAt: new Date(), latencyMs: 0, status: null, outcome: 'ok', usage: usageOf(hit), role: 'serve' };
         await sendAnswer(ctx, hit.text, 0, 200, reply, s.meter, s.idempotency);
       }
       return true;
     }
+    reply.header('x-optimizer-cache', 'miss');
   }
 
   ctx.afterAnswer = async (text: string, costs: Costs) => {
@@ -77,7 +121,10 @@ export async function serveFromCache(ctx: CallContext, s: Services, cacheControl
       promptTokens: served?.usage.promptTokens ?? 0,
       completionTokens: served?.usage.completionTokens ?? 0,
     };
-    if (exactOn && !skip) await cache.put(exact, answer, (settings.ttl_seconds ?? DEFAULT_TTL_S) * 1000);
+    const ttlMs = (settings.ttl_seconds ?? DEFAULT_TTL_S) * 1000;
+    if (exactOn && !skip) await cache.put(exact, answer, ttlMs);
+    // in the background: never delays the answer; not for a step that just lost semantic caching
+    if (semantic && vector && !s.semanticCache.stepCheck(accountId, semantic.step).disabled) s.semanticCache.store(semantic, vector, answer, ttlMs);
     if (isStart) await cache.holdPlan(accountId, runId!, plan, answer);
   };
   return false;

@@ -17,9 +17,13 @@ export interface MeterInput {
 
 export function priceCall(ctx: CallContext, usage: Usage): Costs {
   const route = ctx.route;
-  if (ctx.cacheHit) return { baseline: ctx.cacheHit.baselineMicros, served: 0, actual: 0, exploration: 0, saving: ctx.cacheHit.baselineMicros };
-  if (!route) return { baseline: 0, served: 0, actual: 0, exploration: 0, saving: 0 };
   const cost = (a: Attempt) => micros(costMicros(a.profile, a.usage));
+  if (ctx.cacheHit) {
+    // a cache hit spends nothing upstream but a judge check of a semantic hit (exploration)
+    const checked = ctx.attempts.filter((a) => a.role !== 'serve').reduce((sum, a) => sum + cost(a), 0);
+    return { baseline: ctx.cacheHit.baselineMicros, served: 0, actual: checked, exploration: checked, saving: ctx.cacheHit.baselineMicros - checked };
+  }
+  if (!route) return { baseline: 0, served: 0, actual: 0, exploration: 0, saving: 0 };
   const servedAttempt = ctx.served ?? ctx.attempts.findLast((a) => a.role === 'serve' && a.outcome !== 'error');
   const served = servedAttempt ? cost(servedAttempt) : 0;
   const exploration = ctx.attempts.filter((a) => a.role !== 'serve').reduce((sum, a) => sum + cost(a), 0);

@@ -414,6 +414,24 @@ function modalMismatch(a: TextFeatures, b: TextFeatures): string | undefined {
   return undefined;
 }
 
+const TENSE: Record<string, string> = {
+  do: 'present', does: 'present', is: 'present', are: 'present', am: 'present', "don't": 'present', "doesn't": 'present', "isn't": 'present', "aren't": 'present',
+  did: 'past', was: 'past', were: 'past', had: 'past', "didn't": 'past', "wasn't": 'past', "weren't": 'past',
+  has: 'perfect', have: 'perfect', "hasn't": 'perfect', "haven't": 'perfect',
+};
+
+/** The question's auxiliary in another tense: "Does meditation help?" vs "Has meditation helped?", "How does one…" vs "How did you…". */
+function tenseShift(a: TextFeatures, b: TextFeatures): string | undefined {
+  const aux = (f: TextFeatures): string | undefined => {
+    const w0 = f.words[0] ?? '';
+    if (TENSE[w0]) return w0;
+    return QUESTION_WORDS[w0] || w0 === 'what' || w0 === 'which' ? (TENSE[f.words[1] ?? ''] ? f.words[1] : undefined) : undefined;
+  };
+  const xa = aux(a);
+  const xb = aux(b);
+  return xa && xb && TENSE[xa] !== TENSE[xb] ? `${xa}/${xb}` : undefined;
+}
+
 /** "Is Jackie Chan humble?" (yes/no) vs "Why is Jackie Chan so humble?" / "How does Google hire…?" (manner). */
 function yesNoVsWh(a: TextFeatures, b: TextFeatures): string | undefined {
   const kind = (f: TextFeatures): string | undefined => {
@@ -443,7 +461,8 @@ function personShift(a: TextFeatures, b: TextFeatures): string | undefined {
   const pa = p(a);
   const pb = p(b);
   // First against second person, or first person against nobody ("good cigars for me" / "good cigars").
-  return (pa === '1' && pb === '2') || (pa === '2' && pb === '1') || (pa === '0' && pb === '1') || (pa === '1' && pb === '0') ? `${pa}/${pb}` : undefined;
+  // Also second person against nobody: "your favourite horror movie" asks for an opinion, "the best horror movies" does not.
+  return pa !== pb && pa !== '12' && pb !== '12' ? `${pa}/${pb}` : undefined;
 }
 const FIRST_PERSON = ['i', 'me', 'my', 'mine', 'myself', "i'm", "i've", 'we', 'us', 'our'];
 const SECOND_PERSON = ['you', 'your', 'yours', 'yourself', "you're", "you've"];
@@ -583,6 +602,75 @@ function mentions(f: TextFeatures, entity: string): boolean {
   return joined.includes(entity) || joined.replace(/ /g, '').includes(entity.replace(/[\s.-]/g, ''));
 }
 
+/** Words that fix a number's role: "in 10 years" vs "after 10 years", "under $500" vs "over $500". */
+const NUMBER_RELATIONS: ReadonlySet<string> = new Set(['in', 'after', 'before', 'within', 'by', 'until', 'till', 'under', 'over', 'above', 'below', 'than', 'since', 'from', 'to', 'upto', 'least', 'most', 'about', 'around', 'nearly', 'almost', 'past', 'next', 'last']);
+
+const RELATION_SYNONYMS: Record<string, string> = { below: 'under', above: 'over', till: 'until', within: 'in' };
+
+/** The same number with a different relation word right before it ("in 10 years" / "after 10 years"). */
+function numberRelation(a: TextFeatures, b: TextFeatures): string | undefined {
+  const rel = (f: TextFeatures): Map<string, string> => {
+    const m = new Map<string, string>();
+    f.words.forEach((w, i) => {
+      if (i === 0 || !/\d/.test(w)) return;
+      const prev = f.words[i - 1]!;
+      if (NUMBER_RELATIONS.has(prev)) m.set(normaliseNumber(w), RELATION_SYNONYMS[prev] ?? prev);
+    });
+    return m;
+  };
+  const ra = rel(a);
+  const rb = rel(b);
+  for (const [n, r] of ra) {
+    const other = rb.get(n);
+    if (other !== undefined && other !== r) return `${r} ${n}/${other} ${n}`;
+  }
+  return undefined;
+}
+
+/** People who act and are acted on: "someone asked you" vs "you asked someone". */
+const ROLE_PEOPLE: ReadonlySet<string> = new Set(['i', 'me', 'you', 'he', 'him', 'she', 'her', 'we', 'us', 'they', 'them', 'someone', 'somebody', 'anyone', 'anybody', 'everyone', 'everybody', 'people']);
+const ROLE_CANON: Record<string, string> = { me: 'i', him: 'he', her: 'she', us: 'we', them: 'they', somebody: 'someone', anybody: 'anyone', everybody: 'everyone' };
+
+function peopleOrder(a: TextFeatures, b: TextFeatures): string | undefined {
+  const seq = (f: TextFeatures): string[] => {
+    const out: string[] = [];
+    for (const w of f.words) if (ROLE_PEOPLE.has(w)) out.push(ROLE_CANON[w] ?? w);
+    return out.filter((w, i) => out.indexOf(w) === i);
+  };
+  const sa = seq(a);
+  const sb = seq(b);
+  if (sa.length < 2 || sa.length !== sb.length || !sa.every((w) => sb.includes(w))) return undefined;
+  return sa.join('') === sb.join('') ? undefined : `${sa.join('>')}/${sb.join('>')}`;
+}
+
+/** Words that set one thing against another: on one side only, the question is about something else. */
+const OPPOSING: ReadonlySet<string> = new Set(['against', 'except', 'instead', 'besides', 'unlike', 'beyond']);
+
+function opposingWord(a: TextFeatures, b: TextFeatures): string | undefined {
+  for (const w of OPPOSING) if (a.wordSet.has(w) !== b.wordSet.has(w)) return w;
+  return undefined;
+}
+
+const PREPOSITIONS: ReadonlySet<string> = new Set(['in', 'on', 'at', 'with', 'like', 'as', 'for', 'from', 'to', 'about', 'by', 'into', 'without', 'inside', 'within', 'through']);
+
+/**
+ * The same words but for a preposition on one side: "Is Earth a black hole?" / "Is Earth in a
+ * black hole?", "an IITian girlfriend" / "an IITian as a girlfriend". (A preposition swapped for
+ * another is usually a paraphrase: "books on" / "books about".)
+ */
+function prepositionShift(a: TextFeatures, b: TextFeatures): string | undefined {
+  const x = a.words.filter((w) => w !== 'a' && w !== 'an' && w !== 'the');
+  const y = b.words.filter((w) => w !== 'a' && w !== 'an' && w !== 'the');
+  const [long, short] = x.length >= y.length ? [x, y] : [y, x];
+  if (long.length === short.length + 1) {
+    for (let i = 0; i < long.length; i++) {
+      if (!PREPOSITIONS.has(long[i]!)) continue;
+      if (long.slice(0, i).concat(long.slice(i + 1)).join(' ') === short.join(' ')) return `+${long[i]}`;
+    }
+  }
+  return undefined;
+}
+
 export interface Guard {
   name: string;
   /** A reason to refuse, or undefined when the guard lets the pair through. */
@@ -592,13 +680,13 @@ export interface Guard {
 /** The guards, cheapest and most decisive first. */
 export const GUARDS: readonly Guard[] = [
   { name: 'deictic', check: (a, b) => a.deictic ?? b.deictic },
-  { name: 'numbers', check: (a, b) => (sameMultiset(numbersOf(a), numbersOf(b)) ? undefined : `${numbersOf(a).join(',')}/${numbersOf(b).join(',')}`) },
+  { name: 'numbers', check: (a, b) => (sameMultiset(numbersOf(a), numbersOf(b)) ? numberRelation(a, b) : `${numbersOf(a).join(',')}/${numbersOf(b).join(',')}`) },
   { name: 'identifiers', check: (a, b) => (sameMultiset(a.identifiers, b.identifiers) ? undefined : `${a.identifiers.join(',')}/${b.identifiers.join(',')}`) },
   { name: 'negation', check: (a, b) => (a.negated === b.negated ? undefined : a.negated ? 'first' : 'second') },
   { name: 'antonym', check: antonymSwap },
   { name: 'question-word', check: (a, b) => questionWordMismatch(a, b) ?? leadWord(a, b) },
-  { name: 'question-form', check: (a, b) => modalMismatch(a, b) ?? yesNoVsWh(a, b) ?? questionCount(a, b) },
-  { name: 'swapped-roles', check: swappedRoles },
+  { name: 'question-form', check: (a, b) => modalMismatch(a, b) ?? tenseShift(a, b) ?? yesNoVsWh(a, b) ?? questionCount(a, b) },
+  { name: 'swapped-roles', check: (a, b) => swappedRoles(a, b) ?? peopleOrder(a, b) ?? opposingWord(a, b) ?? prepositionShift(a, b) },
   { name: 'entity', check: entityMismatch },
   { name: 'person', check: personShift },
   { name: 'content', check: (a, b) => addedQualifier(a, b) ?? substitution(a, b) },

@@ -3,6 +3,7 @@ import { Events } from './0002-events.ts';
 import { CustomProviders } from './0003-custom-providers.ts';
 import { Optimizer } from './0004-optimizer.ts';
 import { StepsDiscovery } from './0005-steps-discovery.ts';
+import { SemanticCache } from './0006-semantic-cache.ts';
 
 /** Every migration, in order. A new one is appended here; applied ones are never edited. */
 export const migrations = [
@@ -11,4 +12,5 @@ export const migrations = [
   { name: '0003-custom-providers', class: CustomProviders },
   { name: '0004-optimizer', class: Optimizer },
   { name: '0005-steps-discovery', class: StepsDiscovery },
+  { name: '0006-semantic-cache', class: SemanticCache },
 ];
