@@ -10,7 +10,6 @@ import { registerAgentRoutes } from './routes/agents.ts';
 import { registerProviderKeyRoutes } from './routes/provider-keys.ts';
 import { registerAdminCatalogRoutes } from './routes/admin-catalog.ts';
 import { registerCompletions } from './pipeline/completions.ts';
-import { registerEmbeddings } from './pipeline/embeddings.ts';
 import { registerCallRoutes } from './routes/calls.ts';
 import { registerWorkflowRoutes } from './routes/workflows.ts';
 import { registerModelRoutes } from './routes/models.ts';
@@ -47,6 +46,13 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     }
   });
 
+  // A response that acknowledges a metered call leaves only once its line is in the write-ahead file.
+  app.addHook('onSend', (_request, _reply, payload, done) => {
+    const written = services.meter.written();
+    if (written === null) return done(null, payload);
+    written.then(() => done(null, payload), done);
+  });
+
   app.addHook('onResponse', (request, reply, done) => {
     services.metrics.requests.incRoute(request.routeOptions.url ?? 'unknown', reply.statusCode);
     done();
@@ -59,7 +65,6 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerProviderKeyRoutes(app, services);
   registerAdminCatalogRoutes(app, services);
   const completion = registerCompletions(app, services);
-  registerEmbeddings(app, services);
   registerCallRoutes(app, services);
   registerWorkflowRoutes(app, services);
   registerModelRoutes(app, services);
@@ -80,6 +85,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     cachedKey: (key) => services.keys.cached(key),
     resolveKey: (key) => services.keys.resolve(key),
     completion,
+    written: () => services.meter.written(),
     closing: () => closing,
   });
   return app;

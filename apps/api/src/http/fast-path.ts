@@ -35,9 +35,13 @@ export class RawReply {
   sent = false;
   #headers: Record<string, string | number> = {};
 
-  constructor(res: ServerResponse, startedAt: number) {
+  /** What must be done before a response leaves (metering lines reaching their file); null when nothing. */
+  readonly #gate: () => Promise<void> | null;
+
+  constructor(res: ServerResponse, startedAt: number, gate: () => Promise<void> | null = () => null) {
     this.raw = res;
     this.#startedAt = startedAt;
+    this.#gate = gate;
   }
 
   get elapsedTime(): number {
@@ -92,10 +96,27 @@ export class RawReply {
       body = JSON.stringify(payload);
       this.#headers['content-type'] ??= 'application/json; charset=utf-8';
     }
+    const gate = this.#gate();
+    if (gate === null) this.#write(body);
+    else {
+      gate.then(
+        () => this.#write(body),
+        () => {
+          this.statusCode = 500;
+          this.#headers = { 'content-type': 'application/json; charset=utf-8' };
+          this.#write(JSON.stringify(new ApiError('internal').toBody()));
+        },
+      );
+    }
+    return this;
+  }
+
+  #write(body: string): void {
+    const res = this.raw;
+    if (res.destroyed || res.writableEnded) return;
     this.#headers['content-length'] = Buffer.byteLength(body);
     res.writeHead(this.statusCode, this.#headers);
     res.end(body);
-    return this;
   }
 }
 
@@ -107,6 +128,8 @@ export interface FastPathDeps {
   cachedKey: (key: string) => Principal | null | undefined;
   resolveKey: (key: string) => Promise<Principal | null>;
   completion: PipelineHandler;
+  /** Settles when every metering line recorded so far is written; null when they are (see RawReply). */
+  written: () => Promise<void> | null;
   /** True once the server is closing: Fastify then answers 503 itself. */
   closing: () => boolean;
 }
@@ -149,7 +172,7 @@ export class FastPath {
     const size = Number(length);
     if (!(size <= this.#d.bodyLimit) || this.#d.closing()) return false;
     const startedAt = performance.now();
-    const reply = new RawReply(res, startedAt);
+    const reply = new RawReply(res, startedAt, this.#d.written);
     const reqId = typeof h['x-request-id'] === 'string' && h['x-request-id'] ? h['x-request-id'] : `req-${(++reqSeq).toString(36)}`;
     res.once('finish', () => this.#d.metrics.requests.incRoute(ROUTE, res.statusCode));
 

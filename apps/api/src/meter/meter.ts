@@ -1,6 +1,9 @@
-// Metering off the hot path: each call's records go to the write-ahead file at
-// once (one write) and to the database in batches, one JSON parameter per table.
-// Inserts are idempotent by id, so a replay after a crash never meters twice.
+// Metering off the hot path: each call's records go to the write-ahead file and to
+// the database in batches, one JSON parameter per table. File writes are grouped:
+// the lines recorded during one turn of the event loop go out in one write, and a
+// call is acknowledged only once its line is written (`written()`; the reply layer
+// waits for it). Inserts are idempotent by id, so a replay after a crash never
+// meters twice.
 import { CompiledQuery } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
@@ -32,6 +35,10 @@ export class Meter {
   #timer: NodeJS.Timeout | null = null;
   #syncTimer: NodeJS.Timeout | null = null;
   #flushing: Promise<void> | null = null;
+  /** Lines recorded but not yet written to the file, and who waits for them. */
+  #unwritten: string[] = [];
+  #waiters: { resolve: () => void; reject: (err: unknown) => void }[] = [];
+  #writeScheduled = false;
 
   constructor(opts: { db: Database; walDir: string; logger: Logger; flushMs: number }) {
     this.#db = opts.db;
@@ -61,11 +68,43 @@ export class Meter {
     this.#syncTimer.unref();
   }
 
-  /** Records one call's rows: durable in the write-ahead file when this returns. */
+  /**
+   * Records one call's rows. Its line reaches the write-ahead file with the others
+   * recorded in this turn of the event loop; acknowledge the call after `written()`.
+   */
   record(batch: MeterBatch): void {
-    this.#wal.append(batch);
+    this.#unwritten.push(`${JSON.stringify(batch)}\n`);
     merge(this.#pending, batch);
+    if (!this.#writeScheduled) {
+      this.#writeScheduled = true;
+      setImmediate(this.#writeLines);
+    }
   }
+
+  /** Settles once every line recorded so far is in the write-ahead file; null when they already are. */
+  written(): Promise<void> | null {
+    if (this.#unwritten.length === 0) return null;
+    return new Promise((resolve, reject) => this.#waiters.push({ resolve, reject }));
+  }
+
+  /** One write for every line recorded since the last one; wakes their waiters. */
+  readonly #writeLines = (): void => {
+    this.#writeScheduled = false;
+    if (this.#unwritten.length === 0) return;
+    const lines = this.#unwritten;
+    const waiters = this.#waiters;
+    this.#unwritten = [];
+    this.#waiters = [];
+    try {
+      this.#wal.appendLines(lines.length === 1 ? lines[0]! : lines.join(''));
+    } catch (err) {
+      // Not durable: those calls answer with an error (their rows still go to the database).
+      this.#logger.error({ err, calls: lines.length }, 'could not write metering records to the write-ahead file');
+      for (const w of waiters) w.reject(err);
+      return;
+    }
+    for (const w of waiters) w.resolve();
+  };
 
   /** Writes everything recorded before this call (waiting out a flush already under way). */
   async flush(): Promise<void> {
@@ -76,6 +115,7 @@ export class Meter {
   }
 
   async #flushOnce(): Promise<void> {
+    this.#writeLines(); // every pending row's line goes to the segment that closes now
     if (this.pending) this.#segments.push(this.#wal.rotate());
     const batch = this.#pending;
     this.#pending = emptyBatch();

@@ -1,6 +1,7 @@
 // A write-ahead file for metering: every record is appended (a plain write, no
-// wait) before its response completes, fsynced on a short timer, and removed once
-// the database holds it. At start, whatever a killed process left is replayed.
+// wait; the meter groups the lines of one event-loop turn into one write) before
+// its response completes, fsynced on a short timer, and removed once the database
+// holds it. At start, whatever a killed process left is replayed.
 import { closeSync, fdatasync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -45,7 +46,12 @@ export class WriteAheadLog {
   }
 
   append(entry: unknown): void {
-    writeSync(this.#fd, JSON.stringify(entry) + '\n');
+    this.appendLines(JSON.stringify(entry) + '\n');
+  }
+
+  /** Appends complete lines (each ending in a newline) in one write. */
+  appendLines(text: string): void {
+    writeSync(this.#fd, text);
     this.#dirty = true;
   }
 

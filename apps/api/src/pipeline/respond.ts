@@ -75,6 +75,8 @@ export async function sendAnswer(ctx: CallContext, text: string, upstreamMs: num
   const usage = ctx.served?.usage ?? ctx.attempts.at(-1)!.usage;
   const overheadMs = Math.max(0, reply.elapsedTime - upstreamMs);
   const costs = meterCall(ctx, meter, { status: 200, errorCode: null, usage, latencyMs: reply.elapsedTime, overheadMs, vendorStatus });
+  const written = meter.written(); // the answer leaves only once its call is in the write-ahead file
+  if (written) await written;
   if (ctx.afterAnswer) await ctx.afterAnswer(text, costs).catch(() => undefined); // a cache write never fails the call
   const end = text.lastIndexOf('}');
   const body = `${text.slice(0, end)},"optimizer":${JSON.stringify(optimizerBlock(costs, ctx.cacheHit !== null))}}`;

@@ -109,6 +109,8 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Fastif
   const status = clientGone ? 499 : ok ? 200 : failure ? failure.status : 502;
   const errorCode = clientGone ? 'client_closed_request' : vendorError ? 'upstream_stream_error' : (failure?.code ?? null);
   const costs = meterCall(ctx, meter, { status, errorCode, usage: finalUsage, latencyMs: reply.elapsedTime, overheadMs, vendorStatus: d.response.statusCode });
+  const written = meter.written(); // the stream ends only once its call is in the write-ahead file
+  if (written) await written;
 
   if (failure) write(`data: ${JSON.stringify(failure.toBody())}\n\n`);
   if (ok) {
