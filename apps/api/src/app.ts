@@ -10,6 +10,7 @@ import { registerAgentRoutes } from './routes/agents.ts';
 import { registerProviderKeyRoutes } from './routes/provider-keys.ts';
 import { registerAdminCatalogRoutes } from './routes/admin-catalog.ts';
 import { registerCompletions } from './pipeline/completions.ts';
+import { registerEmbeddings } from './pipeline/embeddings.ts';
 import { registerCallRoutes } from './routes/calls.ts';
 import { registerWorkflowRoutes } from './routes/workflows.ts';
 import { registerModelRoutes } from './routes/models.ts';
@@ -65,6 +66,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerProviderKeyRoutes(app, services);
   registerAdminCatalogRoutes(app, services);
   const completion = registerCompletions(app, services);
+  registerEmbeddings(app, services);
   registerCallRoutes(app, services);
   registerWorkflowRoutes(app, services);
   registerModelRoutes(app, services);

@@ -27,7 +27,11 @@ export interface ScriptedToolCall {
 export interface ScriptedUsage {
   prompt_tokens: number;
   completion_tokens: number;
+  /** Of prompt_tokens, read from the vendor's prompt cache. */
   cached_tokens?: number;
+  /** Of prompt_tokens, written to the prompt cache (vendors that bill writes: Anthropic, Bedrock). */
+  cache_write_tokens?: number;
+  /** Of completion_tokens, spent reasoning. */
   reasoning_tokens?: number;
 }
 
@@ -55,9 +59,10 @@ export interface OpenAIMockOptions {
    * Answer as an OpenAI-compatible vendor that differs on the wire (src/openai/dialects.ts):
    * Mistral's strict fields, tool-call ids, usage on the last chunk and error bodies; Groq's
    * field refusals and x_groq usage; DeepSeek's cache-hit usage; Azure's deployment path,
-   * api-version query and `api-key` header (then `url` ends in /openai). Default: OpenAI.
+   * api-version query and `api-key` header (then `url` ends in /openai); xAI's
+   * completion_tokens that leave reasoning tokens out. Default: OpenAI.
    */
-  dialect?: 'mistral' | 'groq' | 'deepseek' | 'azure';
+  dialect?: 'mistral' | 'groq' | 'deepseek' | 'azure' | 'xai';
 }
 
 export interface MockVendor {

@@ -30,6 +30,8 @@ export interface ConformanceMock {
   /** Raw requests as received, newest last. */
   requests: { path: string; headers: Record<string, string | string[] | undefined>; body: any }[];
   script(next: Partial<ScriptedReply>): void;
+  /** Requests whose client went away before the response ended. */
+  readonly aborted: number;
   reset(): void;
   close(): Promise<void>;
 }
@@ -51,18 +53,36 @@ export interface Received {
   jsonSchema: boolean;
 }
 
+/** Options a test may ask of a mock (all mocks support them). */
+export interface MockOptions {
+  /** Delay between streamed chunks, so a client can go away mid-stream. */
+  chunkDelayMs?: number;
+}
+
+/**
+ * Which parts of a call's usage the vendor's wire reports (the rest it folds into the
+ * totals or leaves out). Default: cached and reasoning tokens yes, cache writes no.
+ */
+export interface UsageReport {
+  cached?: boolean;
+  cacheWrites?: boolean;
+  reasoning?: boolean;
+}
+
 export interface ProviderConformance {
   /** Provider id in the gateway's registry. */
   provider: string;
   /** The model name a client sends (a catalog model, or provider/model). */
   model: string;
-  startMock(apiKey: string): Promise<ConformanceMock>;
+  startMock(apiKey: string, opts?: MockOptions): Promise<ConformanceMock>;
   /** Gateway environment pointing the provider at the mock with the platform key. */
   env(mockUrl: string, apiKey: string): Record<string, string>;
   /** The model name that makes the mock misbehave, as a client would send it. */
   faultModel(fault: Fault): string;
   /** Reads the last vendor request in OpenAI's terms. */
   inspect(request: ConformanceMock['requests'][number]): Received;
+  /** What the vendor's usage reports; see UsageReport. */
+  usage?: UsageReport;
   /** Cases this provider cannot do, with the reason; the gateway must answer them with a clear 400. */
   optOut?: Partial<Record<Case, string>>;
 }

@@ -120,9 +120,10 @@ export function buildReply(request: MessagesRequest, script: Partial<ScriptedRep
   const blocks: ReplyBlock[] = thinks ? [{ type: 'thinking', thinking, signature: 'mock-signature-0001' }, ...content] : content;
   const thinkingTokens = thinks ? (scripted?.reasoning_tokens ?? estimateTokens(thinking)) : 0;
   const cached = scripted?.cached_tokens ?? 0;
+  const written = scripted?.cache_write_tokens ?? 0;
   const usage: ReplyUsage = {
-    input_tokens: scripted ? scripted.prompt_tokens - cached : estimateTokens(promptText(request)),
-    cache_creation_input_tokens: 0,
+    input_tokens: scripted ? scripted.prompt_tokens - cached - written : estimateTokens(promptText(request)),
+    cache_creation_input_tokens: written,
     cache_read_input_tokens: cached,
     output_tokens: scripted ? scripted.completion_tokens : estimateTokens(content.map(blockText).join('')) + thinkingTokens,
     ...(thinks ? { output_tokens_details: { thinking_tokens: thinkingTokens } } : {}),

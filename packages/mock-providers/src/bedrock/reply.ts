@@ -8,7 +8,8 @@
 // - A model forced to call a tool always calls it: scripted content that is a JSON
 //   object becomes the forced tool's input (how JSON output through a forced tool
 //   looks on the real service).
-// - Usage: scripted prompt_tokens include cached_tokens, which Bedrock reports apart
+// - Usage: scripted prompt_tokens include cached_tokens and cache_write_tokens, which
+//   Bedrock reports apart (cacheReadInputTokens, cacheWriteInputTokens)
 //   as cacheReadInputTokens; when the request enables thinking, a reasoning block
 //   comes first and its tokens are inside outputTokens.
 import { isRecord } from '../guards.ts';
@@ -139,7 +140,8 @@ export function buildReply(req: ConverseRequest, script: Partial<ScriptedReply> 
   const reasoning = thinking ? (u?.reasoning_tokens ?? estimateTokens(REASONING)) : 0;
   const prompt = u?.prompt_tokens ?? estimateTokens(requestText(req));
   const cached = Math.min(u?.cached_tokens ?? 0, prompt);
+  const written = Math.min(u?.cache_write_tokens ?? 0, prompt - cached);
   const output = u ? u.completion_tokens : estimateTokens(answerText) + reasoning;
-  const usage = { inputTokens: prompt - cached, outputTokens: output, totalTokens: prompt + output, cacheReadInputTokens: cached, cacheWriteInputTokens: 0 };
+  const usage = { inputTokens: prompt - cached - written, outputTokens: output, totalTokens: prompt + output, cacheReadInputTokens: cached, cacheWriteInputTokens: written };
   return { blocks, stopReason: answer.stopReason, usage };
 }

@@ -6,7 +6,7 @@ import { isRecord, type JsonObject } from '../guards.ts';
 import type { ApiError, ErrorEnvelope } from './errors.ts';
 import type { Reply, Usage } from './reply.ts';
 
-export type DialectName = 'mistral' | 'groq' | 'deepseek' | 'azure';
+export type DialectName = 'mistral' | 'groq' | 'deepseek' | 'azure' | 'xai';
 
 export interface MockDialect {
   /** Vendor-specific rejections, before OpenAI's validation; the error is sent as is. */
@@ -91,7 +91,11 @@ const mistral: MockDialect = {
 
 // Groq: rejects what it lacks by name, n must be 1, usage also in `x_groq.usage` on the
 // last chunk of a stream.
-const groqUsage = (u: Usage) => ({ queue_time: 0.0001, prompt_tokens: u.prompt_tokens, prompt_time: 0.001, completion_tokens: u.completion_tokens, completion_time: 0.01, total_tokens: u.total_tokens, total_time: 0.011 });
+// Prompt-cache hits come as prompt_tokens_details.cached_tokens (on models that cache).
+const groqUsage = (u: Usage) => ({
+  queue_time: 0.0001, prompt_tokens: u.prompt_tokens, prompt_time: 0.001, completion_tokens: u.completion_tokens, completion_time: 0.01, total_tokens: u.total_tokens, total_time: 0.011,
+  ...(u.prompt_tokens_details.cached_tokens > 0 ? { prompt_tokens_details: { cached_tokens: u.prompt_tokens_details.cached_tokens } } : {}),
+});
 const groqError = (message: string, param?: string): ApiError => raw(400, { error: { message, type: 'invalid_request_error', ...(param ? { param } : {}) } });
 
 const groq: MockDialect = {
@@ -107,7 +111,8 @@ const groq: MockDialect = {
   chunks(chunks, reply) {
     const last = finishing(chunks);
     if (last) last.x_groq = { id: 'req_mock', usage: groqUsage(reply.usage) };
-    return chunks;
+    // With stream_options.include_usage, the usage-only chunk carries Groq's usage object too.
+    return chunks.map((c) => (isRecord(c.usage) ? { ...c, usage: groqUsage(reply.usage) } : c));
   },
 };
 
@@ -171,7 +176,19 @@ const azure: MockDialect = {
   chunks: (chunks) => [{ choices: [], created: 0, id: '', model: '', object: '', prompt_filter_results: PROMPT_FILTER }, ...chunks],
 };
 
-export const dialects: Readonly<Record<DialectName, MockDialect>> = { mistral, groq, deepseek, azure };
+// xAI: completion_tokens leave reasoning out; reasoning_tokens are reported beside them
+// (completion_tokens_details) and counted in total_tokens.
+function xaiUsage(u: Usage): JsonObject {
+  const reasoning = u.completion_tokens_details.reasoning_tokens;
+  return { ...u, completion_tokens: u.completion_tokens - reasoning };
+}
+
+const xai: MockDialect = {
+  completion: (body, reply) => ({ ...body, usage: xaiUsage(reply.usage) }),
+  chunks: (chunks, reply) => chunks.map((c) => (isRecord(c.usage) ? { ...c, usage: xaiUsage(reply.usage) } : c)),
+};
+
+export const dialects: Readonly<Record<DialectName, MockDialect>> = { mistral, groq, deepseek, azure, xai };
 
 /** Azure's chat path: the deployment, or null when the path is not a chat call. */
 export function azureDeployment(path: string): string | null {

@@ -40,8 +40,10 @@ export function inspectAnthropic(req: { body: any }): Received {
 export const conformance: ProviderConformance = {
   provider: 'anthropic',
   model: 'claude-haiku-4-5',
-  startMock: (apiKey) => startAnthropicMock({ apiKey }),
+  startMock: (apiKey, opts) => startAnthropicMock({ apiKey, ...opts }),
   env: (url, key) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: key }),
   faultModel: (f) => `anthropic/${f}`,
+  // cache_read_input_tokens, cache_creation_input_tokens, and the thinking share of output_tokens.
+  usage: { cacheWrites: true },
   inspect: inspectAnthropic,
 };

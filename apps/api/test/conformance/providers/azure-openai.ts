@@ -10,7 +10,7 @@ const API_VERSION = '2024-10-21';
 export const conformance: ProviderConformance = {
   provider: 'azure-openai',
   model: 'azure-openai/gpt-4o-mini',
-  startMock: (apiKey) => startOpenAIMock({ apiKey, dialect: 'azure' }),
+  startMock: (apiKey, opts) => startOpenAIMock({ apiKey, dialect: 'azure', ...opts }),
   env: (url, key) => ({ AZURE_OPENAI_BASE_URL: url, AZURE_OPENAI_API_KEY: key, AZURE_OPENAI_API_VERSION: API_VERSION }),
   faultModel: (f) => `azure-openai/${f}`,
   inspect(req) {

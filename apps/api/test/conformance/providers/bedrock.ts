@@ -48,8 +48,10 @@ export function inspectBedrock(req: { path: string; body: any }): Received {
 export const conformance: ProviderConformance = {
   provider: 'bedrock',
   model: 'bedrock/anthropic.claude-3-5-haiku-20241022-v1:0',
-  startMock: () => startBedrockMock({ accessKeyId: ACCESS_KEY_ID, secretAccessKey: SECRET_ACCESS_KEY, region: REGION }),
+  startMock: (_apiKey, opts) => startBedrockMock({ accessKeyId: ACCESS_KEY_ID, secretAccessKey: SECRET_ACCESS_KEY, region: REGION, ...opts }),
   env: (url) => ({ BEDROCK_BASE_URL: url, AWS_ACCESS_KEY_ID: ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: SECRET_ACCESS_KEY, AWS_REGION: REGION }),
   faultModel: (f) => `bedrock/${f}`,
+  // cacheReadInputTokens and cacheWriteInputTokens; reasoning is inside outputTokens, unreported.
+  usage: { cacheWrites: true, reasoning: false },
   inspect: inspectBedrock,
 };

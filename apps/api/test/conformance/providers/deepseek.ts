@@ -7,7 +7,7 @@ import { inspectOpenAI } from './openai.ts';
 export const conformance: ProviderConformance = {
   provider: 'deepseek',
   model: 'deepseek-chat',
-  startMock: (apiKey) => startOpenAIMock({ apiKey, dialect: 'deepseek' }),
+  startMock: (apiKey, opts) => startOpenAIMock({ apiKey, dialect: 'deepseek', ...opts }),
   env: (url, key) => ({ DEEPSEEK_BASE_URL: url, DEEPSEEK_API_KEY: key }),
   faultModel: (f) => `deepseek/${f}`,
   inspect: inspectOpenAI,

@@ -6,7 +6,7 @@ import { inspectOpenAI } from './openai.ts';
 export const conformance: ProviderConformance = {
   provider: 'fireworks',
   model: 'fireworks/accounts/fireworks/models/llama-v3p1-70b-instruct',
-  startMock: (apiKey) => startOpenAIMock({ apiKey }),
+  startMock: (apiKey, opts) => startOpenAIMock({ apiKey, ...opts }),
   env: (url, key) => ({ FIREWORKS_BASE_URL: url, FIREWORKS_API_KEY: key }),
   faultModel: (f) => `fireworks/${f}`,
   inspect: inspectOpenAI,

@@ -36,7 +36,7 @@ export function inspectGemini(req: { path: string; body: any }): Received {
 export const conformance: ProviderConformance = {
   provider: 'gemini',
   model: 'gemini-2.5-flash',
-  startMock: (apiKey) => startGeminiMock({ apiKey }),
+  startMock: (apiKey, opts) => startGeminiMock({ apiKey, ...opts }),
   env: (url, key) => ({ GEMINI_BASE_URL: url, GEMINI_API_KEY: key }),
   faultModel: (f) => `gemini/${f}`,
   inspect: inspectGemini,

@@ -7,8 +7,10 @@ import { inspectOpenAI } from './openai.ts';
 export const conformance: ProviderConformance = {
   provider: 'groq',
   model: 'llama-3.1-8b-instant',
-  startMock: (apiKey) => startOpenAIMock({ apiKey, dialect: 'groq' }),
+  startMock: (apiKey, opts) => startOpenAIMock({ apiKey, dialect: 'groq', ...opts }),
   env: (url, key) => ({ GROQ_BASE_URL: url, GROQ_API_KEY: key }),
   faultModel: (f) => `groq/${f}`,
+  // Groq reports prompt-cache hits, and no reasoning share of completion_tokens.
+  usage: { reasoning: false },
   inspect: inspectOpenAI,
 };

@@ -8,9 +8,11 @@ import { inspectOpenAI } from './openai.ts';
 export const conformance: ProviderConformance = {
   provider: 'mistral',
   model: 'mistral-small-latest',
-  startMock: (apiKey) => startOpenAIMock({ apiKey, dialect: 'mistral' }),
+  startMock: (apiKey, opts) => startOpenAIMock({ apiKey, dialect: 'mistral', ...opts }),
   env: (url, key) => ({ MISTRAL_BASE_URL: url, MISTRAL_API_KEY: key }),
   faultModel: (f) => `mistral/${f}`,
+  // Mistral's usage is prompt, completion and total only.
+  usage: { cached: false, reasoning: false },
   inspect(req) {
     const r = inspectOpenAI(req);
     return { ...r, forcedTool: req.body.tool_choice === 'any' ? '*' : r.forcedTool };

@@ -28,7 +28,7 @@ export function inspectOpenAI(req: { body: any }): Received {
 export const conformance: ProviderConformance = {
   provider: 'openai',
   model: 'gpt-4o-mini',
-  startMock: (apiKey) => startOpenAIMock({ apiKey }),
+  startMock: (apiKey, opts) => startOpenAIMock({ apiKey, ...opts }),
   env: (url, key) => ({ OPENAI_BASE_URL: url, OPENAI_API_KEY: key }),
   faultModel: (f) => f,
   inspect: inspectOpenAI,

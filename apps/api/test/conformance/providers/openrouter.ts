@@ -6,7 +6,7 @@ import { inspectOpenAI } from './openai.ts';
 export const conformance: ProviderConformance = {
   provider: 'openrouter',
   model: 'openrouter/openai/gpt-4o-mini',
-  startMock: (apiKey) => startOpenAIMock({ apiKey }),
+  startMock: (apiKey, opts) => startOpenAIMock({ apiKey, ...opts }),
   env: (url, key) => ({ OPENROUTER_BASE_URL: url, OPENROUTER_API_KEY: key }),
   faultModel: (f) => `openrouter/${f}`,
   inspect: inspectOpenAI,

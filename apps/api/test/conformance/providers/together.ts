@@ -6,7 +6,7 @@ import { inspectOpenAI } from './openai.ts';
 export const conformance: ProviderConformance = {
   provider: 'together',
   model: 'meta-llama/Llama-3.3-70B-Instruct-Turbo',
-  startMock: (apiKey) => startOpenAIMock({ apiKey }),
+  startMock: (apiKey, opts) => startOpenAIMock({ apiKey, ...opts }),
   env: (url, key) => ({ TOGETHER_BASE_URL: url, TOGETHER_API_KEY: key }),
   faultModel: (f) => `together/${f}`,
   inspect: inspectOpenAI,

@@ -6,7 +6,7 @@ import { inspectOpenAI } from './openai.ts';
 export const conformance: ProviderConformance = {
   provider: 'vllm',
   model: 'vllm/meta-llama/Llama-3.1-8B-Instruct',
-  startMock: (apiKey) => startOpenAIMock({ apiKey }),
+  startMock: (apiKey, opts) => startOpenAIMock({ apiKey, ...opts }),
   env: (url, key) => ({ VLLM_BASE_URL: url, VLLM_API_KEY: key }),
   faultModel: (f) => `vllm/${f}`,
   inspect: inspectOpenAI,
