@@ -158,7 +158,8 @@ export interface WorkflowStep {
   chosen: string;
   probes: number;
   served: number;
-  candidates?: { policy: string; n: number; retention: number; lcb: number; cost_share: number }[];
+  judge_error?: number;
+  candidates?: { policy: string; n: number; retention: number; lcb: number; cost_share: number; by_judge?: { retention: number; n: number }; by_outcome?: { retention: number; n: number } }[];
 }
 
 /** The gateway's step registry for the tenant's workflow: what each step settled on. */

@@ -105,8 +105,11 @@ async function main(): Promise<void> {
   const trainRun = await runPhase('train', interleave(train, o.seed, 'train'), ctx);
   const testOrder = interleave(test, o.seed, 'test');
   for (const st of await workflowSteps(gw, tenant)) {
-    log(`step ${st.label}: ${st.settled ? 'settled' : 'open'} on ${st.chosen} after ${st.probes} probes, ${st.served} graded serves`);
-    for (const c of st.candidates ?? []) log(`  ${c.policy}: n ${c.n}, retention ${c.retention}, lcb ${c.lcb}, cost ${c.cost_share} of the baseline`);
+    log(`step ${st.label}: ${st.settled ? 'settled' : 'open'} on ${st.chosen} after ${st.probes} probes, ${st.served} graded serves; judge error rate ${st.judge_error ?? '?'}`);
+    for (const c of st.candidates ?? []) {
+      const by = [c.by_judge && `judge ${c.by_judge.retention} on ${c.by_judge.n}`, c.by_outcome && `outcomes ${c.by_outcome.retention} on ${c.by_outcome.n}`].filter(Boolean).join(', ');
+      log(`  ${c.policy}: n ${c.n}, retention ${c.retention}${by ? ` (${by})` : ''}, lcb ${c.lcb}, cost ${c.cost_share} of the baseline`);
+    }
   }
   log(`measured phase: ${test.length} test calls`);
   let testRecords: CallRecord[];

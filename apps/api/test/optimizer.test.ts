@@ -129,6 +129,79 @@ describe('evidence', () => {
     expect(gate.lcb).toBeGreaterThan(0.95);
   });
 
+  it('prices a confirm policy: the second confirmer runs only when the first disagrees, and none agreeing escalates', () => {
+    const e = new StepEvidence();
+    for (let i = 0; i < 100; i++) {
+      // p is right 90 % of the time; h1 agrees with it on 80 % of the calls, h2 on half of the rest
+      const pRight = i % 10 !== 0;
+      const h1Agrees = pRight && i % 10 < 8;
+      const h2Agrees = pRight && !h1Agrees && i % 2 === 0;
+      e.addProbe({
+        at: i,
+        baselineScore: 1,
+        baselineText: 'B',
+        baselineCostMicros: 100,
+        answers: {
+          p: { text: pRight ? 'B' : 'A', score: pRight ? null : 0, costMicros: 4 },
+          h1: { text: h1Agrees ? 'B' : 'C', score: h1Agrees ? null : 0, costMicros: 2 },
+          h2: { text: h2Agrees ? 'B' : 'D', score: h2Agrees ? null : 0, costMicros: 1 },
+        },
+      });
+    }
+    const st = e.stats({ kind: 'confirm', model: 'p', by: ['h1', 'h2'] }, 'base');
+    const agreedFirst = 70; // i % 10 in 1..7
+    const askedSecond = 100 - agreedFirst;
+    const escalated = askedSecond - 10; // i % 10 in 8..9 with i odd, plus p wrong
+    expect(st.retention).toBe(1); // p's wrong answers are never confirmed
+    expect(st.costMicros).toBeCloseTo((100 * 6 + askedSecond * 1 + (escalated - 0) * 100) / 100, 5);
+    expect(e.stats({ kind: 'vote', models: ['p', 'h1', 'h2'] }, 'base').costMicros).toBeCloseTo(7 + 1 * 100, 5); // they never all agree
+  });
+
+  it('undoes a noisy judge: its self-disagreement on regraded answers shrinks no difference', () => {
+    // a cheap model right 80 % of the time where the baseline is always right; a judge that flips
+    // every 5th grade of the cheap answer and every 10th of the baseline's (regrades too)
+    const noisy = new StepEvidence();
+    const clean = new StepEvidence();
+    for (let i = 0; i < 400; i++) {
+      const right = i % 5 !== 0;
+      const cheapGrade = right ? null : i % 15 === 0 ? 1 : 0; // a third of the wrong answers graded 1
+      const flipBase = i % 10 === 3;
+      const flipRegrade = i % 10 === 7;
+      const answers = { c: { text: right ? 'B' : 'A', score: cheapGrade, costMicros: 1 } };
+      noisy.addProbe({ at: i, baselineScore: flipBase ? 0 : 1, baselineRegrade: flipRegrade ? 0 : 1, baselineText: 'B', baselineCostMicros: 10, answers });
+      clean.addProbe({ at: i, baselineScore: 1, baselineRegrade: 1, baselineText: 'B', baselineCostMicros: 10, answers: { c: { ...answers.c, score: right ? null : 0 } } });
+    }
+    expect(noisy.judgeErrorRate()).toBeGreaterThan(0.05);
+    expect(clean.judgeErrorRate()).toBe(0);
+    const truth = clean.stats({ kind: 'model', model: 'c' }, 'base').retention;
+    expect(truth).toBeCloseTo(0.8, 5);
+    // uncorrected, this judge would put it at 1 − (0.2 − 0.2/3)/0.9 ≈ 0.85; corrected it comes back toward the truth
+    const est = noisy.stats({ kind: 'model', model: 'c' }, 'base');
+    expect(est.retention).toBeLessThan(0.84);
+    expect(est.byJudge?.n).toBe(400);
+  });
+
+  it("compares outcomes with the baseline's outcomes, apart from the judge", () => {
+    const e = new StepEvidence();
+    for (let i = 0; i < 40; i++) e.addServed({ at: i, policy: 'model:base', score: i % 10 === 0 ? 0 : 1, source: 'outcome' }, true); // baseline 0.9
+    for (let i = 0; i < 40; i++) e.addServed({ at: i, policy: 'model:c', score: i % 5 === 0 ? 0 : 1, source: 'outcome' }, false); // c 0.8
+    const st = e.stats({ kind: 'model', model: 'c' }, 'base');
+    expect(st.byOutcome).toEqual({ retention: expect.closeTo(0.8 / 0.9, 5), n: 40 });
+    expect(st.byJudge).toBeUndefined();
+    expect(st.retention).toBeCloseTo(0.8 / 0.9, 5);
+    // too few baseline outcomes: no outcome estimate at all, rather than one against the wrong grader
+    const thin = new StepEvidence();
+    for (let i = 0; i < 40; i++) thin.addServed({ at: i, policy: 'model:c', score: 1, source: 'outcome' }, false);
+    expect(thin.stats({ kind: 'model', model: 'c' }, 'base').n).toBe(0);
+  });
+
+  it('prices verify with the judge cost of grading that answer, not the dearest grade of the probe', () => {
+    const e = new StepEvidence();
+    for (let i = 0; i < 10; i++)
+      e.addProbe({ at: i, judgeCostMicros: 90, baselineScore: 1, baselineText: 'B', baselineCostMicros: 100, answers: { c: { text: 'A', score: 1, costMicros: 2, judgeCostMicros: 30 } } });
+    expect(e.stats({ kind: 'verify', model: 'c' }, 'base').costMicros).toBe(32);
+  });
+
   it('treats answers that differ only in case, spacing or a trailing ) as agreeing', () => {
     expect(agree('B', ' b)\n')).toBe(true);
     expect(agree('A', 'B')).toBe(false);

@@ -4,20 +4,24 @@
 // every policy's retention of the baseline's quality is estimated with a lower
 // confidence bound, and its expected cost per call.
 import { agree } from './normalize.ts';
-import { parsePolicy, type Policy } from './policies.ts';
+import { parsePolicy, policyKey, type Policy } from './policies.ts';
 
 export interface ProbeAnswer {
   text: string;
   /** Judged score, or null when it agrees with the baseline's answer (same score). */
   score: number | null;
   costMicros: number;
+  /** What grading this answer cost the judge (what a verify policy pays for it). */
+  judgeCostMicros?: number;
 }
 
 export interface Probe {
   at: number;
-  /** The judge's cost for grading one answer to this request (what a verify policy pays). */
+  /** The judge's largest cost for grading one answer to this request (older probes; see ProbeAnswer). */
   judgeCostMicros?: number;
   baselineScore: number | null;
+  /** A second, independent grade of the baseline's answer (sampled): the judge's self-consistency. */
+  baselineRegrade?: number;
   baselineText: string;
   baselineCostMicros: number;
   answers: Record<string, ProbeAnswer>;
@@ -40,10 +44,21 @@ export interface PolicyStats {
   costMicros: number;
   /** An upper confidence bound of that cost, for deciding whether a policy is surely cheaper. */
   costUcbMicros: number;
+  /** The two graders' separate estimates of retention, when they have one. */
+  byJudge?: { retention: number; n: number };
+  byOutcome?: { retention: number; n: number };
 }
 
 /** One-sided confidence for "holds": the lower bound at about 84 %. */
 const Z = 1.0;
+/** Outcome reports the baseline needs before outcomes are compared with it. */
+const MIN_BASELINE_OUTCOMES = 20;
+/** Answers graded twice before the judge's error rate is estimated. */
+const MIN_REGRADES = 10;
+/** Beyond this error rate the judge says too little to correct for (its evidence is capped at 3× its face value). */
+const MAX_JUDGE_ERROR = 1 / 3;
+/** Outcome reports a policy needs before they count as evidence for it. */
+const MIN_POLICY_OUTCOMES = 10;
 
 function scoreOf(p: Probe, model: string): number | null {
   const a = p.answers[model];
@@ -59,20 +74,27 @@ export class StepEvidence {
   baselineScores: number[] = [];
   /** Baseline quality as clients report it (outcomes while the baseline served). */
   baselineOutcomes: number[] = [];
+  /** Policy statistics computed since the evidence last changed. */
+  readonly #stats = new Map<string, PolicyStats>();
+  /** Each policy's graded differences and costs over the probes, kept until the probes change. */
+  readonly #probed = new Map<string, { diffs: number[]; costs: number[] }>();
 
   addProbe(p: Probe): void {
     this.probes.push(p);
     if (p.baselineScore !== null) this.baselineScores.push(p.baselineScore);
+    this.#stats.clear();
+    this.#probed.clear();
   }
 
   addServed(s: ServedSample, isBaseline: boolean): void {
     this.served.push(s);
     if (isBaseline) (s.source === 'judge' ? this.baselineScores : this.baselineOutcomes).push(s.score);
+    this.#stats.clear();
   }
 
   /** The baseline's mean quality as one grader sees it; outcomes fall back to the judge's view until there are enough. */
   baselineMeanBy(source: 'outcome' | 'judge' | undefined): number {
-    if (source !== 'judge' && this.baselineOutcomes.length >= 20) return this.baselineOutcomes.reduce((a, b) => a + b, 0) / this.baselineOutcomes.length;
+    if (source !== 'judge' && this.baselineOutcomes.length >= MIN_BASELINE_OUTCOMES) return mean(this.baselineOutcomes);
     return this.baselineMean();
   }
 
@@ -80,73 +102,175 @@ export class StepEvidence {
   forgetModels(models: string[], policies: string[]): void {
     for (const p of this.probes) for (const m of models) delete p.answers[m];
     this.served = this.served.filter((s) => !policies.includes(s.policy));
+    this.#stats.clear();
+    this.#probed.clear();
   }
 
   baselineMean(): number {
     if (this.baselineScores.length === 0) return 1;
-    return this.baselineScores.reduce((a, b) => a + b, 0) / this.baselineScores.length;
+    return mean(this.baselineScores);
   }
 
+  /**
+   * A policy's retention of the baseline's quality, from two graders kept apart: the
+   * judge (paired: the same request answered by the policy's models and the baseline,
+   * plus judge checks of served answers) and the clients' outcomes (unpaired: the
+   * policy's served calls against the baseline's, each as clients report them). The two
+   * estimates are combined by their precision; cost comes from the probes.
+   */
   stats(policy: Policy, baselineModel: string): PolicyStats {
-    const diffs: number[] = [];
-    const costs: number[] = [];
-    for (const p of this.probes) {
-      const d = this.#probeDiff(p, policy, baselineModel);
-      if (d === null) continue;
-      diffs.push(d.diff);
-      costs.push(d.cost);
+    const name = policyKey(policy);
+    const cacheKey = `${name}\0${baselineModel}`;
+    const cached = this.#stats.get(cacheKey);
+    if (cached) return cached;
+    let probed = this.#probed.get(cacheKey);
+    if (!probed) {
+      probed = { diffs: [], costs: [] };
+      for (const p of this.probes) {
+        const d = this.#probeDiff(p, policy, baselineModel);
+        if (d === null) continue;
+        probed.diffs.push(d.diff);
+        probed.costs.push(d.cost);
+      }
+      this.#probed.set(cacheKey, probed);
     }
+    const diffs = [...probed.diffs];
+    const costs = probed.costs;
     const costN = costs.length;
-    const cost = costs.reduce((a, b) => a + b, 0);
-    const costMean = costN ? cost / costN : Infinity;
-    const costSd = costN > 1 ? Math.sqrt(costs.reduce((a, b) => a + (b - costMean) ** 2, 0) / (costN - 1)) : 0;
+    const costMean = costN ? mean(costs) : Infinity;
+    const costSd = costN > 1 ? sd(costs, costMean) : 0;
     const costUcb = costN ? costMean + (2 * costSd) / Math.sqrt(costN) : Infinity;
-    const name = policy.kind === 'gate' ? `gate:${policy.a}+${policy.b}` : `${policy.kind}:${policy.model}`;
-    const mb = this.baselineMean();
-    for (const s of this.served) if (s.policy === name) diffs.push(((s.score - this.baselineMeanBy(s.source)) * mb) / (this.baselineMeanBy(s.source) || 1));
-    const n = diffs.length;
-    if (n === 0 || mb === 0) return { n, retention: 1, lcb: 0, ucb: 2, costMicros: costMean, costUcbMicros: costUcb };
-    const mean = diffs.reduce((a, b) => a + b, 0) / n;
-    const sd = n > 1 ? Math.sqrt(diffs.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1)) : 1;
-    const half = (Z * Math.max(sd, 0.05)) / Math.sqrt(n);
-    return { n, retention: 1 + mean / mb, lcb: 1 + (mean - half) / mb, ucb: 1 + (mean + half) / mb, costMicros: costMean, costUcbMicros: costUcb };
+    // a judge that disagrees with itself at rate e shrinks every true difference by (1 − 2e)
+    // and pulls the baseline's mean toward a half; both are undone before comparing
+    const e = this.judgeErrorRate();
+    for (let i = 0; i < diffs.length; i++) diffs[i]! /= 1 - 2 * e;
+    const mb = Math.max(0, (this.baselineMean() - e) / (1 - 2 * e));
+    const outcomes: number[] = [];
+    for (const s of this.served) {
+      if (s.policy !== name) continue;
+      if (s.source === 'judge') diffs.push(s.score - this.baselineMean());
+      else outcomes.push(s.score);
+    }
+    const estimates: { r: number; se: number; n: number }[] = [];
+    let judged: { r: number; se: number; n: number } | null = null;
+    if (diffs.length > 0 && mb > 0) {
+      const m = mean(diffs);
+      const spread = diffs.length > 1 ? sd(diffs, m) : 1;
+      judged = { r: 1 + m / mb, se: Math.max(spread, 0.05) / Math.sqrt(diffs.length) / mb, n: diffs.length };
+      estimates.push(judged);
+    }
+    const reported = this.#outcomeRetention(outcomes);
+    if (reported) estimates.push(reported);
+    let result: PolicyStats;
+    if (estimates.length === 0) result = { n: 0, retention: 1, lcb: 0, ucb: 2, costMicros: costMean, costUcbMicros: costUcb };
+    else {
+      const w = estimates.map((e) => 1 / (e.se * e.se));
+      const wsum = w.reduce((a, b) => a + b, 0);
+      const r = estimates.reduce((a, e, i) => a + w[i]! * e.r, 0) / wsum;
+      const se = 1 / Math.sqrt(wsum);
+      const n = estimates.reduce((a, e) => a + e.n, 0);
+      result = { n, retention: r, lcb: r - Z * se, ucb: r + Z * se, costMicros: costMean, costUcbMicros: costUcb };
+      if (judged) result.byJudge = { retention: judged.r, n: judged.n };
+      if (reported) result.byOutcome = { retention: reported.r, n: reported.n };
+    }
+    this.#stats.set(cacheKey, result);
+    return result;
   }
 
+  /**
+   * How often the judge gets a grade wrong, from its self-disagreement on answers graded
+   * twice (2e(1 − e) for independent errors), taken at the cautious end of its estimate;
+   * 0 until enough answers were graded twice.
+   */
+  judgeErrorRate(): number {
+    const d: number[] = [];
+    for (const p of this.probes) if (p.baselineRegrade !== undefined && p.baselineScore !== null) d.push(Math.abs(p.baselineScore - p.baselineRegrade));
+    if (d.length < MIN_REGRADES) return 0;
+    const m = mean(d);
+    const hi = Math.min(0.5, m + Math.sqrt((m * (1 - m)) / d.length));
+    return Math.min(MAX_JUDGE_ERROR, (1 - Math.sqrt(1 - 2 * hi)) / 2);
+  }
+
+  /** Outcome-based retention: the policy's mean outcome over the baseline's, once both have enough reports. */
+  #outcomeRetention(outcomes: number[]): { r: number; se: number; n: number } | null {
+    const base = this.baselineOutcomes;
+    if (outcomes.length < MIN_POLICY_OUTCOMES || base.length < MIN_BASELINE_OUTCOMES) return null;
+    const mo = mean(outcomes);
+    const mbo = mean(base);
+    if (mbo <= 0) return null;
+    const r = mo / mbo;
+    // the delta method for a ratio of two independent means
+    const seO = Math.max(sd(outcomes, mo), 0.05) / Math.sqrt(outcomes.length);
+    const seB = Math.max(sd(base, mbo), 0.05) / Math.sqrt(base.length);
+    return { r, se: Math.sqrt(seO * seO + r * r * seB * seB) / mbo, n: outcomes.length };
+  }
+
+  /** A policy's answer to one probed request, graded: its score minus the baseline's, and what it cost. */
   #probeDiff(p: Probe, policy: Policy, baselineModel: string): { diff: number; cost: number } | null {
     const base = p.baselineScore;
-    if (policy.kind === 'verify') {
-      const a = p.answers[policy.model];
-      const s = scoreOf(p, policy.model);
-      if (!a || s === null || base === null || p.judgeCostMicros === undefined) return null;
-      // the judge passes it (served) or fails it (escalated: the baseline's answer and cost)
-      return s >= 0.5 ? { diff: s - base, cost: a.costMicros + p.judgeCostMicros } : { diff: 0, cost: a.costMicros + p.judgeCostMicros + p.baselineCostMicros };
-    }
-    if (policy.kind === 'model') {
-      if (policy.model === baselineModel) return { diff: 0, cost: p.baselineCostMicros };
-      const a = p.answers[policy.model];
-      if (!a) return null;
-      const s = scoreOf(p, policy.model);
-      if (s === null) return agree(a.text, p.baselineText) ? { diff: 0, cost: a.costMicros } : null;
-      if (base === null) return null;
-      return { diff: s - base, cost: a.costMicros };
-    }
-    const a = p.answers[policy.a];
-    const b = p.answers[policy.b];
-    if (!a || !b) return null;
-    if (agree(a.text, b.text)) {
-      const cost = a.costMicros + b.costMicros;
+    // the policy's served answer (from `model`) and its cost, or an escalation to the baseline
+    const served = (model: string, cost: number): { diff: number; cost: number } | null => {
+      const a = p.answers[model]!;
       if (agree(a.text, p.baselineText)) return { diff: 0, cost };
-      const s = scoreOf(p, policy.a);
+      const s = scoreOf(p, model);
       if (s === null || base === null) return null;
       return { diff: s - base, cost };
+    };
+    const escalated = (cost: number) => ({ diff: 0, cost: cost + p.baselineCostMicros });
+    switch (policy.kind) {
+      case 'model': {
+        if (policy.model === baselineModel) return { diff: 0, cost: p.baselineCostMicros };
+        if (!p.answers[policy.model]) return null;
+        return served(policy.model, p.answers[policy.model]!.costMicros);
+      }
+      case 'verify': {
+        const a = p.answers[policy.model];
+        const s = scoreOf(p, policy.model);
+        const judge = a?.judgeCostMicros ?? p.judgeCostMicros;
+        if (!a || s === null || base === null || judge === undefined) return null;
+        // the judge passes it (served) or fails it (escalated: the baseline's answer and cost)
+        return s >= 0.5 ? { diff: s - base, cost: a.costMicros + judge } : escalated(a.costMicros + judge);
+      }
+      case 'gate': {
+        const a = p.answers[policy.a];
+        const b = p.answers[policy.b];
+        if (!a || !b) return null;
+        const cost = a.costMicros + b.costMicros;
+        return agree(a.text, b.text) ? served(policy.a, cost) : escalated(cost);
+      }
+      case 'confirm': {
+        const a = p.answers[policy.model];
+        if (!a || policy.by.some((m) => !p.answers[m])) return null;
+        // the first confirmer runs alongside; each further one only while none has agreed
+        let cost = a.costMicros;
+        for (const m of policy.by) {
+          const h = p.answers[m]!;
+          cost += h.costMicros;
+          if (agree(a.text, h.text)) return served(policy.model, cost);
+        }
+        return escalated(cost);
+      }
+      case 'vote': {
+        const answers = policy.models.map((m) => p.answers[m]);
+        if (answers.some((a) => !a)) return null;
+        const cost = answers.reduce((c, a) => c + a!.costMicros, 0);
+        return answers.every((a) => agree(a!.text, answers[0]!.text)) ? served(policy.models[0]!, cost) : escalated(cost);
+      }
     }
-    return { diff: 0, cost: a.costMicros + b.costMicros + p.baselineCostMicros };
   }
 
   /** Recent served samples of a policy, newest last. */
   recent(policy: string, since: number): ServedSample[] {
     return this.served.filter((s) => s.policy === policy && s.at >= since);
   }
+}
+
+function mean(xs: number[]): number {
+  return xs.reduce((a, b) => a + b, 0) / xs.length;
+}
+
+function sd(xs: number[], m: number): number {
+  return Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1));
 }
 
 export function policyFromKey(key: string): Policy {

@@ -12,6 +12,10 @@ import { candidatePolicies, describePolicy, parsePolicy, policyKey, policyModels
 
 /** Samples a policy needs before it may serve. */
 export const MIN_SAMPLES = 60;
+/** Samples a candidate gets before a poor estimate may close it. */
+const MIN_OPEN_SAMPLES = 30;
+/** Share of probes on which the judge grades the baseline's answer twice. */
+const REGRADE_SHARE = 0.5;
 /** Probes a step collects before it may settle. */
 export const SETTLE_PROBES = 120;
 /** Probes after which a step stops exploring even if something is still open. */
@@ -21,6 +25,9 @@ const MAX_PROBE_MODELS = 10;
 /** On a settled step with scarce outcomes, every this-many-th call gets a judge check (0.5 %). */
 const DRIFT_CHECK_EVERY = 200;
 const DRIFT_WINDOW = 30;
+/** Multi-model policies draw on this many of a step's strongest cheap models, plus this many of the cheapest. */
+const POOL_STRONG = 4;
+const POOL_CHEAP = 2;
 /** A policy must cost at most this share of the baseline to be worth serving. */
 const WORTHWHILE = 0.9;
 
@@ -42,7 +49,7 @@ interface StepState {
   /** Calls served since the step last settled (paces drift checks). */
   settledCalls: number;
   /** The last decision's view of its candidates, for the step registry. */
-  view: { policy: string; n: number; retention: number; lcb: number; cost_share: number }[];
+  view: { policy: string; n: number; retention: number; lcb: number; cost_share: number; by_judge?: { retention: number; n: number }; by_outcome?: { retention: number; n: number } }[];
 }
 
 export interface Decision {
@@ -51,6 +58,8 @@ export interface Decision {
   probe: string[];
   /** Judge-check the served answer (a drift check on a settled step). */
   check: boolean;
+  /** Have the judge grade the baseline's probed answer a second time (its self-consistency). */
+  regrade: boolean;
   settled: boolean;
   reasons: string[];
 }
@@ -131,17 +140,25 @@ export class Optimizer {
     const stats = new Map<string, PolicyStats>();
     let best: { policy: Policy; stats: PolicyStats } | null = null;
     const open: Policy[] = [];
-    for (const p of candidatePolicies(input.cheaper, input.allowGates)) {
+    for (const p of candidatePolicies(input.cheaper, input.allowGates, this.#ensemblePool(s, input))) {
       const st = s.evidence.stats(p, input.baseline);
       stats.set(policyKey(p), st);
       const holds = st.n >= MIN_SAMPLES && st.lcb >= floor;
       // worth serving only if it saves a margin: its mean cost at most WORTHWHILE of the baseline's
       if (holds && st.costMicros < WORTHWHILE * baselineCost && (!best || st.costMicros < best.stats.costMicros)) best = { policy: p, stats: st };
-      if (!holds && st.ucb >= floor && st.n < MAX_PROBES) open.push(p);
+      if (!holds && (st.n < MIN_OPEN_SAMPLES || st.ucb >= floor) && st.n < MAX_PROBES) open.push(p);
     }
     const view = [...stats.entries()]
       .filter(([, st]) => st.n > 0 && Number.isFinite(st.costMicros))
-      .map(([policy, st]) => ({ policy, n: st.n, retention: round(st.retention), lcb: round(st.lcb), cost_share: round(st.costMicros / baselineCost) }));
+      .map(([policy, st]) => ({
+        policy,
+        n: st.n,
+        retention: round(st.retention),
+        lcb: round(st.lcb),
+        cost_share: round(st.costMicros / baselineCost),
+        ...(st.byJudge ? { by_judge: { retention: round(st.byJudge.retention), n: st.byJudge.n } } : {}),
+        ...(st.byOutcome ? { by_outcome: { retention: round(st.byOutcome.retention), n: st.byOutcome.n } } : {}),
+      }));
     // the cheapest candidates and the best-holding ones
     const byCost = [...view].sort((a, b) => a.cost_share - b.cost_share).slice(0, 6);
     const byLcb = [...view].sort((a, b) => b.lcb - a.lcb).filter((v) => !byCost.includes(v)).slice(0, 6);
@@ -190,6 +207,21 @@ export class Optimizer {
     return this.#decision(s, chosen, best?.stats, input, stillOpen, settled, probe);
   }
 
+  /**
+   * The models multi-model policies are built from: the step's strongest cheap models by
+   * evidence (unproven ones count as the cheapest), plus the two cheapest as helpers.
+   */
+  #ensemblePool(s: StepState, input: DecideInput): string[] {
+    if (!input.allowGates) return [];
+    const ranked = input.cheaper
+      .map((m, i) => ({ m, i, st: s.evidence.stats({ kind: 'model', model: m }, input.baseline) }))
+      .sort((a, b) => (b.st.n > 0 ? b.st.lcb : 0) - (a.st.n > 0 ? a.st.lcb : 0) || a.i - b.i)
+      .map((x) => x.m);
+    const pool = ranked.slice(0, POOL_STRONG);
+    for (const m of input.cheaper.slice(0, POOL_CHEAP)) if (!pool.includes(m)) pool.push(m);
+    return pool;
+  }
+
   #decision(s: StepState, chosen: Policy, st: PolicyStats | undefined, input: DecideInput, stillOpen: Policy[], settled: boolean, probe: string[] = []): Decision {
     const reasons: string[] = [];
     const isBaseline = chosen.kind === 'model' && chosen.model === input.baseline;
@@ -202,7 +234,7 @@ export class Optimizer {
     if (cheaperOpen.length) reasons.push(`cheaper but unproven: ${cheaperOpen.join('; ')}`);
     s.settledCalls = settled ? s.settledCalls + 1 : 0;
     const check = settled && !isBaseline && this.#recentOutcomeShare(s) < 0.05 && s.settledCalls % DRIFT_CHECK_EVERY === 0;
-    return { policy: chosen, probe, check, settled, reasons };
+    return { policy: chosen, probe, check, settled, reasons, regrade: probe.length > 0 && input.draw < REGRADE_SHARE };
   }
 
   readonly #pendingEvents = new Map<string, CallEvent[]>();
@@ -300,6 +332,7 @@ export class Optimizer {
         chosen: s.chosen,
         probes: s.evidence.probes.length,
         served: s.evidence.served.length,
+        judge_error: round(s.evidence.judgeErrorRate()),
         candidates: s.view,
       }));
   }

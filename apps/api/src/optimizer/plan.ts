@@ -10,7 +10,7 @@ import type { CallContext } from '../pipeline/context.ts';
 import { fits, needsOf } from '../pipeline/failover.ts';
 import type { RoutedPlan } from '../pipeline/serve-routed.ts';
 import { stepIdentity } from './fingerprint.ts';
-import { policyKey } from './policies.ts';
+import { policyKey, primaryModel } from './policies.ts';
 
 function blendedPrice(p: ModelProfile): number {
   return p.input_per_mtok + p.output_per_mtok;
@@ -77,7 +77,7 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
   ctx.optimizer = { fingerprint: id.fingerprint, step: id.label, policy: policyKey(decision.policy), settled: decision.settled, baseline: baseline.model, floor };
   const runId = ctx.annotation?.run?.id;
   if (runId) s.outcomes.remember(accountId, runId, id.label, { callId: ctx.id, step, policy: policyKey(decision.policy), baseline: baseline.model, floor });
-  const firstName = decision.policy.kind === 'gate' ? decision.policy.a : decision.policy.model;
+  const firstName = primaryModel(decision.policy);
   const first = firstName.includes('@') ? firstName.slice(0, firstName.lastIndexOf('@')) : firstName;
   const profile = s.catalog.get(first);
   ctx.route = {

@@ -56,6 +56,8 @@ export interface StepView {
   chosen: string | null;
   probes: number;
   served: number;
+  /** How often the judge disagrees with itself on this step (0 until measured). */
+  judge_error: number;
   candidates: OptimizerStep['candidates'];
 }
 
@@ -221,6 +223,7 @@ export class StepRegistry {
         chosen: st?.chosen || null,
         probes: st?.probes ?? 0,
         served: st?.served ?? 0,
+        judge_error: st?.judge_error ?? 0,
         candidates: st?.candidates ?? [],
       };
     });

@@ -65,12 +65,29 @@ async function servePolicy(ctx: CallContext, s: Services, signal: AbortSignal, p
     ctx.route!.reasons.push(`verify: the judge failed ${p.model}'s answer; escalated to ${plan.baseline}`);
     return runOn(ctx, s, signal, plan.baseline, 'serve');
   }
-  const [a, b] = await Promise.all([runOn(ctx, s, signal, p.a, 'serve'), runOn(ctx, s, signal, p.b, 'serve')]);
-  if (agree(a.answer, b.answer) && !validateAnswer(ctx.body, a)) {
-    ctx.route!.reasons.push(`gate: ${p.a} and ${p.b} agree; serving ${p.a}'s answer`);
-    return a;
+  if (p.kind === 'confirm') {
+    // the first confirmer answers alongside; each further one only while none has agreed
+    const [a, first] = await Promise.all([runOn(ctx, s, signal, p.model, 'serve'), runOn(ctx, s, signal, p.by[0]!, 'serve')]);
+    const usable = !validateAnswer(ctx.body, a);
+    for (let i = 0; usable && i < p.by.length; i++) {
+      const h = i === 0 ? first : await runOn(ctx, s, signal, p.by[i]!, 'serve');
+      if (agree(a.answer, h.answer)) {
+        ctx.route!.reasons.push(`confirm: ${p.by[i]} agrees with ${p.model}; serving ${p.model}'s answer`);
+        return a;
+      }
+    }
+    ctx.route!.reasons.push(`confirm: no confirmer agrees with ${p.model}; escalated to ${plan.baseline}`);
+    return runOn(ctx, s, signal, plan.baseline, 'serve');
   }
-  ctx.route!.reasons.push(`gate: ${p.a} and ${p.b} disagree; escalated to ${plan.baseline}`);
+  const names = p.kind === 'gate' ? [p.a, p.b] : p.models;
+  const answers = await Promise.all(names.map((m) => runOn(ctx, s, signal, m, 'serve')));
+  const first = answers[0]!;
+  const label = p.kind === 'gate' ? 'gate' : 'vote';
+  if (answers.every((c) => agree(c.answer, first.answer)) && !validateAnswer(ctx.body, first)) {
+    ctx.route!.reasons.push(`${label}: ${names.join(' and ')} agree; serving ${names[0]}'s answer`);
+    return first;
+  }
+  ctx.route!.reasons.push(`${label}: ${names.join(' and ')} disagree; escalated to ${plan.baseline}`);
   return runOn(ctx, s, signal, plan.baseline, 'serve');
 }
 
@@ -101,7 +118,7 @@ async function explore(ctx: CallContext, s: Services, signal: AbortSignal, plan:
     if (!baseline) return;
   }
   // grade each distinct answer once; an answer that agrees with the baseline's needs no grade
-  const distinct = new Map<string, number | null>();
+  const distinct = new Map<string, { score: number | null; judgeMicros: number }>();
   const needs = new Set<string>();
   for (const [m, c] of answers) if (m !== plan.baseline && !agree(c.answer, baseline.answer)) needs.add(normalizeAnswer(c.answer));
   // the baseline's own answer is always graded: an unbiased measure of the bar every policy is held to
@@ -110,13 +127,19 @@ async function explore(ctx: CallContext, s: Services, signal: AbortSignal, plan:
   await Promise.all(
     [...needs].map(async (norm) => {
       const text = norm === normalizeAnswer(baseline.answer) ? baseline.answer : [...answers.values()].find((c) => normalizeAnswer(c.answer) === norm)!.answer;
-      distinct.set(norm, await grade(ctx, s, signal, plan, text, 'judge', judgeSpend));
+      const spent = { micros: 0 };
+      distinct.set(norm, { score: await grade(ctx, s, signal, plan, text, 'judge', spent), judgeMicros: spent.micros });
+      judgeSpend.micros = Math.max(judgeSpend.micros, spent.micros);
     }),
   );
+  const baselineGrade = distinct.get(normalizeAnswer(baseline.answer));
+  // now and then the baseline's answer is graded twice: how often the judge disagrees with itself
+  const regrade = plan.decision.regrade && baselineGrade?.score != null ? await grade(ctx, s, signal, plan, baseline.answer) : null;
   const probe: Probe = {
     at: Date.now(),
     judgeCostMicros: judgeSpend.micros,
-    baselineScore: distinct.get(normalizeAnswer(baseline.answer)) ?? null,
+    baselineScore: baselineGrade?.score ?? null,
+    ...(regrade !== null ? { baselineRegrade: regrade } : {}),
     baselineText: baseline.answer,
     baselineCostMicros: costOf(baseline),
     answers: {},
@@ -124,7 +147,9 @@ async function explore(ctx: CallContext, s: Services, signal: AbortSignal, plan:
   for (const [m, c] of answers) {
     if (m === plan.baseline) continue;
     const norm = normalizeAnswer(c.answer);
-    const a: ProbeAnswer = { text: c.answer, score: agree(c.answer, baseline.answer) ? null : (distinct.get(norm) ?? null), costMicros: costOf(c) };
+    const same = agree(c.answer, baseline.answer);
+    const graded = same ? baselineGrade : distinct.get(norm);
+    const a: ProbeAnswer = { text: c.answer, score: same ? null : (graded?.score ?? null), costMicros: costOf(c), judgeCostMicros: graded?.judgeMicros };
     if (a.score === null && !agree(c.answer, baseline.answer)) continue; // ungraded: no evidence
     probe.answers[m] = a;
   }
