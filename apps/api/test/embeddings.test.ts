@@ -217,6 +217,8 @@ describe('embeddings: routing, keys and refusals', () => {
     const err = await client.embeddings.create({ model: 'gpt-4o-mini', input: 'hello' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.BadRequestError);
     expect(((err as InstanceType<typeof OpenAI.APIError>).error as { code?: string }).code).toBe('not_embedding_model');
+    const routed = await client.embeddings.create({ model: 'auto', input: 'hello' }).catch((e: unknown) => e);
+    expect(((routed as InstanceType<typeof OpenAI.APIError>).error as { code?: string }).code).toBe('not_embedding_model');
     const chat = await client.chat.completions.create({ model: 'text-embedding-3-small', messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
     expect(chat).toBeInstanceOf(OpenAI.BadRequestError);
     expect(openai().requests).toHaveLength(0);
@@ -280,6 +282,17 @@ describe('embeddings: routing, keys and refusals', () => {
     expect(cBodies[0].input_type).toBe('search_document');
     expect(c.usage.prompt_tokens).toBe(2000); // read from each call's x-amzn-bedrock-input-token-count
     expect((c as unknown as { optimizer: { actual_cost: number } }).optimizer.actual_cost).toBe(microsOf(0.1, 2000));
+  });
+
+  it('embeds a Titan list one text a call, a few calls at a time, and keeps the input order', async () => {
+    mocks.get('bedrock')!.script({ usage: { prompt_tokens: 7, completion_tokens: 0 } });
+    const texts = Array.from({ length: 20 }, (_, i) => `titan text ${i}`);
+    const r = await client.embeddings.create({ model: 'amazon.titan-embed-text-v2:0', input: texts, encoding_format: 'float' });
+    const one = await client.embeddings.create({ model: 'amazon.titan-embed-text-v2:0', input: 'titan text 13', encoding_format: 'float' });
+    expect(r.data.map((d) => d.index)).toEqual(texts.map((_, i) => i));
+    expect(r.data[13]!.embedding).toEqual(one.data[0]!.embedding);
+    expect(r.usage.prompt_tokens).toBe(20 * 7);
+    expect(mocks.get('bedrock')!.requests.map((q) => q.body.inputText).sort()).toEqual([...texts, 'titan text 13'].sort());
   });
 
   it('uses the tenant stored key over the platform key, and x-provider-key over both', async () => {

@@ -21,7 +21,7 @@ import { keyFor, transportError } from './dispatch.ts';
 import { meterCall } from './meter-call.ts';
 import { noUsage, type Usage } from './pricing.ts';
 import { optimizerBlock, responseHeaders } from './respond.ts';
-import { resolvePinned } from './route.ts';
+import { isRouted, resolvePinned } from './route.ts';
 import { countTokens } from './tokens.ts';
 
 /** OpenAI's limit on inputs per request. */
@@ -98,6 +98,8 @@ function newContext(request: FastifyRequest): CallContext {
 
 /** Route: the model from the catalog (or provider/model), which must make embeddings on a vendor that has them. */
 function route(ctx: CallContext, s: Services): { adapter: EmbeddingAdapter; target: CallTarget } {
+  // Vectors from different models cannot be compared, so nothing chooses the model but the client.
+  if (isRouted(ctx.requestedModel)) throw new ApiError('not_embedding_model', `Embeddings take a named embedding model, not "${ctx.requestedModel}".`, { param: 'model' });
   const { model, provider, profile } = resolvePinned(ctx.requestedModel, s.catalog, s.providers);
   const info = s.providers.get(provider);
   if (!info) throw new ApiError('provider_unavailable', `Model ${ctx.requestedModel} is served by ${provider}, which is not configured on this gateway.`, { param: 'model' });
@@ -126,12 +128,15 @@ function route(ctx: CallContext, s: Services): { adapter: EmbeddingAdapter; targ
 async function sendAll(s: Services, adapter: EmbeddingAdapter, target: CallTarget, req: EmbeddingInput, signal: AbortSignal, attempt: Attempt): Promise<EmbeddingAnswer[]> {
   const requests = adapter.buildRequests(req, target);
   const answers: EmbeddingAnswer[] = new Array<EmbeddingAnswer>(requests.length);
+  // One failed call ends its siblings: the attempt has failed as a whole.
+  const siblings = new AbortController();
+  const callSignal = AbortSignal.any([signal, siblings.signal]);
   for (let i = 0; i < requests.length; i += PARALLEL_CALLS) {
     await Promise.all(
       requests.slice(i, i + PARALLEL_CALLS).map(async (r, j) => {
         let res;
         try {
-          res = await s.outbound.request({ url: r.url, method: 'POST', headers: r.headers, body: r.body, signal });
+          res = await s.outbound.request({ url: r.url, method: 'POST', headers: r.headers, body: r.body, signal: callSignal });
         } catch (err) {
           throw transportError(err, target.provider.name);
         }
@@ -145,7 +150,10 @@ async function sendAll(s: Services, adapter: EmbeddingAdapter, target: CallTarge
         if (res.statusCode >= 400) throw adapter.mapError(res.statusCode, res.headers, text, target);
         answers[i + j] = { text, headers: res.headers };
       }),
-    );
+    ).catch((e: unknown) => {
+      siblings.abort();
+      throw e;
+    });
   }
   return answers;
 }
