@@ -17,6 +17,12 @@ export interface Options {
   timing: number;
   falseHits: number;
   out: string | undefined;
+  /** Pairs (from the selected ones) asked through a real gateway; 0 skips the gateway. */
+  gatewayLimit: number;
+  /** LLM paraphrase pairs asked through the gateway. */
+  gatewayLlmLimit: number;
+  /** Requests timed for the exact cache against the gateway's floor. */
+  exactRequests: number;
 }
 
 export const USAGE = `usage: node bench/cache/run.ts [options]   (or: npm run bench:cache -- [options])
@@ -32,7 +38,10 @@ export const USAGE = `usage: node bench/cache/run.ts [options]   (or: npm run be
   --batch N           texts per embedding request (default 32)
   --timing N          queries timed one at a time for the hit and the miss path (default 200 each)
   --false-hits N      false hits printed at the end (default 20)
-  --out FILE          also write the full result as JSON here`;
+  --out FILE          also write the full result as JSON here
+  --gateway-limit N   pairs also asked through a real gateway (a, then b; default 1000; 0 skips the gateway)
+  --gateway-llm-limit N  LLM paraphrase pairs asked through the gateway (default 300)
+  --exact-requests N  requests timed for the exact-cache hit path against the gateway's floor (default 300)`;
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -53,7 +62,7 @@ export function parseArgs(argv: string[], repoRoot: string): Options {
     if (value === undefined) throw new UsageError(`--${name} needs a value\n${USAGE}`);
     flags.set(name, value);
   }
-  const known = ['pairs', 'llm', 'offset', 'limit', 'llm-limit', 'threshold', 'embedder', 'model-dir', 'batch', 'timing', 'false-hits', 'out'];
+  const known = ['pairs', 'llm', 'offset', 'limit', 'llm-limit', 'threshold', 'embedder', 'model-dir', 'batch', 'timing', 'false-hits', 'out', 'gateway-limit', 'gateway-llm-limit', 'exact-requests'];
   for (const k of flags.keys()) if (!known.includes(k)) throw new UsageError(`unknown option --${k}\n${USAGE}`);
   const int = (key: string, min: number): number | undefined => {
     const v = flags.get(key);
@@ -81,5 +90,8 @@ export function parseArgs(argv: string[], repoRoot: string): Options {
     timing: int('timing', 0) ?? 200,
     falseHits: int('false-hits', 0) ?? 20,
     out: flags.get('out'),
+    gatewayLimit: int('gateway-limit', 0) ?? 1000,
+    gatewayLlmLimit: int('gateway-llm-limit', 0) ?? 300,
+    exactRequests: int('exact-requests', 1) ?? 300,
   };
 }

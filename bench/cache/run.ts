@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GUARDS, OnnxMiniLM, LexicalEmbedder, SemanticIndex, defaultThresholdFor, type Embedder } from '../../apps/api/src/cache/semantic/index.ts';
 import { parseArgs, UsageError, type Options } from './args.ts';
+import { measureThroughGateway } from './gateway.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -221,8 +222,47 @@ async function main(): Promise<void> {
       lookup_us_p50: Math.round(timing.lookup_us_p50),
       index_entries: timing.entries,
     };
-    if (opts.out) writeFileSync(opts.out, JSON.stringify({ ...result, false_hit_pairs: falseHits.map(({ a, b, similarity }) => ({ a, b, similarity })) }, null, 2));
-    console.log(JSON.stringify(result));
+    await embedder.close();
+    let gateway: Awaited<ReturnType<typeof measureThroughGateway>> | null = null;
+    if (opts.gatewayLimit > 0 && opts.embedder === 'onnx' && opts.threshold === undefined) {
+      const gwPairs = pairs.slice(0, opts.gatewayLimit);
+      const gwLlm = paraphrases.slice(0, opts.gatewayLlmLimit);
+      process.stderr.write(`[bench:cache] through the gateway: ${gwPairs.length} pairs, ${gwLlm.length} LLM paraphrases, ${opts.exactRequests} exact-cache timings\n`);
+      gateway = await measureThroughGateway({ pairs: gwPairs, llm: gwLlm, modelDir: opts.modelDir, exactRequests: opts.exactRequests, progress: (l) => process.stderr.write(`${l}\n`) });
+      console.log(
+        `\nThrough the gateway (pairs ${opts.offset}–${opts.offset + gwPairs.length - 1}, embedder ${gateway.embedder}, threshold ${gateway.threshold}): ` +
+          `${gateway.hits} hits, ${gateway.false_hits} false; precision ${gateway.precision.toFixed(3)}, recall ${gateway.recall.toFixed(3)}; ` +
+          `LLM paraphrases recall ${gateway.llm_recall === null ? 'n/a' : gateway.llm_recall.toFixed(3)} (${gateway.llm_pairs} pairs)`,
+      );
+      console.log(
+        `  semantic hit p50 ${gateway.semantic_hit_ms_p50.toFixed(2)} ms (p99 ${gateway.semantic_hit_ms_p99.toFixed(2)}), miss p50 ${gateway.semantic_miss_ms_p50.toFixed(2)} ms (client-observed, mock vendor answering at once)`,
+      );
+      console.log(
+        `  exact-cache hit: gateway time p50 ${gateway.exact_hit_overhead_ms_p50.toFixed(3)} ms against the floor (a call with no cache) ${gateway.floor_overhead_ms_p50.toFixed(3)} ms: adds ${gateway.exact_hit_adds_ms_p50.toFixed(3)} ms; ` +
+          `client-observed ${gateway.exact_hit_ms_p50.toFixed(2)} / ${gateway.floor_ms_p50.toFixed(2)} ms`,
+      );
+      for (const f of gateway.false_hit_pairs.slice(0, opts.falseHits)) console.log(`  false hit ${f.similarity.toFixed(3)}  ${f.a}\n                   ${f.b}`);
+    }
+    const full = {
+      ...result,
+      ...(gateway
+        ? {
+            gateway_pairs: gateway.pairs,
+            gateway_precision: round(gateway.precision),
+            gateway_recall: round(gateway.recall),
+            gateway_hits: gateway.hits,
+            gateway_false_hits: gateway.false_hits,
+            gateway_llm_paraphrase_recall: gateway.llm_recall === null ? null : round(gateway.llm_recall),
+            gateway_semantic_hit_ms_p50: round(gateway.semantic_hit_ms_p50, 2),
+            gateway_semantic_miss_ms_p50: round(gateway.semantic_miss_ms_p50, 2),
+            gateway_floor_overhead_ms_p50: round(gateway.floor_overhead_ms_p50, 3),
+            gateway_exact_hit_overhead_ms_p50: round(gateway.exact_hit_overhead_ms_p50, 3),
+            gateway_exact_hit_adds_ms_p50: round(gateway.exact_hit_adds_ms_p50, 3),
+          }
+        : {}),
+    };
+    if (opts.out) writeFileSync(opts.out, JSON.stringify({ ...full, false_hit_pairs: falseHits.map(({ a, b, similarity }) => ({ a, b, similarity })), gateway_false_hit_pairs: gateway?.false_hit_pairs ?? [] }, null, 2));
+    console.log(JSON.stringify(full));
   } finally {
     await embedder.close();
   }

@@ -179,6 +179,19 @@ describe('the semantic cache in the gateway', () => {
     expect(lowered.json.optimizer.cache_hit).toBe(false);
   });
 
+  it('stops serving an entry past its TTL, and sweeps it from the database', async () => {
+    const t = await signup(rig.gw);
+    await setSemantic(rig.gw.url, t.api_key, { semantic: true, ttl_seconds: 1 });
+    await askAndStore(q('How do vaccines work?'), t.api_key);
+    expect((await askNow(q('How does a vaccine work?'), t.api_key)).json.optimizer.cache_hit).toBe(true);
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect((await askNow(q('How does a vaccine work?'), t.api_key)).json.optimizer.cache_hit).toBe(false);
+    await rig.gw.services.semanticCache.settle();
+    await rig.gw.services.semanticCache.sweep(Date.now() + 2_000);
+    const rows = (await rig.gw.services.db.em().getConnection().execute('select count(*)::int as n from semantic_cache_entries where account_id = ?', [t.account_id])) as { n: number }[];
+    expect(rows[0]!.n).toBe(0);
+  });
+
   it('is skipped by Cache-Control: no-cache and by an opt-out annotation', async () => {
     await askAndStore(q('How do vaccines work?'));
     const r = await fetch(`${rig.gw.url}/v1/chat/completions`, { method: 'POST', headers: authed(rig.tenant.api_key, { 'cache-control': 'no-cache' }), body: JSON.stringify(q('How does a vaccine work?')) });

@@ -21,6 +21,8 @@ const STEP_CHANNEL = 'semantic-cache:step';
 const MAX_PER_SCOPE = 20_000;
 /** Entries read back per tenant when its index is rebuilt. */
 const LOAD_LIMIT = 100_000;
+/** How often expired entries leave memory and the database. */
+const SWEEP_MS = 10 * 60_000;
 /** Judge checks a step passes before it stops being checked (unless the optimizer still explores it). */
 export const SETTLE_CHECKS = 20;
 /** A step loses semantic caching once more than this share of its checked hits failed. */
@@ -137,6 +139,7 @@ export class SemanticCache {
   #pendingEntries: EntryRow[] = [];
   readonly #pendingSteps = new Map<string, { accountId: string; step: string } & StepCheck>();
   #timer: NodeJS.Timeout | null = null;
+  #sweeper: NodeJS.Timeout | null = null;
   #flushing: Promise<void> | null = null;
   readonly #inFlight = new Set<Promise<unknown>>();
   #closed = false;
@@ -156,6 +159,14 @@ export class SemanticCache {
     await this.#hot.subscribe(STEP_CHANNEL, (m) => this.#onStep(m));
     this.#timer = setInterval(() => void this.flush().catch((err: unknown) => this.#logger.warn({ err: String(err) }, 'semantic cache: write failed; will retry')), this.#flushMs);
     this.#timer.unref();
+    this.#sweeper = setInterval(() => void this.sweep().catch((err: unknown) => this.#logger.warn({ err: String(err) }, 'semantic cache: sweep failed')), SWEEP_MS);
+    this.#sweeper.unref();
+  }
+
+  /** Drops expired entries from memory and from the database. */
+  async sweep(now = Date.now()): Promise<void> {
+    for (const [key, answers] of this.#answers) for (const [id, a] of answers) if (a.expiresAt <= now) this.#forget(key, id);
+    await this.#db.em().getConnection().execute('delete from semantic_cache_entries where expires_at <= ?', [new Date(now).toISOString()]);
   }
 
   /** Whether an embedder exists (it is made on the first semantic call, never before). */
@@ -408,6 +419,7 @@ export class SemanticCache {
 
   async close(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
+    if (this.#sweeper) clearInterval(this.#sweeper);
     await Promise.allSettled([...this.#inFlight]);
     this.#closed = true;
     await this.flush().catch((err: unknown) => this.#logger.warn({ err: String(err) }, 'semantic cache: final write failed'));
