@@ -129,18 +129,20 @@ export class Meter {
     }
   }
 
+  /** One statement (one round trip, atomic): an insert per non-empty table, as data-modifying CTEs. */
   async #write(batch: Required<MeterBatch>): Promise<void> {
+    const inserts: string[] = [];
+    const params: string[] = [];
+    for (const key of Object.keys(tables) as (keyof MeterBatch)[]) {
+      const rows = batch[key];
+      if (rows.length === 0) continue;
+      const table = tables[key];
+      params.push(JSON.stringify(rows));
+      inserts.push(`w_${key} as (insert into ${table} select * from jsonb_populate_recordset(null::${table}, $${params.length}::jsonb) on conflict (id) do nothing)`);
+    }
+    if (inserts.length === 0) return;
     const client = this.#db.em().getConnection().getClient();
-    await client.transaction().execute(async (trx) => {
-      for (const key of Object.keys(tables) as (keyof MeterBatch)[]) {
-        const rows = batch[key];
-        if (rows.length === 0) continue;
-        const table = tables[key];
-        await trx.executeQuery(
-          CompiledQuery.raw(`insert into ${table} select * from jsonb_populate_recordset(null::${table}, $1::jsonb) on conflict (id) do nothing`, [JSON.stringify(rows)]),
-        );
-      }
-    });
+    await client.executeQuery(CompiledQuery.raw(`with ${inserts.join(', ')} select 1`, params));
   }
 
   async close(): Promise<void> {
