@@ -29,7 +29,8 @@ export const USAGE = `usage: node bench/overhead/run.ts [options]
   --stream-rate N         open-loop arrivals per second for the stream/TTFB load (default 100)
   --vendor-latency MS     mock delay before each reply (default 0)
   --chunk-delay MS        mock delay between streamed chunks (default 0)
-  --targets a,b,c         any of direct,gateway,portkey (default all; direct is always added)
+  --targets a,b,c         any of direct,gateway,portkey,bare (default all; direct is always added;
+                          bare is a bare node:http forwarding proxy, the floor for any gateway)
   --portkey-warmup S      Portkey warm-up load before measuring (default 30, quick 8)
   --no-pin                do not pin processes to cores
   --out FILE              JSON result path (default bench/results/overhead-<timestamp>.json)
@@ -87,7 +88,7 @@ export function parseArgs(argv: string[]): Options {
     vendorLatencyMs: num('vendor-latency', 0, 0),
     chunkDelayMs: num('chunk-delay', 0, 0),
     targets: picked,
-    warmupSec: { direct: quick ? 1.5 : 5, gateway: quick ? 3 : 10, portkey: num('portkey-warmup', quick ? 8 : 30, 0) },
+    warmupSec: { direct: quick ? 1.5 : 5, bare: quick ? 1.5 : 5, gateway: quick ? 3 : 10, portkey: num('portkey-warmup', quick ? 8 : 30, 0) },
     pin: !bools.has('no-pin'),
     out: flags.get('out'),
     databaseUrl: flags.get('database-url'),

@@ -12,7 +12,7 @@ export interface Comparison {
   ratios: { addedP50: number; addedP99: number; addedP999: number; addedTtfbP50: number; addedTtfbP99: number; cpuPerReq: number; maxReqPerSec: number };
 }
 
-const PROXIES: TargetName[] = ['gateway', 'portkey'];
+const PROXIES: TargetName[] = ['gateway', 'portkey', 'bare'];
 
 export function compare(load: LoadSpec, rows: PhaseResult[]): Comparison {
   const by = (t: TargetName) => rows.find((r) => r.target === t);
@@ -166,6 +166,13 @@ export function renderHeadline(loads: LoadSpec[], comparisons: Comparison[]): st
       `gateway ÷ portkey: added p50 ${times(o.addedP50)}, added p99 ${times(o.addedP99)}, added ttfb p50 ${times(s.addedTtfbP50)}, ` +
         `CPU/req ${times(o.cpuPerReq)} (open) / ${times(c.cpuPerReq)} (closed), max req/s ${times(c.maxReqPerSec)}`,
     );
+  }
+  const gb = (name: string) => {
+    const a = get(name)?.added;
+    return a?.gateway && a.bare ? ratio(a.gateway.cpuUsPerReq, a.bare.cpuUsPerReq) : NaN;
+  };
+  if (Number.isFinite(gb('open')) || Number.isFinite(gb('closed'))) {
+    lines.push('', `gateway ÷ bare node:http proxy (the floor on this machine): CPU/req ${times(gb('open'))} (open) / ${times(gb('closed'))} (closed)`);
   }
   return lines.join('\n');
 }

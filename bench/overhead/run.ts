@@ -10,7 +10,7 @@ import { parseArgs, UsageError, type Options } from './args.ts';
 import { runPhase, warmUp, type LoadSpec, type PhaseResult, type PhaseSettings } from './phases.ts';
 import { CLOCK_TICKS, hasTaskset, killAll, killAllNow, pinSelf } from './procs.ts';
 import { compare, renderHeadline, renderLoad, type Comparison } from './report.ts';
-import { directTarget, repoRoot, startGateway, startMock, startPortkey, type Target, type TargetName } from './targets.ts';
+import { directTarget, repoRoot, startBare, startGateway, startMock, startPortkey, type Target, type TargetName } from './targets.ts';
 
 const CLIENT_CORE = 0;
 const SERVER_CORE = 1;
@@ -113,6 +113,12 @@ async function main(): Promise<number> {
     const pk = await startPortkey(mock, serverOpts);
     targets.push(pk);
     log(`portkey ${pk.origin} (pid ${pk.proxy?.pid})`);
+  }
+
+  if (o.targets.includes('bare')) {
+    const bare = await startBare(mock, serverOpts);
+    targets.push(bare);
+    log(`bare proxy ${bare.origin} (pid ${bare.proxy?.pid})`);
   }
 
   for (const t of targets) {

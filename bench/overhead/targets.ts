@@ -10,8 +10,8 @@ import { request } from 'undici';
 import { bodyMaker, type Endpoint } from './load.ts';
 import { freePort, spawnNode, waitUntil, type Child } from './procs.ts';
 
-export type TargetName = 'direct' | 'gateway' | 'portkey';
-export const TARGET_NAMES: TargetName[] = ['direct', 'gateway', 'portkey'];
+export type TargetName = 'direct' | 'gateway' | 'portkey' | 'bare';
+export const TARGET_NAMES: TargetName[] = ['direct', 'gateway', 'portkey', 'bare'];
 
 export interface Target extends Endpoint {
   name: TargetName;
@@ -46,16 +46,11 @@ export interface Mock {
   url: string;
 }
 
-export async function startMock(opts: ServerOptions): Promise<Mock> {
-  const config = JSON.stringify({ latencyMs: opts.vendorLatencyMs, chunkDelayMs: opts.chunkDelayMs });
-  const child = spawnNode('mock', ['--import', guard, join(here, 'mock-child.ts'), config], {
-    core: opts.core,
-    cwd: repoRoot,
-    env: baseEnv({ NODE_ENV: 'production' }),
-  });
-  const url = await new Promise<string>((resolve, reject) => {
+/** Reads the `{"url"}` line a child prints once it listens. */
+function announcedUrl(child: Child, name: string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
     let buf = '';
-    const timer = setTimeout(() => reject(new Error(`mock did not start:\n${child.output()}`)), 15_000);
+    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${child.output()}`)), 15_000);
     child.proc.stdout?.on('data', (b: Buffer) => {
       buf += b.toString('utf8');
       const line = buf.split('\n')[0];
@@ -64,9 +59,32 @@ export async function startMock(opts: ServerOptions): Promise<Mock> {
         resolve((JSON.parse(line) as { url: string }).url);
       }
     });
-    void child.exited.then(() => reject(new Error(`mock exited:\n${child.output()}`)));
+    void child.exited.then(() => reject(new Error(`${name} exited:\n${child.output()}`)));
   });
-  return { child, url };
+}
+
+export async function startMock(opts: ServerOptions): Promise<Mock> {
+  const config = JSON.stringify({ latencyMs: opts.vendorLatencyMs, chunkDelayMs: opts.chunkDelayMs });
+  const child = spawnNode('mock', ['--import', guard, join(here, 'mock-child.ts'), config], {
+    core: opts.core,
+    cwd: repoRoot,
+    env: baseEnv({ NODE_ENV: 'production' }),
+  });
+  return { child, url: await announcedUrl(child, 'mock') };
+}
+
+/** The reference floor: a bare node:http forwarding proxy in front of the mock (bare-proxy.ts). */
+export async function startBare(mock: Mock, opts: ServerOptions): Promise<Target> {
+  const child = spawnNode('bare', ['--import', guard, join(here, 'bare-proxy.ts'), mock.url], {
+    core: opts.core,
+    cwd: repoRoot,
+    env: baseEnv({ NODE_ENV: 'production' }),
+  });
+  const origin = await announcedUrl(child, 'bare proxy');
+  const target: Target = { name: 'bare', origin, path: '/v1/chat/completions', headers: { authorization: 'Bearer sk-bench' }, proxy: child };
+  const broken = await probe(target, opts.model);
+  if (broken) throw new Error(`the bare proxy does not reach the mock: ${broken}`);
+  return target;
 }
 
 export function directTarget(mock: Mock): Target {
