@@ -68,7 +68,17 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Fastif
   let vendorError = null as string | null;
   let failure: ApiError | null = null;
 
+  // What one upstream read brought goes out in one write (corked), not one write per event.
   const handle = (events: StreamEvent[]) => {
+    const corked = events.length > 1 && !res.writableEnded && !res.destroyed;
+    if (corked) res.cork();
+    try {
+      relay(events);
+    } finally {
+      if (corked) res.uncork();
+    }
+  };
+  const relay = (events: StreamEvent[]) => {
     for (const ev of events) {
       switch (ev.kind) {
         case 'done':
@@ -112,17 +122,19 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Fastif
   const written = meter.written(); // the stream ends only once its call is in the write-ahead file
   if (written) await written;
 
-  if (failure) write(`data: ${JSON.stringify(failure.toBody())}\n\n`);
+  // The tail (an error event, or the final chunk and [DONE]) goes out with the end, in one write.
+  let tail = '';
+  if (failure) tail += `data: ${JSON.stringify(failure.toBody())}\n\n`;
   if (ok) {
     const block = optimizerBlock(costs);
     const finalChunk =
       usageChunk && ctx.clientWantsUsage
         ? { ...(JSON.parse(usageChunk) as Record<string, unknown>), optimizer: block }
         : { id: meta?.id, object: 'chat.completion.chunk', created: meta?.created, model: meta?.model, choices: [], optimizer: block };
-    write(`data: ${JSON.stringify(finalChunk)}\n\n`);
-    write('data: [DONE]\n\n');
+    tail += `data: ${JSON.stringify(finalChunk)}\n\ndata: [DONE]\n\n`;
   }
-  if (!res.writableEnded) res.end();
+  if (tail) recorded?.push(tail);
+  if (!res.writableEnded && !res.destroyed) res.end(tail);
   if (ctx.claim) {
     if (ok) await idempotency.complete(ctx.claim, 200, headers, recorded!.join(''));
     else await idempotency.release(ctx.claim);
