@@ -271,7 +271,7 @@ describe('the semantic cache across API processes', { timeout: 120_000 }, () => 
     const spawned = [await spawnGateway({ ...shared, DATA_DIR: mkdtempSync(join(tmpdir(), 'optimizer-a-')) }), await spawnGateway({ ...shared, DATA_DIR: mkdtempSync(join(tmpdir(), 'optimizer-b-')) })];
     const [a, b] = spawned as [(typeof spawned)[0], (typeof spawned)[0]];
     const until = async (fn: () => Promise<boolean>) => {
-      for (let i = 0; i < 100; i++) {
+      for (let i = 0; i < 300; i++) {
         if (await fn()) return true;
         await new Promise((r) => setTimeout(r, 100));
       }
