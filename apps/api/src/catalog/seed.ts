@@ -225,12 +225,12 @@ export const seedCatalog: ModelProfile[] = [
 
   // ── Mistral ─────────────────────────────────────────────────────────────────────────
   // "-latest" aliases move when Mistral ships a new version; prices are for the versions
-  // they pointed at when last verified (Mistral Large 3 and Mistral Small 3.2). Mistral
-  // publishes no cache-read discount, so cached input is priced as input. It publishes no
-  // output cap apart from the context window; 32k is a conservative catalog limit.
+  // they pointed at when last verified (Mistral Large 3 and Mistral Small 3.2). Prompt-cache
+  // hits are billed at 10% of the input price (docs.mistral.ai, prompt caching). Mistral
+  // publishes no output cap apart from the context window; 32k is a conservative catalog limit.
   {
     model: 'mistral-large-latest', provider: 'mistral',
-    input_per_mtok: 0.5, output_per_mtok: 1.5, cached_input_per_mtok: 0.5, cache_write_multiplier: 1,
+    input_per_mtok: 0.5, output_per_mtok: 1.5, cached_input_per_mtok: 0.05, cache_write_multiplier: 1,
     input_modalities: [...TEXT_IMAGE], output_modalities: [...TEXT],
     tools: 'full', structured_outputs: true, reasoning_efforts: [],
     context_length: 262_144, max_output_tokens: 32_768, ...plain,
@@ -240,7 +240,7 @@ export const seedCatalog: ModelProfile[] = [
   },
   {
     model: 'mistral-small-latest', provider: 'mistral',
-    input_per_mtok: 0.1, output_per_mtok: 0.3, cached_input_per_mtok: 0.1, cache_write_multiplier: 1,
+    input_per_mtok: 0.1, output_per_mtok: 0.3, cached_input_per_mtok: 0.01, cache_write_multiplier: 1,
     input_modalities: [...TEXT_IMAGE], output_modalities: [...TEXT],
     tools: 'full', structured_outputs: true, reasoning_efforts: [],
     context_length: 131_072, max_output_tokens: 32_768, ...plain,

@@ -92,6 +92,13 @@ describe('mistral', () => {
     expect(out).not.toHaveProperty('stream_options');
   });
 
+  it("passes prompt_cache_key on to Mistral's prompt cache and reads its hits as cached tokens", () => {
+    expect(refusal('mistral', { prompt_cache_key: 'session-42' })).toBeNull();
+    expect(sent('mistral', body({ prompt_cache_key: 'session-42' }))).toMatchObject({ prompt_cache_key: 'session-42' });
+    const answer = JSON.stringify({ id: 'x', object: 'chat.completion', model: 'mistral-small-latest', choices: [{ index: 0, message: { role: 'assistant', content: 'Hi' }, finish_reason: 'stop' }], usage: { prompt_tokens: 200, completion_tokens: 5, total_tokens: 205, prompt_tokens_details: { cached_tokens: 128 } } });
+    expect(openaiCompatibleAdapter.parseResponse(answer, target('mistral')).usage).toMatchObject({ promptTokens: 200, cachedTokens: 128 });
+  });
+
   it('gives tool calls and their results the same nine-character id, and keeps Mistral-made ids', () => {
     expect(mistralToolCallId('D681PevKs')).toBe('D681PevKs');
     const id = mistralToolCallId('call_1');

@@ -31,13 +31,19 @@ const finishing = (chunks: JsonObject[]): JsonObject | undefined =>
   chunks.findLast((c) => Array.isArray(c.choices) && c.choices.some((ch) => isRecord(ch) && ch.finish_reason != null));
 
 const plainUsage = (u: Usage) => ({ prompt_tokens: u.prompt_tokens, total_tokens: u.total_tokens, completion_tokens: u.completion_tokens });
+const mistralUsage = (u: Usage) => ({
+  ...plainUsage(u),
+  ...(u.prompt_tokens_details.cached_tokens > 0 ? { prompt_tokens_details: { cached_tokens: u.prompt_tokens_details.cached_tokens } } : {}),
+});
 
 // Mistral: a strict request model (HTTP 422 "Extra inputs are not permitted"), tool-call
 // ids of nine letters or digits, usage on the last chunk of every stream (it has no
-// stream_options), errors as {"object": "error", ...} and the gateway's 401 {"message"}.
+// stream_options) with prompt-cache hits as prompt_tokens_details.cached_tokens, errors as
+// {"object": "error", ...} and the gateway's 401 {"message"}.
 const MISTRAL_FIELDS = new Set([
   'model', 'messages', 'temperature', 'top_p', 'max_tokens', 'stream', 'stop', 'random_seed', 'response_format', 'tools',
   'tool_choice', 'presence_penalty', 'frequency_penalty', 'n', 'prediction', 'parallel_tool_calls', 'prompt_mode', 'safe_prompt',
+  'prompt_cache_key',
 ]);
 const MISTRAL_MESSAGE_FIELDS: Record<string, Set<string>> = {
   system: new Set(['role', 'content']),
@@ -80,10 +86,10 @@ const mistral: MockDialect = {
     return { ...rest, ...(random_seed !== undefined ? { seed: random_seed } : {}), ...(rest.tool_choice === 'any' ? { tool_choice: 'required' } : {}) };
   },
   errorBody: (status, e) => (status === 401 ? { message: 'Unauthorized', request_id: 'mockreq0000000000000000000000001' } : { object: 'error', message: e.message, type: e.type, param: e.param, code: e.code }),
-  completion: (body, reply) => ({ ...body, usage: plainUsage(reply.usage) }),
+  completion: (body, reply) => ({ ...body, usage: mistralUsage(reply.usage) }),
   chunks(chunks, reply) {
     const last = finishing(chunks);
-    if (last) last.usage = plainUsage(reply.usage);
+    if (last) last.usage = mistralUsage(reply.usage);
     return chunks;
   },
   callId: (seq, n) => `M${String(seq).padStart(6, '0')}c${n}`.slice(-9).padStart(9, 'X'),

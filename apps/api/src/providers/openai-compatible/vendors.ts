@@ -59,9 +59,12 @@ export const vendors: Readonly<Record<string, VendorProfile>> = {
       'prediction', 'parallel_tool_calls',
       // Mistral's own, for clients that pin Mistral and set them.
       'random_seed', 'safe_prompt', 'prompt_mode',
+      // Mistral's prompt cache reads OpenAI's key (docs.mistral.ai, prompt caching); hits are
+      // reported as usage.prompt_tokens_details.cached_tokens and billed at a tenth of input.
+      'prompt_cache_key',
     ],
     params: [
-      ...openAIOnly,
+      ...openAIOnly.filter((r) => r.param !== 'prompt_cache_key'),
       // When both are set, max_completion_tokens (OpenAI's current name) wins.
       { param: 'max_completion_tokens', to: 'max_tokens' },
       { param: 'seed', to: 'random_seed' },

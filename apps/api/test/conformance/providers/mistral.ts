@@ -11,8 +11,8 @@ export const conformance: ProviderConformance = {
   startMock: (apiKey, opts) => startOpenAIMock({ apiKey, dialect: 'mistral', ...opts }),
   env: (url, key) => ({ MISTRAL_BASE_URL: url, MISTRAL_API_KEY: key }),
   faultModel: (f) => `mistral/${f}`,
-  // Mistral's usage is prompt, completion and total only.
-  usage: { cached: false, reasoning: false },
+  // Mistral reports prompt-cache hits, and no reasoning share of completion_tokens.
+  usage: { reasoning: false },
   inspect(req) {
     const r = inspectOpenAI(req);
     return { ...r, forcedTool: req.body.tool_choice === 'any' ? '*' : r.forcedTool };
