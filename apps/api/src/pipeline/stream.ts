@@ -100,12 +100,36 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Fastif
       }
     }
   };
-  try {
-    for await (const buf of d.response.body) handle(decoder.push(buf as Buffer));
-    handle(decoder.end());
-  } catch (err) {
-    if (!clientGone) failure = transportError(err, d.target.provider.name);
-  }
+  // Read with events, not an async iterator: no promise per chunk on the relay path.
+  await new Promise<void>((resolve) => {
+    const body = d.response.body;
+    let settled = false;
+    const finish = (err?: unknown) => {
+      if (settled) return;
+      settled = true;
+      if (err !== undefined && !clientGone) failure = transportError(err, d.target.provider.name);
+      resolve();
+    };
+    body.on('data', (buf: Buffer) => {
+      if (settled) return;
+      try {
+        handle(decoder.push(buf));
+      } catch (err) {
+        finish(err);
+        body.destroy();
+      }
+    });
+    body.once('end', () => {
+      try {
+        handle(decoder.end());
+      } catch (err) {
+        return finish(err);
+      }
+      finish();
+    });
+    body.once('error', (err) => finish(err));
+    body.once('close', () => finish(Object.assign(new Error('premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })));
+  });
   if (!clientGone && !vendorError && !failure && !sawDone) {
     failure = new ApiError('upstream_error', `${d.target.provider.name} ended the stream before it finished.`);
   }
