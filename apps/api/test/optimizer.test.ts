@@ -78,6 +78,31 @@ describe('a step learns, settles and stops exploring', () => {
     expect(tight.data[0].reasons.join('\n')).toContain('quality bar 0.99');
   });
 
+  it('detects drift from outcomes under the bar, re-opens the step and settles it again', async () => {
+    rig.vendor.reset();
+    rig.vendor.script({ content: '{"score": 1, "reason": "correct"}' });
+    for (let i = 0; i < 125; i++) await ask('drifty', {}, i);
+    const settled = await ask('drifty', {}, 1000);
+    expect(settled.model).not.toBe('gpt-4.1');
+    // the chosen model breaks: every answer it serves is reported as a failure
+    let i = 1001;
+    for (let n = 0; n < 20; n++, i++) {
+      const served = await ask('drifty', {}, i);
+      if (served.model !== settled.model) break;
+      const r = await fetch(`${rig.gw.url}/v1/outcomes`, { method: 'POST', headers: authed(rig.tenant.api_key), body: JSON.stringify({ run_id: `run-drifty-${i}`, step_id: 'drifty', signals: { score: 0 } }) });
+      expect(r.status).toBe(202);
+    }
+    const events = async () => ((await (await fetch(`${rig.gw.url}/v1/workflows/${rig.tenant.workflow_id}/events`, { headers: authed(rig.tenant.api_key) })).json()) as { data: { kind: string; step?: string }[] }).data.filter((e) => e.step === 'drifty').map((e) => e.kind);
+    await expect.poll(events, { timeout: 5000 }).toContain('drift');
+    // re-opened: it explores again, re-verifying only the drifted model, then settles
+    const reopened = await ask('drifty', {}, i++);
+    expect(reopened.block.exploration_cost).toBeGreaterThan(0);
+    expect(rig.vendor.requests.some((r) => r.body.model === settled.model)).toBe(true);
+    for (let n = 0; n < 45; n++) await ask('drifty', {}, i++);
+    await expect.poll(events, { timeout: 5000 }).toContain('resettled');
+    expect((await ask('drifty', {}, i++)).block.exploration_cost).toBe(0);
+  });
+
   it('never reroutes a pinned call', async () => {
     rig.vendor.reset();
     await fetch(`${rig.gw.url}/v1/chat/completions`, { method: 'POST', headers: authed(rig.tenant.api_key), body: JSON.stringify({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'classify ticket 1' }], optimizer: { step: { id: 'classify' } } }) });

@@ -182,6 +182,11 @@ export class StepEvidence {
    * twice (2e(1 − e) for independent errors), taken at the cautious end of its estimate;
    * 0 until enough answers were graded twice.
    */
+  /** Answers the judge graded twice. */
+  regrades(): number {
+    return this.probes.reduce((n, p) => n + (p.baselineRegrade !== undefined ? 1 : 0), 0);
+  }
+
   judgeErrorRate(): number {
     const d: number[] = [];
     for (const p of this.probes) if (p.baselineRegrade !== undefined && p.baselineScore !== null) d.push(Math.abs(p.baselineScore - p.baselineRegrade));

@@ -16,15 +16,26 @@ export const MIN_SAMPLES = 60;
 const MIN_OPEN_SAMPLES = 30;
 /** Share of probes on which the judge grades the baseline's answer twice. */
 const REGRADE_SHARE = 0.5;
+/** Regrades per step after which the judge's error rate is known well enough. */
+const MAX_REGRADES = 80;
 /** Probes a step collects before it may settle. */
 export const SETTLE_PROBES = 120;
+/** The same, for a step re-opened by drift (the rest of its evidence still stands). */
+const RESETTLE_PROBES = 20;
+const RESETTLE_MAX_PROBES = 40;
 /** Probes after which a step stops exploring even if something is still open. */
 export const MAX_PROBES = 180;
 /** Models probed at most per explored call. */
 const MAX_PROBE_MODELS = 10;
 /** On a settled step with scarce outcomes, every this-many-th call gets a judge check (0.5 %). */
 const DRIFT_CHECK_EVERY = 200;
-const DRIFT_WINDOW = 30;
+/** Drift is tested once per this many new grades of the serving policy, over the last two blocks. */
+const DRIFT_BLOCK = 20;
+/** A run of failing grades is drift when the policy's own failure rate gives it less than this chance. */
+const DRIFT_RUN_P = 1e-5;
+const DRIFT_MIN_RUN = 4;
+const DRIFT_Z = 3;
+const DRIFT_MARGIN = 0.05;
 /** Multi-model policies draw on this many of a step's strongest cheap models, plus this many of the cheapest. */
 const POOL_STRONG = 4;
 const POOL_CHEAP = 2;
@@ -44,6 +55,8 @@ interface StepState {
   evidence: StepEvidence;
   settled: boolean;
   everSettled: boolean;
+  /** Models whose evidence a drift wiped; re-opened, the step re-verifies only them. */
+  drifted: string[];
   reopenedAt: number;
   chosen: string;
   /** Calls served since the step last settled (paces drift checks). */
@@ -125,7 +138,7 @@ export class Optimizer {
   #state(k: StepKey): StepState {
     const id = stepId(k);
     let s = this.#states.get(id);
-    if (!s) this.#states.set(id, (s = { key: k, evidence: new StepEvidence(), settled: false, everSettled: false, reopenedAt: 0, chosen: '', view: [], settledCalls: 0 }));
+    if (!s) this.#states.set(id, (s = { key: k, evidence: new StepEvidence(), settled: false, everSettled: false, drifted: [], reopenedAt: 0, chosen: '', view: [], settledCalls: 0 }));
     if (k.label && !s.key.label) s.key = k;
     return s;
   }
@@ -184,13 +197,18 @@ export class Optimizer {
     const chosenCost = best?.stats.costMicros ?? baselineCost;
     const stillOpen = open.filter((p) => {
       const st = stats.get(policyKey(p))!;
+      // re-opened by drift, only what the drift touched is still in question
+      if (s.drifted.length && !policyModels(p).some((m) => s.drifted.includes(m))) return false;
       return !Number.isFinite(st.costMicros) || st.costMicros < chosenCost;
     });
     const probesSinceReopen = s.evidence.probes.filter((p) => p.at >= s.reopenedAt).length;
     // settle only on enough probes that every candidate's estimate is steady
-    const settled = probesSinceReopen >= SETTLE_PROBES && (stillOpen.length === 0 || probesSinceReopen >= MAX_PROBES);
+    // after a drift only the drifted models lost their evidence: a shorter re-verification will do
+    const [need, most] = s.everSettled ? [RESETTLE_PROBES, RESETTLE_MAX_PROBES] : [SETTLE_PROBES, MAX_PROBES];
+    const settled = probesSinceReopen >= need && (stillOpen.length === 0 || probesSinceReopen >= most);
     if (settled && !s.settled) {
       s.settled = true;
+      s.drifted = [];
       if (s.everSettled) events.push({ kind: 'resettled', at: new Date(), payload: { step: input.step.label, fingerprint: input.step.fingerprint, policy: policyKey(chosen) } });
       s.everSettled = true;
     }
@@ -201,7 +219,9 @@ export class Optimizer {
       const models = new Set<string>();
       for (const p of stillOpen) for (const m of policyModels(p)) models.add(m);
       if (models.size === 0) for (const m of input.cheaper) models.add(m);
-      probe = [...models].filter((m) => m !== input.baseline).slice(0, MAX_PROBE_MODELS);
+      // re-opened by drift: the rest of the evidence stands, so only the drifted models are probed
+      const redo = s.drifted.filter((m) => input.cheaper.includes(m));
+      probe = (redo.length ? redo : [...models].filter((m) => m !== input.baseline)).slice(0, MAX_PROBE_MODELS);
     }
     this.#pendingEvents.set(stepId(input.step), events);
     return this.#decision(s, chosen, best?.stats, input, stillOpen, settled, probe);
@@ -234,7 +254,7 @@ export class Optimizer {
     if (cheaperOpen.length) reasons.push(`cheaper but unproven: ${cheaperOpen.join('; ')}`);
     s.settledCalls = settled ? s.settledCalls + 1 : 0;
     const check = settled && !isBaseline && this.#recentOutcomeShare(s) < 0.05 && s.settledCalls % DRIFT_CHECK_EVERY === 0;
-    return { policy: chosen, probe, check, settled, reasons, regrade: probe.length > 0 && input.draw < REGRADE_SHARE };
+    return { policy: chosen, probe, check, settled, reasons, regrade: probe.length > 0 && input.draw < REGRADE_SHARE && s.evidence.regrades() < MAX_REGRADES };
   }
 
   readonly #pendingEvents = new Map<string, CallEvent[]>();
@@ -268,23 +288,43 @@ export class Optimizer {
     const row = this.#row(step, 'served', { ...sample, baseline: isBaseline });
     const events: CallEvent[] = [];
     if (s.settled && !isBaseline && sample.policy === s.chosen) {
-      const recent = s.evidence.recent(sample.policy, s.reopenedAt).slice(-DRIFT_WINDOW);
-      if (recent.length >= 15) {
-        // each recent grade as a share of the baseline's quality by the same grader
-        const shares = recent.map((r) => r.score / (s.evidence.baselineMeanBy(r.source) || 1));
-        const mean = shares.reduce((a, b) => a + b, 0) / shares.length;
-        const sd = Math.sqrt(shares.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, shares.length - 1)) / Math.sqrt(shares.length) || 0.05;
-        const mb = 1;
-        if (mb > 0 && (mean + 2 * sd) / mb < floor) {
-          const policy = parsePolicy(sample.policy);
-          s.evidence.forgetModels(policyModels(policy), [sample.policy]);
-          s.settled = false;
-          s.reopenedAt = Date.now();
-          events.push({ kind: 'drift', at: new Date(), payload: { step: step.label, fingerprint: step.fingerprint, policy: sample.policy, recent_retention: Math.round((mean / mb) * 1000) / 1000, floor } });
-        }
+      const all = s.evidence.recent(sample.policy, s.reopenedAt);
+      const shares = all.map((r) => r.score / (s.evidence.baselineMeanBy(r.source) || 1));
+      const fell = this.#fellUnderBar(shares, floor);
+      if (fell !== null) {
+        const policy = parsePolicy(sample.policy);
+        s.evidence.forgetModels(policyModels(policy), [sample.policy]);
+        s.drifted = policyModels(policy);
+        s.settled = false;
+        s.reopenedAt = Date.now();
+        events.push({ kind: 'drift', at: new Date(), payload: { step: step.label, fingerprint: step.fingerprint, policy: sample.policy, recent_retention: Math.round(fell * 1000) / 1000, floor } });
       }
     }
     return { row, events };
+  }
+
+  /**
+   * Whether a serving policy's recent grades (as shares of the baseline's quality, oldest
+   * first) fell clearly under the bar; their recent retention if so. Two tests: a block test
+   * of the mean, run once per block of new grades (a test of a sliding window on every grade
+   * would raise false alarms on any policy near the bar), and a run of failures the policy's
+   * own failure rate makes all but impossible (it catches a broken model within a few grades).
+   */
+  #fellUnderBar(shares: number[], floor: number): number | null {
+    const n = shares.length;
+    const meanOf = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    if (n >= DRIFT_BLOCK && n % DRIFT_BLOCK === 0) {
+      const recent = shares.slice(-2 * DRIFT_BLOCK);
+      const mean = meanOf(recent);
+      const se = Math.sqrt(recent.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, recent.length - 1)) / Math.sqrt(recent.length) || 0.05;
+      if (mean + DRIFT_Z * se < floor - DRIFT_MARGIN) return mean;
+    }
+    let run = 0;
+    while (run < n && shares[n - 1 - run]! < 0.5) run++;
+    const before = shares.slice(0, n - run);
+    if (run < DRIFT_MIN_RUN || before.length < 2 * DRIFT_BLOCK) return null;
+    const failRate = Math.max(before.filter((x) => x < 0.5).length / before.length, 1 / before.length);
+    return failRate ** run < DRIFT_RUN_P ? meanOf(shares.slice(-run)) : null;
   }
 
   #row(step: StepKey, kind: 'probe' | 'served', sample: Record<string, unknown>): EvidenceRow {

@@ -13,6 +13,7 @@ import type { Decision, StepKey } from '../optimizer/optimizer.ts';
 import { policyKey } from '../optimizer/policies.ts';
 import { costMicros, micros } from './pricing.ts';
 import { validateAnswer } from './quality-gate.ts';
+import { serveEnsemble } from './ensembles.ts';
 import type { ChatBody } from '../providers/types.ts';
 
 export interface RoutedPlan {
@@ -65,30 +66,12 @@ async function servePolicy(ctx: CallContext, s: Services, signal: AbortSignal, p
     ctx.route!.reasons.push(`verify: the judge failed ${p.model}'s answer; escalated to ${plan.baseline}`);
     return runOn(ctx, s, signal, plan.baseline, 'serve');
   }
-  if (p.kind === 'confirm') {
-    // the first confirmer answers alongside; each further one only while none has agreed
-    const [a, first] = await Promise.all([runOn(ctx, s, signal, p.model, 'serve'), runOn(ctx, s, signal, p.by[0]!, 'serve')]);
-    const usable = !validateAnswer(ctx.body, a);
-    for (let i = 0; usable && i < p.by.length; i++) {
-      const h = i === 0 ? first : await runOn(ctx, s, signal, p.by[i]!, 'serve');
-      if (agree(a.answer, h.answer)) {
-        ctx.route!.reasons.push(`confirm: ${p.by[i]} agrees with ${p.model}; serving ${p.model}'s answer`);
-        return a;
-      }
-    }
-    ctx.route!.reasons.push(`confirm: no confirmer agrees with ${p.model}; escalated to ${plan.baseline}`);
-    return runOn(ctx, s, signal, plan.baseline, 'serve');
-  }
-  const names = p.kind === 'gate' ? [p.a, p.b] : p.models;
-  const answers = await Promise.all(names.map((m) => runOn(ctx, s, signal, m, 'serve')));
-  const first = answers[0]!;
-  const label = p.kind === 'gate' ? 'gate' : 'vote';
-  if (answers.every((c) => agree(c.answer, first.answer)) && !validateAnswer(ctx.body, first)) {
-    ctx.route!.reasons.push(`${label}: ${names.join(' and ')} agree; serving ${names[0]}'s answer`);
-    return first;
-  }
-  ctx.route!.reasons.push(`${label}: ${names.join(' and ')} disagree; escalated to ${plan.baseline}`);
-  return runOn(ctx, s, signal, plan.baseline, 'serve');
+  return serveEnsemble(p, {
+    run: (name) => runOn(ctx, s, signal, name, 'serve'),
+    usable: (c) => !validateAnswer(ctx.body, c),
+    baseline: plan.baseline,
+    reasons: ctx.route!.reasons,
+  });
 }
 
 async function grade(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan, answer: string, role: 'judge' | 'serve' = 'judge', spent?: { micros: number }): Promise<number | null> {
