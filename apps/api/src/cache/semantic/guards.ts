@@ -461,8 +461,11 @@ function personShift(a: TextFeatures, b: TextFeatures): string | undefined {
   const pa = p(a);
   const pb = p(b);
   // First against second person, or first person against nobody ("good cigars for me" / "good cigars").
-  // Also second person against nobody: "your favourite horror movie" asks for an opinion, "the best horror movies" does not.
-  return pa !== pb && pa !== '12' && pb !== '12' ? `${pa}/${pb}` : undefined;
+  if ((pa === '1' && pb === '2') || (pa === '2' && pb === '1') || (pa === '0' && pb === '1') || (pa === '1' && pb === '0')) return `${pa}/${pb}`;
+  // Second person against nobody, in questions: "your favourite horror movie?" asks for an opinion,
+  // "the best horror movies?" does not. (In statements "you" is mostly generic: "you can set …".)
+  const asks = (f: TextFeatures) => /\?\s*$/.test(f.raw);
+  return ((pa === '2' && pb === '0') || (pa === '0' && pb === '2')) && asks(a) && asks(b) ? `${pa}/${pb}` : undefined;
 }
 const FIRST_PERSON = ['i', 'me', 'my', 'mine', 'myself', "i'm", "i've", 'we', 'us', 'our'];
 const SECOND_PERSON = ['you', 'your', 'yours', 'yourself', "you're", "you've"];
@@ -644,7 +647,7 @@ function peopleOrder(a: TextFeatures, b: TextFeatures): string | undefined {
 }
 
 /** Words that set one thing against another: on one side only, the question is about something else. */
-const OPPOSING: ReadonlySet<string> = new Set(['against', 'except', 'instead', 'besides', 'unlike', 'beyond']);
+const OPPOSING: ReadonlySet<string> = new Set(['against', 'except', 'besides', 'unlike', 'beyond']);
 
 function opposingWord(a: TextFeatures, b: TextFeatures): string | undefined {
   for (const w of OPPOSING) if (a.wordSet.has(w) !== b.wordSet.has(w)) return w;
