@@ -234,6 +234,46 @@ describe('evidence', () => {
   });
 });
 
+describe('exploration budgets', () => {
+  it("stop probing a step whose budget is spent, and every step once the tenant's daily budget is", async () => {
+    const { Optimizer } = await import('../src/optimizer/optimizer.ts');
+    const o = new Optimizer({} as never, {} as never);
+    const step = (label: string, accountId = 'acct') => ({ accountId, workflowId: 'wf', fingerprint: label, label, release: '' });
+    const input = (label: string, budget: { stepMicros: number; dailyMicros: number }, accountId?: string) => ({ step: step(label, accountId), baseline: 'big', cheaper: ['small'], floor: 0.95, allowGates: false, draw: 0.9, budget });
+    const roomy = { stepMicros: 1_000_000, dailyMicros: 10_000_000 };
+    expect(o.decide(input('a', roomy)).probe).toEqual(['small']);
+    // a probe that cost 0.6 USD, twice: over a 1 USD step budget
+    for (let i = 0; i < 2; i++) o.recordProbe(step('a'), { at: Date.now(), spentMicros: 600_000, baselineScore: 1, baselineText: 'x', baselineCostMicros: 10, answers: { small: { text: 'x', score: null, costMicros: 1 } } });
+    const spent = o.decide(input('a', roomy));
+    expect(spent.probe).toEqual([]);
+    expect(spent.reasons.join('\n')).toMatch(/this step's exploration budget \(1\.00 USD\) is spent/);
+    // another step of the tenant may still explore, until the tenant's day is spent
+    expect(o.decide(input('b', roomy)).probe).toEqual(['small']);
+    const daily = o.decide(input('b', { stepMicros: 1_000_000, dailyMicros: 1_000_000 }));
+    expect(daily.probe).toEqual([]);
+    expect(daily.reasons.join('\n')).toMatch(/daily exploration budget/);
+    // another tenant's spend is not this one's
+    expect(o.decide(input('c', { stepMicros: 1_000_000, dailyMicros: 1_000_000 }, 'other')).probe).toEqual(['small']);
+  });
+
+  it("come from the routing settings, and a spent budget shows in the call's reasons", async () => {
+    const put = (extra: Record<string, unknown>) =>
+      fetch(`${rig.gw.url}/v1/settings/routing`, { method: 'PUT', headers: authed(rig.tenant.api_key), body: JSON.stringify({ allowed_providers: ['openai'], baseline_model: 'gpt-4.1', quality_floor: 0.95, ...extra }) });
+    expect((await put({ exploration: { step_budget_usd: 0 } })).status).toBe(200);
+    try {
+      rig.vendor.reset();
+      const r = await ask('budgeted', {}, 1);
+      expect(r.block.exploration_cost).toBe(0);
+      expect(rig.vendor.requests).toHaveLength(1);
+      const calls = (await (await fetch(`${rig.gw.url}/v1/calls?limit=1`, { headers: authed(rig.tenant.api_key) })).json()) as { data: { reasons: string[] }[] };
+      expect(calls.data[0]!.reasons.join('\n')).toContain("this step's exploration budget (0.00 USD) is spent");
+      expect((await put({ exploration: { step_budget_usd: -1 } })).status).toBe(422);
+    } finally {
+      expect((await put({})).status).toBe(200);
+    }
+  });
+});
+
 describe('test-time compute', () => {
   it('offers the baseline at each lower reasoning effort as a candidate, priced below it', async () => {
     const { effortVariants } = await import('../src/optimizer/plan.ts');

@@ -21,6 +21,10 @@ export const routingSettingsWrite = z
     baseline_model: modelName.optional(),
     judge_model: modelName.optional(),
     quality_floor: unit.optional(),
+    exploration: z
+      .object({ step_budget_usd: z.number().min(0).optional(), daily_budget_usd: z.number().min(0).optional() })
+      .strict()
+      .optional(),
     cache: z
       .object({ exact: z.boolean().optional(), semantic: z.boolean().optional(), ttl_seconds: z.int().min(0).optional(), semantic_threshold: unit.optional() })
       .strict()

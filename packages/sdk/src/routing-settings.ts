@@ -25,6 +25,11 @@ export const routingSettingsSchema = z
     baseline_model: modelName.optional(),
     judge_model: modelName.optional(),
     quality_floor: unit.optional(),
+    /** Spend on learning (probes and judge grades): per step in all, and per tenant per rolling day. */
+    exploration: z
+      .object({ step_budget_usd: z.number().min(0).optional(), daily_budget_usd: z.number().min(0).optional() })
+      .strict()
+      .optional(),
     cache: z
       .object({
         exact: z.boolean().optional(),

@@ -20,6 +20,8 @@ export interface Probe {
   /** The judge's largest cost for grading one answer to this request (older probes; see ProbeAnswer). */
   judgeCostMicros?: number;
   baselineScore: number | null;
+  /** What exploring on this request cost (probe answers and judge grades), for the exploration budgets. */
+  spentMicros?: number;
   /** A second, independent grade of the baseline's answer (sampled): the judge's self-consistency. */
   baselineRegrade?: number;
   baselineText: string;
@@ -179,9 +181,16 @@ export class StepEvidence {
 
   /**
    * How often the judge gets a grade wrong, from its self-disagreement on answers graded
-   * twice (2e(1 − e) for independent errors), taken at the cautious end of its estimate;
-   * 0 until enough answers were graded twice.
+   * twice (2e(1 − e) for independent errors); 0 until enough answers were graded twice.
+   * The point estimate: its upper bound would bias every policy down, not widen its bounds.
    */
+  /** Exploration spend recorded with the probes since `since` (ms). */
+  spentSince(since: number): number {
+    let sum = 0;
+    for (const p of this.probes) if (p.at >= since) sum += p.spentMicros ?? 0;
+    return sum;
+  }
+
   /** Answers the judge graded twice. */
   regrades(): number {
     return this.probes.reduce((n, p) => n + (p.baselineRegrade !== undefined ? 1 : 0), 0);
@@ -191,9 +200,8 @@ export class StepEvidence {
     const d: number[] = [];
     for (const p of this.probes) if (p.baselineRegrade !== undefined && p.baselineScore !== null) d.push(Math.abs(p.baselineScore - p.baselineRegrade));
     if (d.length < MIN_REGRADES) return 0;
-    const m = mean(d);
-    const hi = Math.min(0.5, m + Math.sqrt((m * (1 - m)) / d.length));
-    return Math.min(MAX_JUDGE_ERROR, (1 - Math.sqrt(1 - 2 * hi)) / 2);
+    const m = Math.min(0.5, mean(d));
+    return Math.min(MAX_JUDGE_ERROR, (1 - Math.sqrt(1 - 2 * m)) / 2);
   }
 
   /** Outcome-based retention: the policy's mean outcome over the baseline's, once both have enough reports. */

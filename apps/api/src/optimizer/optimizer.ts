@@ -86,6 +86,8 @@ export interface DecideInput {
   allowGates: boolean;
   /** A uniform draw in [0, 1) for sampling decisions. */
   draw: number;
+  /** Exploration budgets in micro-dollars: this step's in all, the tenant's over the last 24 h. */
+  budget?: { stepMicros: number; dailyMicros: number };
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
@@ -214,6 +216,7 @@ export class Optimizer {
     }
     s.chosen = policyKey(chosen);
     let probe: string[] = [];
+    let budgetNote = '';
     if (!settled) {
       // the open candidates; with none open yet too few probes, every cheaper model, to steady the estimates
       const models = new Set<string>();
@@ -222,9 +225,16 @@ export class Optimizer {
       // re-opened by drift: the rest of the evidence stands, so only the drifted models are probed
       const redo = s.drifted.filter((m) => input.cheaper.includes(m));
       probe = (redo.length ? redo : [...models].filter((m) => m !== input.baseline)).slice(0, MAX_PROBE_MODELS);
+      const spent = this.#overBudget(s, input);
+      if (spent) {
+        probe = [];
+        budgetNote = spent;
+      }
     }
     this.#pendingEvents.set(stepId(input.step), events);
-    return this.#decision(s, chosen, best?.stats, input, stillOpen, settled, probe);
+    const d = this.#decision(s, chosen, best?.stats, input, stillOpen, settled, probe);
+    if (budgetNote) d.reasons.push(budgetNote);
+    return d;
   }
 
   /**
@@ -240,6 +250,19 @@ export class Optimizer {
     const pool = ranked.slice(0, POOL_STRONG);
     for (const m of input.cheaper.slice(0, POOL_CHEAP)) if (!pool.includes(m)) pool.push(m);
     return pool;
+  }
+
+  /** Why exploring must stop on this call (a budget is spent), or '' when it may go on. */
+  #overBudget(s: StepState, input: DecideInput): string {
+    if (!input.budget) return '';
+    const usd = (m: number) => (m / 1e6).toFixed(2);
+    const step = s.evidence.spentSince(0);
+    if (step >= input.budget.stepMicros) return `not exploring: this step's exploration budget (${usd(input.budget.stepMicros)} USD) is spent`;
+    const since = Date.now() - 24 * 3600_000;
+    let day = 0;
+    for (const other of this.#states.values()) if (other.key.accountId === input.step.accountId) day += other.evidence.spentSince(since);
+    if (day >= input.budget.dailyMicros) return `not exploring: the tenant's daily exploration budget (${usd(input.budget.dailyMicros)} USD) is spent`;
+    return '';
   }
 
   #decision(s: StepState, chosen: Policy, st: PolicyStats | undefined, input: DecideInput, stillOpen: Policy[], settled: boolean, probe: string[] = []): Decision {

@@ -12,6 +12,10 @@ import type { RoutedPlan } from '../pipeline/serve-routed.ts';
 import { stepIdentity } from './fingerprint.ts';
 import { policyKey, primaryModel } from './policies.ts';
 
+/** Exploration budgets unless the routing settings say otherwise (USD). */
+export const DEFAULT_STEP_BUDGET_USD = 20;
+export const DEFAULT_DAILY_BUDGET_USD = 200;
+
 function blendedPrice(p: ModelProfile): number {
   return p.input_per_mtok + p.output_per_mtok;
 }
@@ -71,7 +75,11 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
   const id = stepIdentity(ctx.principal.workflowId, ctx.annotation, ctx.body);
   const step = { accountId, workflowId: ctx.principal.workflowId, fingerprint: id.fingerprint, label: id.label, release: ctx.annotation?.source?.release ?? '' };
   s.steps.seen(step, 'tuning'); // the step registry (memory; written in batches)
-  const decision = s.optimizer.decide({ step, baseline: baseline.model, cheaper, floor, allowGates: !ctx.stream, draw: randomInt(0, 1_000_000) / 1_000_000 });
+  const budget = {
+    stepMicros: (settings.exploration?.step_budget_usd ?? DEFAULT_STEP_BUDGET_USD) * 1e6,
+    dailyMicros: (settings.exploration?.daily_budget_usd ?? DEFAULT_DAILY_BUDGET_USD) * 1e6,
+  };
+  const decision = s.optimizer.decide({ step, baseline: baseline.model, cheaper, floor, allowGates: !ctx.stream, draw: randomInt(0, 1_000_000) / 1_000_000, budget });
   if (ctx.stream) decision.probe = []; // streams are served as they arrive: no probes on them
   ctx.events.push(...s.optimizer.takeEvents(step));
   ctx.optimizer = { fingerprint: id.fingerprint, step: id.label, policy: policyKey(decision.policy), settled: decision.settled, baseline: baseline.model, floor };

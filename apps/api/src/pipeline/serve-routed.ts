@@ -118,8 +118,10 @@ async function explore(ctx: CallContext, s: Services, signal: AbortSignal, plan:
   const baselineGrade = distinct.get(normalizeAnswer(baseline.answer));
   // now and then the baseline's answer is graded twice: how often the judge disagrees with itself
   const regrade = plan.decision.regrade && baselineGrade?.score != null ? await grade(ctx, s, signal, plan, baseline.answer) : null;
+  const spentMicros = ctx.attempts.filter((a) => a.role !== 'serve').reduce((sum, a) => sum + micros(costMicros(a.profile, a.usage)), 0);
   const probe: Probe = {
     at: Date.now(),
+    spentMicros,
     judgeCostMicros: judgeSpend.micros,
     baselineScore: baselineGrade?.score ?? null,
     ...(regrade !== null ? { baselineRegrade: regrade } : {}),
