@@ -12,16 +12,22 @@ import { WriteAheadLog } from './wal.ts';
 
 export type { ActivityRow, CallRow, EventRow, MeterBatch } from './rows.ts';
 
-function emptyBatch(): Required<MeterBatch> {
+const KEYS = Object.keys(tables) as (keyof MeterBatch)[];
+
+/** Rows waiting for the database, per table, each already serialized (once, for its file line). */
+type JsonBatch = Record<keyof MeterBatch, string[]>;
+
+function emptyBatch(): JsonBatch {
   return { calls: [], activity: [], events: [], evidence: [], outcomes: [] };
 }
 
-function merge(into: Required<MeterBatch>, from: MeterBatch): void {
-  into.calls.push(...from.calls);
-  into.activity.push(...from.activity);
-  into.events.push(...from.events);
-  if (from.evidence) into.evidence.push(...from.evidence);
-  if (from.outcomes) into.outcomes.push(...from.outcomes);
+function merge(into: JsonBatch, from: JsonBatch): void {
+  for (const key of KEYS) for (const row of from[key]) into[key].push(row);
+}
+
+/** Adds a batch's rows (e.g. one replayed from the file) to `into`. */
+function mergeRows(into: JsonBatch, from: MeterBatch): void {
+  for (const key of KEYS) for (const row of from[key] ?? []) into[key].push(JSON.stringify(row));
 }
 
 export class Meter {
@@ -49,13 +55,13 @@ export class Meter {
 
   get pending(): number {
     const p = this.#pending;
-    return p.calls.length + p.activity.length + p.events.length + p.evidence.length + p.outcomes.length;
+    return KEYS.reduce((n, key) => n + p[key].length, 0);
   }
 
   async start(): Promise<void> {
     for (const seg of this.#wal.leftovers()) {
       const batch = emptyBatch();
-      for (const e of seg.entries) merge(batch, e as MeterBatch);
+      for (const e of seg.entries) mergeRows(batch, e as MeterBatch);
       await this.#write(batch);
       this.#wal.remove(seg.path);
       if (batch.calls.length) this.#logger.info({ calls: batch.calls.length }, 'replayed metering records left by an earlier run');
@@ -73,8 +79,21 @@ export class Meter {
    * recorded in this turn of the event loop; acknowledge the call after `written()`.
    */
   record(batch: MeterBatch): void {
-    this.#unwritten.push(`${JSON.stringify(batch)}\n`);
-    merge(this.#pending, batch);
+    // Each row is serialized once: the file line is built from the same text the database gets.
+    const parts: string[] = [];
+    for (const key of KEYS) {
+      const rows = batch[key];
+      if (rows === undefined) continue;
+      const pending = this.#pending[key];
+      let list = '';
+      for (let i = 0; i < rows.length; i++) {
+        const json = JSON.stringify(rows[i]);
+        pending.push(json);
+        list = i === 0 ? json : `${list},${json}`;
+      }
+      parts.push(`"${key}":[${list}]`);
+    }
+    this.#unwritten.push(`{${parts.join(',')}}\n`);
     if (!this.#writeScheduled) {
       this.#writeScheduled = true;
       setImmediate(this.#writeLines);
@@ -130,14 +149,14 @@ export class Meter {
   }
 
   /** One statement (one round trip, atomic): an insert per non-empty table, as data-modifying CTEs. */
-  async #write(batch: Required<MeterBatch>): Promise<void> {
+  async #write(batch: JsonBatch): Promise<void> {
     const inserts: string[] = [];
     const params: string[] = [];
-    for (const key of Object.keys(tables) as (keyof MeterBatch)[]) {
+    for (const key of KEYS) {
       const rows = batch[key];
       if (rows.length === 0) continue;
       const table = tables[key];
-      params.push(JSON.stringify(rows));
+      params.push(`[${rows.join(',')}]`);
       inserts.push(`w_${key} as (insert into ${table} select * from jsonb_populate_recordset(null::${table}, $${params.length}::jsonb) on conflict (id) do nothing)`);
     }
     if (inserts.length === 0) return;
