@@ -310,6 +310,40 @@ describe('pruning', () => {
     expect(calls.data[0]!.reasons.join('\n')).toMatch(/pruned \([a-z-]+\): .*~\d+ tokens/);
   });
 
+  it('compares the pruned request with the request as sent while exploring, as evidence for the step', async () => {
+    rig.vendor.reset();
+    rig.vendor.script({ content: '{"score": 1, "reason": "correct"}' });
+    const r = await fetch(`${rig.gw.url}/v1/chat/completions`, { method: 'POST', headers: authed(rig.tenant.api_key), body: JSON.stringify({ model: 'auto', messages, optimizer: { step: { id: 'prune-evidence' } } }) });
+    expect(r.status).toBe(200);
+    // the baseline also answered the request exactly as the client sent it
+    expect(rig.vendor.requests.some((q) => q.body.model === 'gpt-4.1' && JSON.stringify(q.body.messages) === JSON.stringify(messages))).toBe(true);
+    const steps = (await (await fetch(`${rig.gw.url}/v1/workflows/${rig.tenant.workflow_id}/steps`, { headers: authed(rig.tenant.api_key) })).json()) as { data: { label: string; pruning: { n: number; retention: number } }[] };
+    expect(steps.data.find((s) => s.label === 'prune-evidence')!.pruning).toMatchObject({ n: 1, retention: 1 });
+  });
+
+  it('keeps pruning a settled step only while its evidence holds the bar', async () => {
+    const { Optimizer } = await import('../src/optimizer/optimizer.ts');
+    const o = new Optimizer({} as never, {} as never);
+    const step = (label: string) => ({ accountId: 'acct', workflowId: 'wf', fingerprint: label, label, release: '' });
+    const input = (label: string) => ({ step: step(label), baseline: 'big', cheaper: ['small'], floor: 0.95, allowGates: false, draw: 0.9 });
+    // the pruned request's answer differs from the unpruned one, and grades worse, on `bad`
+    for (const [label, hurts] of [['good', false], ['bad', true]] as const) {
+      expect(o.decide(input(label)).prune).toBe(true); // exploring: pruned, to learn whether it holds
+      for (let i = 0; i < 130; i++) {
+        const d = o.decide(input(label));
+        if (d.probe.length === 0) break;
+        const hurt = hurts && i % 3 === 0;
+        o.recordProbe(step(label), { at: Date.now(), judgeCostMicros: 5, baselineScore: hurt ? 0 : 1, baselineText: hurt ? 'wrong' : 'x', baselineCostMicros: 10, answers: { small: { text: hurt ? 'wrong' : 'x', score: hurt ? 0 : null, costMicros: 1 } }, unpruned: { text: 'x', score: hurt ? 1 : null } });
+      }
+    }
+    expect(o.decide(input('good'))).toMatchObject({ settled: true, prune: true });
+    expect(o.decide(input('bad')).prune).toBe(false);
+    // a step that settled without ever seeing a prunable request does not start pruning
+    for (let i = 0; i < 130 && o.decide(input('unseen')).probe.length > 0; i++)
+      o.recordProbe(step('unseen'), { at: Date.now(), judgeCostMicros: 5, baselineScore: 1, baselineText: 'x', baselineCostMicros: 10, answers: { small: { text: 'x', score: null, costMicros: 1 } } });
+    expect(o.decide(input('unseen'))).toMatchObject({ settled: true, prune: false });
+  });
+
   it('never prunes a pinned call', async () => {
     rig.vendor.reset();
     await fetch(`${rig.gw.url}/v1/chat/completions`, { method: 'POST', headers: authed(rig.tenant.api_key), body: JSON.stringify({ model: 'gpt-4o-mini', messages }) });

@@ -20,6 +20,11 @@ export interface Probe {
   /** The judge's largest cost for grading one answer to this request (older probes; see ProbeAnswer). */
   judgeCostMicros?: number;
   baselineScore: number | null;
+  /**
+   * When pruning changed the request: the baseline's answer to the request as sent, and its
+   * grade (null when it agrees with the answer to the pruned request).
+   */
+  unpruned?: { text: string; score: number | null };
   /** What exploring on this request cost (probe answers and judge grades), for the exploration budgets. */
   spentMicros?: number;
   /** A second, independent grade of the baseline's answer (sampled): the judge's self-consistency. */
@@ -184,6 +189,26 @@ export class StepEvidence {
    * twice (2e(1 − e) for independent errors); 0 until enough answers were graded twice.
    * The point estimate: its upper bound would bias every policy down, not widen its bounds.
    */
+  /**
+   * Whether pruning keeps the step's quality: the baseline's answers to pruned requests
+   * against its answers to the same requests as sent, as a retention estimate.
+   */
+  pruneStats(): { n: number; retention: number; lcb: number; ucb: number } {
+    const e = this.judgeErrorRate();
+    const diffs: number[] = [];
+    for (const p of this.probes) {
+      if (!p.unpruned) continue;
+      if (agree(p.unpruned.text, p.baselineText)) diffs.push(0);
+      else if (p.unpruned.score !== null && p.baselineScore !== null) diffs.push((p.baselineScore - p.unpruned.score) / (1 - 2 * e));
+    }
+    const mb = Math.max(0, (this.baselineMean() - e) / (1 - 2 * e));
+    if (diffs.length === 0 || mb === 0) return { n: diffs.length, retention: 1, lcb: 0, ucb: 2 };
+    const m = mean(diffs);
+    const se = Math.max(diffs.length > 1 ? sd(diffs, m) : 1, 0.05) / Math.sqrt(diffs.length) / mb;
+    const r = 1 + m / mb;
+    return { n: diffs.length, retention: r, lcb: r - Z * se, ucb: r + Z * se };
+  }
+
   /** Exploration spend recorded with the probes since `since` (ms). */
   spentSince(since: number): number {
     let sum = 0;

@@ -14,6 +14,8 @@ import { candidatePolicies, describePolicy, parsePolicy, policyKey, policyModels
 export const MIN_SAMPLES = 60;
 /** Samples a candidate gets before a poor estimate may close it. */
 const MIN_OPEN_SAMPLES = 30;
+/** Pruned requests compared with their unpruned form before pruning may go on once a step settles. */
+const MIN_PRUNE_SAMPLES = 20;
 /** Share of probes on which the judge grades the baseline's answer twice. */
 const REGRADE_SHARE = 0.5;
 /** Regrades per step after which the judge's error rate is known well enough. */
@@ -73,6 +75,11 @@ export interface Decision {
   check: boolean;
   /** Have the judge grade the baseline's probed answer a second time (its self-consistency). */
   regrade: boolean;
+  /**
+   * Whether this call's context may be pruned: while the step explores (to gather the
+   * evidence) and, once it settles, only while that evidence says pruned answers hold the bar.
+   */
+  prune: boolean;
   settled: boolean;
   reasons: string[];
 }
@@ -277,7 +284,9 @@ export class Optimizer {
     if (cheaperOpen.length) reasons.push(`cheaper but unproven: ${cheaperOpen.join('; ')}`);
     s.settledCalls = settled ? s.settledCalls + 1 : 0;
     const check = settled && !isBaseline && this.#recentOutcomeShare(s) < 0.05 && s.settledCalls % DRIFT_CHECK_EVERY === 0;
-    return { policy: chosen, probe, check, settled, reasons, regrade: probe.length > 0 && input.draw < REGRADE_SHARE && s.evidence.regrades() < MAX_REGRADES };
+    const pruning = s.evidence.pruneStats();
+    const prune = probe.length > 0 ? !(pruning.n >= MIN_OPEN_SAMPLES && pruning.ucb < input.floor) : pruning.n >= MIN_PRUNE_SAMPLES && pruning.lcb >= input.floor;
+    return { policy: chosen, probe, check, settled, reasons, regrade: probe.length > 0 && input.draw < REGRADE_SHARE && s.evidence.regrades() < MAX_REGRADES, prune };
   }
 
   readonly #pendingEvents = new Map<string, CallEvent[]>();
@@ -396,6 +405,7 @@ export class Optimizer {
         probes: s.evidence.probes.length,
         served: s.evidence.served.length,
         judge_error: round(s.evidence.judgeErrorRate()),
+        pruning: (({ n, retention, lcb }) => ({ n, retention: round(retention), lcb: round(lcb) }))(s.evidence.pruneStats()),
         candidates: s.view,
       }));
   }

@@ -58,6 +58,8 @@ export interface StepView {
   served: number;
   /** How often the judge disagrees with itself on this step (0 until measured). */
   judge_error: number;
+  /** Pruning's evidence on this step: pruned requests compared with the same requests as sent. */
+  pruning: { n: number; retention: number; lcb: number };
   candidates: OptimizerStep['candidates'];
 }
 
@@ -224,6 +226,7 @@ export class StepRegistry {
         probes: st?.probes ?? 0,
         served: st?.served ?? 0,
         judge_error: st?.judge_error ?? 0,
+        pruning: st?.pruning ?? { n: 0, retention: 1, lcb: 0 },
         candidates: st?.candidates ?? [],
       };
     });

@@ -92,7 +92,7 @@ function completionHandler(s: Services): PipelineHandler {
       annotate(ctx, request.body);
       const plan = isRouted(ctx.requestedModel) ? planRouted(ctx, s) : (route(ctx, s), notePinned(ctx, s), null);
       if (await serveFromCache(ctx, s, request.headers['cache-control'], reply)) return;
-      if (plan) pruneStage(ctx, ctx.route?.baselineProfile);
+      if (plan?.decision.prune) pruneStage(ctx, ctx.route?.baselineProfile);
       if (plan && s.discovery.creditSpent(ctx.principal.workflowId)) plan.decision.probe = []; // discovery credit used up
       if (plan && !ctx.stream) {
         const t0 = performance.now();

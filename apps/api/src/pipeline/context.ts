@@ -62,6 +62,8 @@ export interface CallContext {
   afterAnswer: ((text: string, costs: Costs) => Promise<void>) | null;
   /** Input tokens pruning removed (estimated); the baseline is priced as if they were sent. */
   prunedTokens: number;
+  /** The messages as the client sent them, when pruning changed them (exploration compares both). */
+  unprunedMessages?: unknown[];
   /** Evidence rows this call produced, metered with it. */
   evidence: import('../meter/rows.ts').EvidenceRow[];
 }

@@ -15,6 +15,7 @@ export function pruneStage(ctx: CallContext, baseline: ModelProfile | undefined)
   const result = prune(messages, baseline ? { contextTokens: Math.max(1024, baseline.context_length - reserve) } : {});
   const removed = result.tokensBefore - result.tokensAfter;
   if (removed <= 0) return;
+  ctx.unprunedMessages = messages;
   ctx.body = { ...ctx.body, messages: result.messages };
   ctx.prunedTokens = removed;
   for (const step of result.steps) ctx.route?.reasons.push(`pruned (${step.transform}): ${step.detail}; ~${step.tokensRemoved} tokens`);

@@ -118,6 +118,7 @@ async function explore(ctx: CallContext, s: Services, signal: AbortSignal, plan:
   const baselineGrade = distinct.get(normalizeAnswer(baseline.answer));
   // now and then the baseline's answer is graded twice: how often the judge disagrees with itself
   const regrade = plan.decision.regrade && baselineGrade?.score != null ? await grade(ctx, s, signal, plan, baseline.answer) : null;
+  const unpruned = await answerUnpruned(ctx, s, signal, plan, baseline.answer);
   const spentMicros = ctx.attempts.filter((a) => a.role !== 'serve').reduce((sum, a) => sum + micros(costMicros(a.profile, a.usage)), 0);
   const probe: Probe = {
     at: Date.now(),
@@ -125,6 +126,7 @@ async function explore(ctx: CallContext, s: Services, signal: AbortSignal, plan:
     judgeCostMicros: judgeSpend.micros,
     baselineScore: baselineGrade?.score ?? null,
     ...(regrade !== null ? { baselineRegrade: regrade } : {}),
+    ...(unpruned ? { unpruned } : {}),
     baselineText: baseline.answer,
     baselineCostMicros: costOf(baseline),
     answers: {},
@@ -139,6 +141,26 @@ async function explore(ctx: CallContext, s: Services, signal: AbortSignal, plan:
     probe.answers[m] = a;
   }
   ctx.evidence.push(s.optimizer.recordProbe(plan.step, probe));
+}
+
+/**
+ * When pruning changed this request: the baseline's answer to the request as the client
+ * sent it, graded unless it agrees with its answer to the pruned one (pruning's evidence).
+ */
+async function answerUnpruned(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan, prunedAnswer: string): Promise<{ text: string; score: number | null } | null> {
+  if (!ctx.unprunedMessages) return null;
+  const body = { ...ctx.body, model: plan.baseline, messages: ctx.unprunedMessages } as ChatBody;
+  const c = await completeOn(ctx, s, signal, candidate(s, plan.baseline), 'probe', body).catch(() => null);
+  if (!c?.answer) return null;
+  if (agree(c.answer, prunedAnswer)) return { text: c.answer, score: null };
+  const messages = ctx.unprunedMessages;
+  try {
+    const j = await completeOn(ctx, s, signal, candidate(s, plan.judge), 'judge', judgeBody(plan.judge, messages, c.answer) as ChatBody);
+    const score = parseGrade(j.answer);
+    return score === null ? null : { text: c.answer, score };
+  } catch {
+    return null;
+  }
 }
 
 export async function serveRouted(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan): Promise<Completed> {
