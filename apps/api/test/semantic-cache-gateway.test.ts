@@ -138,6 +138,17 @@ describe('the semantic cache in the gateway', () => {
     expect(rig.vendor.requests).toHaveLength(1 + variants.length);
   });
 
+  it('serves a routed (auto) call from the entries of its own step', async () => {
+    const routed = (text: string) => ({ model: 'auto', messages: [{ role: 'user', content: text }], optimizer: { step: { id: 'routed-faq' } } });
+    const first = await askAndStore(routed('Why is the ocean salty?'));
+    expect(first.status).toBe(200);
+    const hit = await askNow(routed('Why is the ocean so salty?'));
+    expect(hit.kind).toBe('semantic');
+    expect(hit.json.optimizer).toMatchObject({ cache_hit: true, actual_cost: 0 });
+    // the same question as a pinned call is another scope (model), and another step: no hit
+    expect((await askNow(q('Why is the ocean so salty?', { optimizer: { step: { id: 'pinned-faq' } } }))).json.optimizer.cache_hit).toBe(false);
+  });
+
   it('only answers single-turn calls, unless the call opts its step in', async () => {
     const history = [
       { role: 'user', content: 'I am planning a trip.' },
