@@ -326,10 +326,11 @@ export class SemanticCache {
     }
     const rows = (await conn.execute(
       `select id, step, scope, question, encode(vector, 'base64') as vector, answer, expires_at from semantic_cache_entries
-        where account_id = ? and embedder = ? and expires_at > now() order by created_at asc limit ?`,
+        where account_id = ? and embedder = ? and expires_at > now() order by created_at desc limit ?`,
       [accountId, e.name, LOAD_LIMIT],
     )) as { id: string; step: string; scope: string; question: string; vector: string; answer: CachedAnswer | string; expires_at: Date | string }[];
-    for (const r of rows) {
+    for (const r of rows.reverse()) {
+      // oldest first, so the newest entries are the most recently used
       const answer = typeof r.answer === 'string' ? (JSON.parse(r.answer) as CachedAnswer) : r.answer;
       this.#add(accountId, r.step, r.scope, r.id, fromBase64(r.vector.replace(/\s+/g, '')), r.question, answer, new Date(r.expires_at).getTime());
     }
