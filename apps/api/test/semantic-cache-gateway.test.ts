@@ -13,6 +13,7 @@ import { startOpenAIMock } from '@optimizer/mock-providers';
 import { authed, signup, testDatabase } from './support/gateway.ts';
 import { spawnGateway } from './support/process.ts';
 import { callRecords, PLATFORM_KEY, startRig, type Rig } from './support/vendor.ts';
+import type { Embedder } from '../src/cache/semantic/index.ts';
 
 const repoRoot = join(import.meta.dirname, '..', '..', '..');
 const modelDir = join(repoRoot, '..', 'shared', 'models', 'all-MiniLM-L6-v2');
@@ -261,6 +262,56 @@ describe('the judge on semantic hits', () => {
     // the other step keeps its semantic cache
     rig.vendor.script({ content: '{"score": 1, "reason": "fine"}' });
     expect((await ask(rig.gw.url, rig.tenant.api_key, stepQ('faq', 'How does a vaccine work?'))).json.optimizer.cache_hit).toBe(true);
+  });
+});
+
+describe('a slow or failing embedder', () => {
+  let rig: Rig;
+  let made = 0;
+  let mode: 'hang' | 'fail' = 'hang';
+  const embedder: Embedder = {
+    dims: 384,
+    name: 'onnx-minilm',
+    embed: () => (mode === 'fail' ? Promise.reject(new Error('model crashed')) : new Promise<Float32Array[]>(() => undefined)),
+    close: async () => undefined,
+  };
+  beforeAll(async () => {
+    rig = await startRig({
+      env: { SEMANTIC_EMBED_TIMEOUT_MS: '50', SEMANTIC_CHECK_RATE: '0' },
+      hooks: {
+        createEmbedder: async () => {
+          made++;
+          return embedder;
+        },
+      },
+    });
+  });
+  afterAll(async () => {
+    await rig?.close();
+  });
+
+  it('is never made for a tenant without semantic caching', async () => {
+    await ask(rig.gw.url, rig.tenant.api_key, q('How do vaccines work?'));
+    expect(made).toBe(0);
+  });
+
+  it('never fails a call: a hanging or failing embedding is a miss, answered upstream', async () => {
+    await setSemantic(rig.gw.url, rig.tenant.api_key);
+    await ask(rig.gw.url, rig.tenant.api_key, q('How do vaccines work?')); // makes the embedder
+    await new Promise((r) => setTimeout(r, 100));
+    const t0 = performance.now();
+    const hung = await ask(rig.gw.url, rig.tenant.api_key, q('How does a vaccine work?'));
+    expect(hung.status).toBe(200);
+    expect(hung.json.optimizer.cache_hit).toBe(false);
+    expect(performance.now() - t0).toBeLessThan(2_000);
+    mode = 'fail';
+    const failed = await ask(rig.gw.url, rig.tenant.api_key, q('How does a vaccine work?'));
+    expect(failed.status).toBe(200);
+    expect(failed.json.optimizer.cache_hit).toBe(false);
+    const [last, previous] = await callRecords(rig.gw, rig.tenant.account_id);
+    expect((last!.reasons as string[]).join(' ')).toContain('semantic cache missed: embedding failed');
+    expect((previous!.reasons as string[]).join(' ')).toContain('semantic cache missed: embedding took over 50 ms');
+    expect(made).toBe(1);
   });
 });
 

@@ -112,6 +112,21 @@ export interface SemanticCacheOptions {
   flushMs?: number;
 }
 
+/** How long a store waits for its question's vector before it gives up. */
+const STORE_WAIT_MS = 30_000;
+/** How long closing waits for stores and rebuilds still running. */
+const CLOSE_WAIT_MS = 2_000;
+
+/** The promise's value, or null when it takes longer than `ms`. */
+function within<T>(p: Promise<T | null>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((res) => {
+    timer = setTimeout(() => res(null), ms);
+    timer.unref();
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
 const toBase64 = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64');
 function fromBase64(s: string): Float32Array {
   const b = Buffer.from(s, 'base64');
@@ -246,7 +261,7 @@ export class SemanticCache {
   }
 
   async #store(q: SemanticQuery, vector: Promise<Float32Array | null>, answer: CachedAnswer, ttlMs: number): Promise<void> {
-    const v = await vector;
+    const v = await within(vector, STORE_WAIT_MS); // a hung embedder must not pile up pending stores
     const e = this.#ready;
     if (!v || !e || this.#closed) return;
     const id = newId('sem');
@@ -421,7 +436,7 @@ export class SemanticCache {
   async close(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
     if (this.#sweeper) clearInterval(this.#sweeper);
-    await Promise.allSettled([...this.#inFlight]);
+    await within(Promise.allSettled([...this.#inFlight]).then(() => null), CLOSE_WAIT_MS);
     this.#closed = true;
     await this.flush().catch((err: unknown) => this.#logger.warn({ err: String(err) }, 'semantic cache: final write failed'));
     if (this.#embedder) await (await this.#embedder.catch(() => null))?.close();

@@ -85,7 +85,7 @@ export async function serveFromCache(ctx: CallContext, s: Services, cacheControl
     }
     if (!hit && exactOn) hit = await cache.get(exact);
     if (!hit && semantic) {
-      const found = await s.semanticCache.lookup(semantic);
+      const found = await s.semanticCache.lookup(semantic).catch((err: unknown) => ({ hit: null, why: `lookup failed: ${String(err)}`, vector: Promise.resolve(null) }));
       vector = found.vector;
       if (found.why) ctx.route?.reasons.push(`semantic cache missed: ${found.why}`);
       if (found.hit && (!sampleCheck(ctx, s, semantic) || (await judgeHit(ctx, s, semantic, found.hit)))) {

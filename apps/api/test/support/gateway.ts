@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
-import { createServices, type Services } from '../../src/services.ts';
+import { createServices, type ServiceHooks, type Services } from '../../src/services.ts';
 
 export const onPostgres = process.env.TEST_DB === 'postgres';
 const pgAdminUrl = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -69,6 +69,8 @@ export interface GatewayOptions {
   env?: Record<string, string>;
   dataDir?: string;
   database?: TestDatabase;
+  /** Replaces parts of the composition (e.g. the semantic cache's embedder factory). */
+  hooks?: Omit<ServiceHooks, 'announceAdminKey'>;
 }
 
 export async function startGateway(opts: GatewayOptions = {}): Promise<TestGateway> {
@@ -95,7 +97,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<TestGatew
     },
   });
   const logger = createLogger(config.LOG_LEVEL, sink);
-  const services = await createServices(config, logger, { announceAdminKey: (k) => logs.push(`announced admin key ${k}`) });
+  const services = await createServices(config, logger, { ...opts.hooks, announceAdminKey: (k) => logs.push(`announced admin key ${k}`) });
   const app = await buildApp(services);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
