@@ -11,9 +11,11 @@ export class SseSplitter {
   push(chunk: Buffer | string): string[] {
     this.#buf += typeof chunk === 'string' ? chunk : this.#decoder.write(chunk);
     const out: string[] = [];
+    // Most streams use LF only: then there is no CRLF separator to look for in any event of this read.
+    const mayCrlf = this.#buf.includes('\r\n\r\n');
     for (;;) {
       const lf = this.#buf.indexOf('\n\n');
-      const crlf = this.#buf.indexOf('\r\n\r\n');
+      const crlf = mayCrlf ? this.#buf.indexOf('\r\n\r\n') : -1;
       let end: number;
       let sep: number;
       if (lf === -1 && crlf === -1) break;
@@ -39,6 +41,8 @@ export class SseSplitter {
 
 /** The data payload of one event ("data:" lines joined), or null for comments and empty events. */
 export function eventData(event: string): string | null {
+  // The common case, one `data: …` line, without splitting.
+  if (event.startsWith('data: ') && !event.includes('\n')) return event.slice(6);
   let data: string | null = null;
   for (const line of event.split(/\r?\n/)) {
     if (line.startsWith('data:')) {
