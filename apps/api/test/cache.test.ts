@@ -96,6 +96,37 @@ describe('the exact cache', () => {
   });
 });
 
+describe('streamed answers', () => {
+  const streamed = async (text: string) => {
+    const stream = await rig.client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: text }], stream: true });
+    let out = '';
+    let last: Record<string, unknown> = {};
+    for await (const c of stream) {
+      out += c.choices[0]?.delta?.content ?? '';
+      last = c as unknown as Record<string, unknown>;
+    }
+    return { text: out, optimizer: last.optimizer as Block };
+  };
+
+  it('are stored whole once streamed, and answer the same request later, streamed or not', async () => {
+    const first = await streamed('stream me into the cache');
+    expect(first.optimizer.cache_hit).toBe(false);
+    const again = await ask(rig.tenant.api_key, body('stream me into the cache'));
+    expect(again.json.optimizer.cache_hit).toBe(true);
+    expect(again.json.choices[0]!.message.content).toBe(first.text);
+    const replayed = await streamed('stream me into the cache');
+    expect(replayed).toMatchObject({ text: first.text, optimizer: { cache_hit: true } });
+    expect(rig.vendor.requests).toHaveLength(1);
+  });
+
+  it('are not stored when the stream was cut off by the length limit', async () => {
+    rig.vendor.script({ content: 'cut short', finish_reason: 'length' });
+    await streamed('a stream cut short');
+    rig.vendor.reset();
+    expect((await ask(rig.tenant.api_key, body('a stream cut short'))).json.optimizer.cache_hit).toBe(false);
+  });
+});
+
 describe('the plan cache', () => {
   it('serves the opening call of a run from a run that completed cleanly, and drops the plan when a run fails after it', async () => {
     // a tenant without the exact cache: only the plan cache can answer

@@ -6,6 +6,7 @@ import type { FastifyReply } from 'fastify';
 import { ApiError } from '../errors.ts';
 import type { Meter } from '../meter/meter.ts';
 import type { CallContext } from './context.ts';
+import { completionFromChunks } from './assemble.ts';
 import { transportError, type Dispatched } from './dispatch.ts';
 import type { Idempotency } from './idempotency.ts';
 import { meterCall } from './meter-call.ts';
@@ -156,6 +157,13 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Fastif
         ? { ...(JSON.parse(usageChunk) as Record<string, unknown>), optimizer: block }
         : { id: meta?.id, object: 'chat.completion.chunk', created: meta?.created, model: meta?.model, choices: [], optimizer: block };
     tail += `data: ${JSON.stringify(finalChunk)}\n\ndata: [DONE]\n\n`;
+  }
+  // a whole streamed answer is stored like a non-stream one, before the stream ends: a
+  // client that asks again once it has the answer finds it
+  if (ok && ctx.afterAnswer) {
+    const text = completionFromChunks(delivered, { prompt_tokens: finalUsage.promptTokens, completion_tokens: finalUsage.completionTokens });
+    ctx.served = d.attempt;
+    if (text) await ctx.afterAnswer(text, costs).catch(() => undefined); // a cache write never fails the call
   }
   if (tail) recorded?.push(tail);
   if (!res.writableEnded && !res.destroyed) res.end(tail);
