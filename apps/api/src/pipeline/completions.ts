@@ -7,10 +7,9 @@ import { tenantAuth } from '../http/auth.ts';
 import type { PipelineHandler, PipelineRequest } from '../http/fast-path.ts';
 import { ApiError } from '../errors.ts';
 import { toApiError } from '../http/error-handler.ts';
-import { newId } from '../security/secrets.ts';
 import type { Services } from '../services.ts';
 import { annotate } from './annotate.ts';
-import type { CallContext } from './context.ts';
+import { newCallContext, type CallContext } from './context.ts';
 import { dispatchWithPolicy } from './dispatch-policy.ts';
 import { keepsFailure, readKey } from './idempotency.ts';
 import { meterCall, priceCall } from './meter-call.ts';
@@ -25,31 +24,8 @@ import { pruneStage } from './prune-stage.ts';
 import type { IdempotencyRecord } from '../hot/store.ts';
 
 function newContext(request: PipelineRequest): CallContext {
-  const pk = request.headers['x-provider-key'];
   if (!request.principal) throw new ApiError('missing_api_key');
-  return {
-    id: newId('call'),
-    receivedAt: new Date(),
-    principal: request.principal,
-    body: {},
-    requestedModel: '',
-    annotation: undefined,
-    stream: false,
-    clientWantsUsage: false,
-    providerKeyHeader: typeof pk === 'string' && pk.length > 0 ? pk : undefined,
-    idempotencyKey: null,
-    claim: null,
-    route: null,
-    attempts: [],
-    events: [],
-    served: null,
-    optimizer: null,
-    cacheHit: null,
-    afterAnswer: null,
-    prunedTokens: 0,
-    evidence: [],
-    upstreamMs: 0,
-  };
+  return newCallContext(request.principal, request.headers['x-provider-key']);
 }
 
 async function replay(reply: FastifyReply, rec: IdempotencyRecord): Promise<void> {

@@ -3,6 +3,7 @@ import type { ModelProfile, OptimizerAnnotation } from '@optimizer/schema';
 import type { Principal } from '../tenancy/key-cache.ts';
 import type { Claim } from './idempotency.ts';
 import type { Usage } from './pricing.ts';
+import { newId } from '../security/secrets.ts';
 
 export interface Attempt {
   provider: string;
@@ -80,4 +81,31 @@ export interface Costs {
   actual: number;
   exploration: number;
   saving: number;
+}
+
+/** A call's context as it enters the pipeline: who asked, and the provider key header if one came. */
+export function newCallContext(principal: Principal, providerKeyHeader: unknown): CallContext {
+  return {
+    id: newId('call'),
+    receivedAt: new Date(),
+    principal,
+    body: {},
+    requestedModel: '',
+    annotation: undefined,
+    stream: false,
+    clientWantsUsage: false,
+    providerKeyHeader: typeof providerKeyHeader === 'string' && providerKeyHeader.length > 0 ? providerKeyHeader : undefined,
+    idempotencyKey: null,
+    claim: null,
+    route: null,
+    attempts: [],
+    events: [],
+    served: null,
+    optimizer: null,
+    cacheHit: null,
+    afterAnswer: null,
+    prunedTokens: 0,
+    evidence: [],
+    upstreamMs: 0,
+  };
 }

@@ -13,9 +13,8 @@ import { toApiError } from '../http/error-handler.ts';
 import { parseWith } from '../http/validate.ts';
 import { embeddingAdapterFor } from '../providers/embedding-adapters.ts';
 import type { CallTarget, EmbeddingAdapter, EmbeddingAnswer, EmbeddingInput, ParsedEmbeddings } from '../providers/types.ts';
-import { newId } from '../security/secrets.ts';
 import type { Services } from '../services.ts';
-import type { Attempt, CallContext } from './context.ts';
+import { newCallContext, type Attempt, type CallContext } from './context.ts';
 import { backoffMs } from './dispatch-policy.ts';
 import { keyFor, transportError } from './dispatch.ts';
 import { meterCall } from './meter-call.ts';
@@ -70,30 +69,7 @@ export function embeddingsResponse(parsed: ParsedEmbeddings, model: string, usag
 }
 
 function newContext(request: FastifyRequest): CallContext {
-  const pk = request.headers['x-provider-key'];
-  return {
-    id: newId('call'),
-    receivedAt: new Date(),
-    principal: principalOf(request),
-    body: {},
-    requestedModel: '',
-    annotation: undefined,
-    stream: false,
-    clientWantsUsage: false,
-    providerKeyHeader: typeof pk === 'string' && pk.length > 0 ? pk : undefined,
-    idempotencyKey: null,
-    claim: null,
-    route: null,
-    attempts: [],
-    upstreamMs: 0,
-    events: [],
-    served: null,
-    optimizer: null,
-    cacheHit: null,
-    afterAnswer: null,
-    prunedTokens: 0,
-    evidence: [],
-  };
+  return newCallContext(principalOf(request), request.headers['x-provider-key']);
 }
 
 /** Route: the model from the catalog (or provider/model), which must make embeddings on a vendor that has them. */
