@@ -1,7 +1,7 @@
 // The exact cache and the plan cache: hits cost nothing upstream and say so, never
 // cross tenants, never hold an error or a cut-off answer, replay as SSE for streams,
 // and their savings add up by source.
-import { randomBytes } from 'node:crypto';
+
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startOpenAIMock } from '@optimizer/mock-providers';
 import { authed, signup, testDatabase } from './support/gateway.ts';
-import { spawnGateway } from './support/process.ts';
+import { replicaEnv, spawnGateway } from './support/process.ts';
 import { PLATFORM_KEY, startRig, type Rig } from './support/vendor.ts';
 
 let rig: Rig;
@@ -166,14 +166,7 @@ describe('the exact cache across two API processes', { timeout: 90_000 }, () => 
   it('serves a hit on a second process through the shared Redis', async () => {
     const db = await testDatabase({ force: true });
     const vendor = await startOpenAIMock({ apiKey: PLATFORM_KEY });
-    const shared = {
-      DATABASE_URL: db.url!,
-      REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
-      OPTIMIZER_MASTER_KEY: randomBytes(32).toString('base64'),
-      ADMIN_KEY: `admin-${randomBytes(16).toString('hex')}`,
-      OPENAI_BASE_URL: vendor.url,
-      OPENAI_API_KEY: PLATFORM_KEY,
-    };
+    const shared = replicaEnv(db.url!, vendor.url, PLATFORM_KEY);
     const a = await spawnGateway({ ...shared, DATA_DIR: mkdtempSync(join(tmpdir(), 'optimizer-a-')) });
     const b = await spawnGateway({ ...shared, DATA_DIR: mkdtempSync(join(tmpdir(), 'optimizer-b-')) });
     try {

@@ -1,12 +1,12 @@
 // Idempotency-Key: a retry replays the first answer and meters once.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startOpenAIMock } from '@optimizer/mock-providers';
 import { authed, signup, testDatabase } from './support/gateway.ts';
-import { spawnGateway } from './support/process.ts';
+import { replicaEnv, spawnGateway } from './support/process.ts';
 import { callRecords, PLATFORM_KEY, startRig, type Rig } from './support/vendor.ts';
 
 let rig: Rig;
@@ -104,15 +104,7 @@ describe('Idempotency-Key across two API processes on one PostgreSQL and Redis',
   it('replays the first answer when the repeat lands on a second API process, and meters once', async () => {
     const db = await testDatabase({ force: true });
     const vendor = await startOpenAIMock({ apiKey: PLATFORM_KEY });
-    const shared = {
-      DATABASE_URL: db.url!,
-      REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
-      OPTIMIZER_MASTER_KEY: randomBytes(32).toString('base64'),
-      ADMIN_KEY: `admin-${randomBytes(16).toString('hex')}`,
-      OPENAI_BASE_URL: vendor.url,
-      OPENAI_API_KEY: PLATFORM_KEY,
-      METER_FLUSH_MS: '50',
-    };
+    const shared = replicaEnv(db.url!, vendor.url, PLATFORM_KEY, { METER_FLUSH_MS: '50' });
     const a = await spawnGateway({ ...shared, DATA_DIR: mkdtempSync(join(tmpdir(), 'optimizer-a-')) });
     const b = await spawnGateway({ ...shared, DATA_DIR: mkdtempSync(join(tmpdir(), 'optimizer-b-')) });
     try {

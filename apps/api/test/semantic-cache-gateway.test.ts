@@ -3,7 +3,7 @@
 // prompts, tools or params; never from an error or a cut-off answer; a request can raise
 // the bar, not lower it; the judge's failed checks take it away from a step; entries are
 // shared by replicas through Redis and rebuilt from the database after a restart.
-import { randomBytes } from 'node:crypto';
+
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startOpenAIMock } from '@optimizer/mock-providers';
 import { authed, signup, testDatabase } from './support/gateway.ts';
-import { spawnGateway } from './support/process.ts';
+import { replicaEnv, spawnGateway } from './support/process.ts';
 import { callRecords, PLATFORM_KEY, startRig, type Rig } from './support/vendor.ts';
 import type { Embedder } from '../src/cache/semantic/index.ts';
 
@@ -319,17 +319,7 @@ describe('the semantic cache across API processes', { timeout: 120_000 }, () => 
   it('serves a hit on a second process through the shared Redis, and from the database after a restart', async () => {
     const db = await testDatabase({ force: true });
     const vendor = await startOpenAIMock({ apiKey: PLATFORM_KEY });
-    const shared = {
-      DATABASE_URL: db.url!,
-      REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
-      OPTIMIZER_MASTER_KEY: randomBytes(32).toString('base64'),
-      ADMIN_KEY: `admin-${randomBytes(16).toString('hex')}`,
-      OPENAI_BASE_URL: vendor.url,
-      OPENAI_API_KEY: PLATFORM_KEY,
-      EMBEDDING_MODEL_DIR: modelDir,
-      SEMANTIC_EMBED_TIMEOUT_MS: '10000',
-      SEMANTIC_CHECK_RATE: '0',
-    };
+    const shared = replicaEnv(db.url!, vendor.url, PLATFORM_KEY, { EMBEDDING_MODEL_DIR: modelDir, SEMANTIC_EMBED_TIMEOUT_MS: '10000', SEMANTIC_CHECK_RATE: '0' });
     const spawned = [await spawnGateway({ ...shared, DATA_DIR: mkdtempSync(join(tmpdir(), 'optimizer-a-')) }), await spawnGateway({ ...shared, DATA_DIR: mkdtempSync(join(tmpdir(), 'optimizer-b-')) })];
     const [a, b] = spawned as [(typeof spawned)[0], (typeof spawned)[0]];
     const until = async (fn: () => Promise<boolean>) => {

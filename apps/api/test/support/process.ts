@@ -1,6 +1,7 @@
 // Runs the gateway as a real OS process (main.ts), for crash, shutdown and
 // multi-replica tests.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 
 const mainTs = join(import.meta.dirname, '../../src/main.ts');
@@ -12,6 +13,22 @@ export interface GatewayProcess {
   /** Resolves with the exit code once the process has exited. */
   exited: Promise<number | null>;
   kill(signal: NodeJS.Signals): void;
+}
+
+/**
+ * The environment several API processes share to act as replicas of one gateway: one
+ * database, one Redis, one master key and admin key, one mock vendor as OpenAI.
+ */
+export function replicaEnv(databaseUrl: string, vendorUrl: string, platformKey: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    OPTIMIZER_MASTER_KEY: randomBytes(32).toString('base64'),
+    ADMIN_KEY: `admin-${randomBytes(16).toString('hex')}`,
+    OPENAI_BASE_URL: vendorUrl,
+    OPENAI_API_KEY: platformKey,
+    ...extra,
+  };
 }
 
 export async function spawnGateway(env: Record<string, string>): Promise<GatewayProcess> {
