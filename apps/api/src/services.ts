@@ -103,7 +103,7 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
   await customProviders.start();
   const optimizer = new Optimizer(db, meter);
   await optimizer.start();
-  const steps = new StepRegistry({ db, optimizer, logger });
+  const steps = new StepRegistry({ db, optimizer, logger, semantic: (accountId, fingerprint) => semanticCache.stepCheck(accountId, fingerprint) });
   steps.start();
   const routingSettings = new RoutingSettings(db, hot);
   const answerCache = new AnswerCache(hot);

@@ -148,6 +148,15 @@ describe('the semantic cache in the gateway', () => {
     expect(hit.json.optimizer).toMatchObject({ cache_hit: true, actual_cost: 0 });
     // the same question as a pinned call is another scope (model), and another step: no hit
     expect((await askNow(q('Why is the ocean so salty?', { optimizer: { step: { id: 'pinned-faq' } } }))).json.optimizer.cache_hit).toBe(false);
+    // the step registry shows the step's semantic-cache checks, and when it lost semantic caching
+    const view = async () => {
+      const r = await fetch(`${rig.gw.url}/v1/workflows/${rig.tenant.workflow_id}/steps`, { headers: authed(rig.tenant.api_key) });
+      return ((await r.json()) as { data: { label: string; fingerprint: string; semantic_cache: { checked: number; disabled: boolean } }[] }).data.find((st) => st.label === 'routed-faq')!;
+    };
+    const step = await view();
+    expect(step.semantic_cache).toMatchObject({ disabled: false });
+    rig.gw.services.semanticCache.recordCheck(rig.tenant.account_id, step.fingerprint, false, 'a failed check');
+    expect((await view()).semantic_cache).toMatchObject({ checked: step.semantic_cache.checked + 1, disabled: true });
   });
 
   it('only answers single-turn calls, unless the call opts its step in', async () => {

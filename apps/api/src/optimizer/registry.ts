@@ -8,6 +8,7 @@ import type { Database } from '../db/database.ts';
 import { ApiError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Optimizer, StepKey } from './optimizer.ts';
+import type { StepCheck as SemanticStepCheck } from '../cache/semantic-cache.ts';
 
 /** Which part of a workflow's life saw the step (design §9); only tuning is served today. */
 export type Phase = 'tuning' | 'discovery' | 'production';
@@ -60,6 +61,8 @@ export interface StepView {
   judge_error: number;
   /** Pruning's evidence on this step: pruned requests compared with the same requests as sent. */
   pruning: { n: number; retention: number; lcb: number };
+  /** The judge's checks of this step's semantic-cache hits, and whether the step lost semantic caching. */
+  semantic_cache: SemanticStepCheck;
   candidates: OptimizerStep['candidates'];
 }
 
@@ -108,6 +111,7 @@ on conflict (workflow_id, fingerprint) do update set
 export class StepRegistry {
   readonly #db: Database;
   readonly #optimizer: Optimizer;
+  readonly #semantic: (accountId: string, fingerprint: string) => SemanticStepCheck;
   readonly #logger: Logger;
   readonly #flushMs: number;
   /** Sightings not yet written, by workflow, fingerprint and phase. */
@@ -115,7 +119,8 @@ export class StepRegistry {
   #flushing: Promise<void> | null = null;
   #timer: NodeJS.Timeout | null = null;
 
-  constructor(opts: { db: Database; optimizer: Optimizer; logger: Logger; flushMs?: number }) {
+  constructor(opts: { db: Database; optimizer: Optimizer; logger: Logger; flushMs?: number; semantic?: (accountId: string, fingerprint: string) => SemanticStepCheck }) {
+    this.#semantic = opts.semantic ?? (() => ({ checked: 0, failed: 0, disabled: false, reason: null }));
     this.#db = opts.db;
     this.#optimizer = opts.optimizer;
     this.#logger = opts.logger;
@@ -206,7 +211,7 @@ export class StepRegistry {
       .execute(`select * from steps where ${where.join(' and ')} order by first_seen asc, fingerprint asc`, params)) as StepRow[];
   }
 
-  #view(rows: StepRow[], workflowId: string): StepView[] {
+  #view(rows: StepRow[], accountId: string, workflowId: string): StepView[] {
     const release = new Map(rows.map((r) => [r.fingerprint, r.release]));
     const states = currentStates(this.#optimizer, workflowId, (f) => release.get(f));
     return rows.map((r) => {
@@ -227,6 +232,7 @@ export class StepRegistry {
         served: st?.served ?? 0,
         judge_error: st?.judge_error ?? 0,
         pruning: st?.pruning ?? { n: 0, retention: 1, lcb: 0 },
+        semantic_cache: this.#semantic(accountId, r.fingerprint),
         candidates: st?.candidates ?? [],
       };
     });
@@ -234,11 +240,11 @@ export class StepRegistry {
 
   /** Every step seen on a workflow, with the optimizer's state for it. The caller checks the tenant owns it. */
   async list(accountId: string, workflowId: string): Promise<StepView[]> {
-    return this.#view(await this.#rows(accountId, workflowId), workflowId);
+    return this.#view(await this.#rows(accountId, workflowId), accountId, workflowId);
   }
 
   async get(accountId: string, workflowId: string, fingerprint: string): Promise<StepView | undefined> {
-    return this.#view(await this.#rows(accountId, workflowId, fingerprint), workflowId)[0];
+    return this.#view(await this.#rows(accountId, workflowId, fingerprint), accountId, workflowId)[0];
   }
 
   /** Takes a step out of the Expected Steps (or back in); 404 for a step this workflow has not seen. */
@@ -258,7 +264,7 @@ export class StepRegistry {
     for (const r of await this.#rows(accountId)) byWf.set(r.workflow_id, [...(byWf.get(r.workflow_id) ?? []), r]);
     const out = new Map<string, WorkflowSummary>();
     for (const [wf, rows] of byWf) {
-      const steps = this.#view(rows, wf);
+      const steps = this.#view(rows, accountId, wf);
       const expected = steps.filter((s) => s.expected);
       out.set(wf, { steps_seen: steps.length, steps_expected: expected.length, steps_settled: expected.filter((s) => s.settled).length });
     }
