@@ -96,6 +96,24 @@ describe('the exact cache', () => {
   });
 });
 
+describe('outcomes of cached answers', () => {
+  it('are recorded, but never count as evidence for the policy routing chose', async () => {
+    const run = (id: string) => body('how long is a piece of string?', { optimizer: { run: { id }, step: { id: 'cached-step' } } });
+    await ask(rig.tenant.api_key, run('run-miss'));
+    const hit = await ask(rig.tenant.api_key, run('run-hit'));
+    expect(hit.cache).toBe('hit');
+    const report = (runId: string, score: number) => fetch(`${rig.gw.url}/v1/outcomes`, { method: 'POST', headers: authed(rig.tenant.api_key), body: JSON.stringify({ run_id: runId, step_id: 'cached-step', signals: { score } }) });
+    const served = () => rig.gw.services.optimizer.stepStates(rig.tenant.workflow_id).find((st) => st.label === 'cached-step')?.served ?? 0;
+    const before = served();
+    const r = await report('run-hit', 0);
+    expect(r.status).toBe(202);
+    expect(((await r.json()) as { calls: string[] }).calls).toHaveLength(1);
+    expect(served()).toBe(before);
+    expect((await report('run-miss', 1)).status).toBe(202);
+    expect(served()).toBe(before + 1);
+  });
+});
+
 describe('streamed answers', () => {
   const streamed = async (text: string) => {
     const stream = await rig.client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: text }], stream: true });

@@ -30,6 +30,10 @@ export function scoreOf(s: Signals): number {
 
 const MAX_RUNS = 200_000;
 
+const CACHE_POLICY = 'cache:';
+/** The policy recorded for a call a cache answered (`cache:exact`, `cache:semantic`, `cache:plan`). */
+export const cachePolicy = (source: string) => `${CACHE_POLICY}${source}`;
+
 export class Outcomes {
   readonly #runs = new Map<string, RunCall[]>();
   readonly #db: Database;
@@ -59,6 +63,14 @@ export class Outcomes {
     if (this.#runs.size > MAX_RUNS) this.#runs.delete(this.#runs.keys().next().value!);
   }
 
+  /**
+   * The call was answered by a cache, not by the policy routing chose: its outcome says
+   * nothing about that policy, so it is kept off the policy's evidence.
+   */
+  servedFromCache(accountId: string, runId: string, stepId: string, callId: string, source: string): void {
+    for (const c of this.#runs.get(`${accountId}\0${runId}\0${stepId}`) ?? []) if (c.callId === callId) c.policy = cachePolicy(source);
+  }
+
   async #fromDatabase(accountId: string, runId: string, stepId: string): Promise<RunCall[]> {
     await this.#meter.flush();
     const rows = (await this.#db
@@ -86,6 +98,7 @@ export class Outcomes {
     const evidence = [];
     const events = [];
     for (const c of calls) {
+      if (c.policy.startsWith(CACHE_POLICY)) continue; // a cached answer is no evidence for any policy
       const r = this.#optimizer.recordServed(c.step, { at: Date.now(), policy: c.policy, score, source: 'outcome' }, c.baseline, c.floor);
       evidence.push(r.row);
       events.push(...r.events.map((e) => ({ id: newId('evt'), account_id: accountId, workflow_id: c.step.workflowId, kind: e.kind, created_at: e.at.toISOString(), call_id: c.callId, payload: e.payload })));

@@ -9,6 +9,7 @@ import { optimizerBlock, responseHeaders, sendAnswer } from './respond.ts';
 import { semanticQuery } from './semantic.ts';
 import { judgeHit, sampleCheck } from './semantic-check.ts';
 import type { SemanticQuery } from '../cache/semantic-cache.ts';
+import { cachePolicy } from '../optimizer/outcomes.ts';
 
 const DEFAULT_TTL_S = 3600;
 const PLAN_TTL_MS = 24 * 3600_000;
@@ -97,6 +98,11 @@ export async function serveFromCache(ctx: CallContext, s: Services, cacheControl
     }
     if (hit) {
       ctx.cacheHit = { source: source === 'plan' ? 'trace' : 'cache', baselineMicros: hit.baselineMicros };
+      if (ctx.optimizer) {
+        // the outcome of this call belongs to the cache, not to the policy routing chose
+        ctx.optimizer = { ...ctx.optimizer, policy: cachePolicy(source) };
+        if (runId) s.outcomes.servedFromCache(accountId, runId, ctx.optimizer.step, ctx.id, source);
+      }
       const reasons = source === 'semantic' ? (ctx.route?.reasons ?? []) : [REASONS[source]];
       ctx.route = { ...ctx.route!, model: hit.model, provider: hit.provider, profile: s.catalog.get(hit.model), reasons };
       if (ctx.stream) await replayStream(ctx, s, hit, reply, source);
