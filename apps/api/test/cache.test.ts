@@ -137,6 +137,13 @@ describe('streamed answers', () => {
     expect(rig.vendor.requests).toHaveLength(1);
   });
 
+  it('say a miss in their headers, like JSON answers', async () => {
+    const r = await fetch(`${rig.gw.url}/v1/chat/completions`, { method: 'POST', headers: authed(rig.tenant.api_key), body: JSON.stringify(body('a fresh streamed question', { stream: true })) });
+    expect(r.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(r.headers.get('x-optimizer-cache')).toBe('miss');
+    expect(await r.text()).toMatch(/data: \[DONE\]\n\n$/);
+  });
+
   it('are not stored when the stream was cut off by the length limit', async () => {
     rig.vendor.script({ content: 'cut short', finish_reason: 'length' });
     await streamed('a stream cut short');

@@ -41,7 +41,9 @@ function deliveredText(data: string[]): string {
 export async function relayStream(ctx: CallContext, d: Dispatched, reply: FastifyReply, abort: AbortController, meter: Meter, idempotency: Idempotency): Promise<void> {
   const headersAt = performance.now();
   const overheadMs = Math.max(0, reply.elapsedTime - (headersAt - d.startedAt));
-  const headers = { ...responseHeaders(ctx, overheadMs, 'text/event-stream; charset=utf-8'), 'cache-control': 'no-cache', connection: 'keep-alive' };
+  const headers = { ...responseHeaders(ctx, overheadMs, 'text/event-stream; charset=utf-8'), 'cache-control': 'no-cache', connection: 'keep-alive' } as Record<string, string>;
+  const cache = reply.getHeader('x-optimizer-cache'); // the cache stage's verdict (a miss, here)
+  if (cache !== undefined) headers['x-optimizer-cache'] = String(cache);
   reply.hijack();
   const res = reply.raw;
   res.writeHead(200, headers);
