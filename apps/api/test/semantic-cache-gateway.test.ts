@@ -157,6 +157,18 @@ describe('the semantic cache in the gateway', () => {
     expect(step.semantic_cache).toMatchObject({ disabled: false });
     rig.gw.services.semanticCache.recordCheck(rig.tenant.account_id, step.fingerprint, false, 'a failed check');
     expect((await view()).semantic_cache).toMatchObject({ checked: step.semantic_cache.checked + 1, disabled: true });
+    // the tenant can give it back (its checks start over), durably, and take it away again
+    const patch = (b: unknown) => fetch(`${rig.gw.url}/v1/workflows/${rig.tenant.workflow_id}/steps/${step.fingerprint}`, { method: 'PATCH', headers: authed(rig.tenant.api_key), body: JSON.stringify(b) });
+    const back = await patch({ semantic_cache: true });
+    expect(back.status).toBe(200);
+    expect(((await back.json()) as { semantic_cache: unknown }).semantic_cache).toEqual({ checked: 0, failed: 0, disabled: false, reason: null });
+    const stored = (await rig.gw.services.db.em().getConnection().execute('select disabled, checked from semantic_cache_steps where account_id = ? and step = ?', [rig.tenant.account_id, step.fingerprint])) as { disabled: boolean; checked: number }[];
+    expect(stored[0]).toMatchObject({ disabled: false, checked: 0 });
+    expect((await askNow(routed('Why is the ocean so salty?'))).kind).toBe('semantic');
+    expect((await patch({ semantic_cache: false })).status).toBe(200);
+    expect((await view()).semantic_cache).toMatchObject({ disabled: true, reason: 'turned off by the tenant' });
+    expect((await patch({})).status).toBe(422);
+    expect((await fetch(`${rig.gw.url}/v1/workflows/${rig.tenant.workflow_id}/steps/no-such-step`, { method: 'PATCH', headers: authed(rig.tenant.api_key), body: JSON.stringify({ semantic_cache: true }) })).status).toBe(404);
   });
 
   it('only answers single-turn calls, unless the call opts its step in', async () => {

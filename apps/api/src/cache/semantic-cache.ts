@@ -368,6 +368,28 @@ export class SemanticCache {
     else this.#applyEntry(n);
   }
 
+  /**
+   * The tenant's say on a step's semantic caching: `true` gives it back with its checks
+   * counted from zero, `false` takes it away. Written at once (an admin action, not the
+   * hot path) and sent to every replica.
+   */
+  async setStep(accountId: string, step: string, on: boolean): Promise<StepCheck> {
+    const next: StepCheck = on ? { checked: 0, failed: 0, disabled: false, reason: null } : { ...this.stepCheck(accountId, step), disabled: true, reason: 'turned off by the tenant' };
+    const key = stepKey(accountId, step);
+    this.#pendingSteps.delete(key);
+    await this.#db
+      .em()
+      .getConnection()
+      .execute(
+        `insert into semantic_cache_steps (account_id, step, checked, failed, disabled, reason, updated_at) values (?, ?, ?, ?, ?, ?, now())
+         on conflict (account_id, step) do update set checked = excluded.checked, failed = excluded.failed, disabled = excluded.disabled, reason = excluded.reason, updated_at = now()`,
+        [accountId, step, next.checked, next.failed, next.disabled, next.reason],
+      );
+    this.#steps.set(key, next);
+    await this.#hot.publish(STEP_CHANNEL, JSON.stringify({ origin: this.#origin, accountId, step, ...next }));
+    return next;
+  }
+
   #applyEntry(n: EntryNotice): void {
     if (!this.#ready || n.embedder !== this.#ready.name) return;
     this.#add(n.accountId, n.step, n.scope, n.id, fromBase64(n.vector), n.question, n.answer, n.expiresAt);

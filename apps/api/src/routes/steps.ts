@@ -8,7 +8,14 @@ import { buildGraph, graphCalls } from '../reporting/graph.ts';
 import { stepCalls } from '../reporting/step-calls.ts';
 import type { Services } from '../services.ts';
 
-const stepPatch = z.object({ excluded: z.boolean() }).strict();
+const stepPatch = z
+  .object({
+    excluded: z.boolean().optional(),
+    /** true gives a step back the semantic cache it lost (its checks start over); false takes it away. */
+    semantic_cache: z.boolean().optional(),
+  })
+  .strict()
+  .refine((b) => b.excluded !== undefined || b.semantic_cache !== undefined, { message: 'give excluded or semantic_cache' });
 const stepCallsQuery = z.object({ model: z.string().trim().min(1).max(256).optional() }).strict();
 
 type StepParams = { Params: { id: string; fingerprint: string } };
@@ -25,8 +32,12 @@ export function registerStepRoutes(app: FastifyInstance, s: Services): void {
   app.patch<StepParams>('/v1/workflows/:id/steps/:fingerprint', { onRequest }, async (request) => {
     const { accountId } = principalOf(request);
     const body = parseWith(stepPatch, request.body);
-    await s.accounts.getWorkflow(accountId, request.params.id);
-    return s.steps.setExcluded(accountId, request.params.id, request.params.fingerprint, body.excluded);
+    const { id, fingerprint } = request.params;
+    await s.accounts.getWorkflow(accountId, id);
+    if (!(await s.steps.get(accountId, id, fingerprint))) throw new ApiError('not_found', `No step ${fingerprint} on agent ${id}.`, { param: 'fingerprint' });
+    if (body.semantic_cache !== undefined) await s.semanticCache.setStep(accountId, fingerprint, body.semantic_cache);
+    if (body.excluded !== undefined) return s.steps.setExcluded(accountId, id, fingerprint, body.excluded);
+    return (await s.steps.get(accountId, id, fingerprint))!;
   });
 
   app.get<StepParams>('/v1/workflows/:id/steps/:fingerprint/calls', { onRequest }, async (request) => {
