@@ -1,6 +1,6 @@
 // The gemini adapter's transforms, on recorded vendor samples (src/providers/gemini/fixtures).
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { geminiAdapter } from '../../src/providers/gemini/adapter.ts';
 import { toGeminiSchema } from '../../src/providers/gemini/schema.ts';
 import type { CallTarget, ChatBody, StreamEvent } from '../../src/providers/types.ts';
@@ -171,6 +171,12 @@ describe('gemini response', () => {
 
 describe('gemini stream', () => {
   const text = Buffer.from(fixture('stream-text.sse'));
+  // Gemini sends no creation time, so each decode stamps the clock's: hold the clock still
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-01-01T00:00:00.500Z'));
+  });
+  afterEach(() => vi.useRealTimers());
 
   it.each([1, 3, 7, 64, text.length])('decodes the same events whatever the byte split (%i)', (size) => {
     expect(decode(text, size)).toEqual(decode(text, text.length));
