@@ -1,6 +1,7 @@
 // Small node:http helpers: body reading, JSON replies, abortable waits, listen/close.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { StreamCut } from './openai/stream.ts';
 
 export function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -45,6 +46,20 @@ export function delay(ms: number, signal: AbortSignal): Promise<boolean> {
     }, ms);
     signal.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/**
+ * Ends a stream the way a faulty vendor does once its cut is reached: `reset` drops the
+ * connection after what was written reached the client, `stall` holds it open until the
+ * client leaves, `error` ends it with the vendor's own error frame.
+ */
+export async function endCut(res: ServerResponse, cut: StreamCut, opts: { signal: AbortSignal; destroy: () => void }, flushed: Promise<void>, errorFrame: () => string | Uint8Array): Promise<void> {
+  if (cut.then === 'reset') {
+    await flushed;
+    return opts.destroy();
+  }
+  if (cut.then === 'stall') return untilAborted(opts.signal);
+  res.end(errorFrame());
 }
 
 /** Resolves only once `signal` aborts. */

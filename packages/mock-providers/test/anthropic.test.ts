@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startAnthropicMock, type MockVendor } from '../src/index.ts';
+import { readUntilReset } from './read-until-reset.ts';
 
 type Json = Record<string, any>;
 
@@ -214,17 +215,7 @@ describe('fault models', () => {
 
   it('reset-mid-stream sends two events and then drops the connection', async () => {
     const res = await post({ ...base, model: 'reset-mid-stream', stream: true });
-    const reader = res.body!.getReader();
-    let received = '';
-    await expect(
-      (async () => {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) return;
-          received += new TextDecoder().decode(value);
-        }
-      })(),
-    ).rejects.toThrow();
+    const received = await readUntilReset(res);
     expect(received.match(/^event: /gm)).toHaveLength(2);
     expect(vendor.aborted).toBe(0);
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startOpenAIMock, type MockVendor } from '../src/index.ts';
+import { readUntilReset } from './read-until-reset.ts';
 
  
 type Json = Record<string, any>;
@@ -302,17 +303,7 @@ describe('fault models', () => {
   it('reset-mid-stream sends two chunks and then drops the connection', async () => {
     const res = await post({ model: 'reset-mid-stream', messages: hello, stream: true });
     expect(res.status).toBe(200);
-    const reader = res.body!.getReader();
-    let received = '';
-    await expect(
-      (async () => {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) return;
-          received += new TextDecoder().decode(value);
-        }
-      })(),
-    ).rejects.toThrow();
+    const received = await readUntilReset(res);
     expect(received.match(/^data: /gm)).toHaveLength(2);
     expect(received).not.toContain('[DONE]');
     expect(vendor.aborted).toBe(0);

@@ -5,7 +5,7 @@
 // A faulty stream stops after `afterChunks` events: the connection drops, stalls, or
 // ends with an `event: error` carrying overloaded_error.
 import type { ServerResponse } from 'node:http';
-import { delay, untilAborted } from '../http.ts';
+import { delay, endCut } from '../http.ts';
 import type { StreamCut } from '../openai/stream.ts';
 import type { Reply, ReplyBlock } from './reply.ts';
 import type { ReplyMeta } from './wire.ts';
@@ -85,21 +85,14 @@ export async function writeSse(res: ServerResponse, events: Event[], opts: Strea
   res.flushHeaders();
   let flushed: Promise<void> = Promise.resolve();
   for (let i = 0; i < events.length; i++) {
-    if (opts.cut && i === opts.cut.afterChunks) return finishCut(res, opts.cut, opts, flushed);
+    if (opts.cut && i === opts.cut.afterChunks) return endCut(res, opts.cut, opts, flushed, overloaded);
     if (i > 0 && !(await delay(opts.chunkDelayMs, opts.signal))) return;
     if (opts.signal.aborted) return;
     const text = frame(events[i]!);
     flushed = new Promise((resolve) => res.write(text, () => resolve()));
   }
-  if (opts.cut) return finishCut(res, opts.cut, opts, flushed);
+  if (opts.cut) return endCut(res, opts.cut, opts, flushed, overloaded);
   res.end();
 }
 
-async function finishCut(res: ServerResponse, cut: StreamCut, opts: StreamOptions, flushed: Promise<void>): Promise<void> {
-  if (cut.then === 'reset') {
-    await flushed;
-    return opts.destroy();
-  }
-  if (cut.then === 'stall') return untilAborted(opts.signal);
-  res.end(frame({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }));
-}
+const overloaded = () => frame({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });

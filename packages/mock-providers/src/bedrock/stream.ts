@@ -9,7 +9,7 @@
 // Every payload carries `p`, the padding Bedrock adds so event sizes do not reveal
 // token lengths; decoders must ignore it.
 import type { ServerResponse } from 'node:http';
-import { delay, untilAborted } from '../http.ts';
+import { delay, endCut } from '../http.ts';
 import type { StreamCut } from '../openai/stream.ts';
 import { eventMessage, exceptionMessage } from './eventstream.ts';
 import type { ConverseReply } from './reply.ts';
@@ -63,22 +63,15 @@ export async function writeEventStream(res: ServerResponse, events: [string, Rec
   res.flushHeaders();
   let flushed: Promise<void> = Promise.resolve();
   for (let i = 0; i < events.length; i++) {
-    if (opts.cut && i === opts.cut.afterChunks) return finishCut(res, opts.cut, opts, flushed);
+    if (opts.cut && i === opts.cut.afterChunks) return endCut(res, opts.cut, opts, flushed, internalServerError);
     if (i > 0 && !(await delay(opts.chunkDelayMs, opts.signal))) return;
     if (opts.signal.aborted) return;
     const [type, payload] = events[i]!;
     const frame = eventMessage(type, type === 'metadata' ? payload : padded(payload, i));
     flushed = new Promise((resolve) => res.write(frame, () => resolve()));
   }
-  if (opts.cut) return finishCut(res, opts.cut, opts, flushed);
+  if (opts.cut) return endCut(res, opts.cut, opts, flushed, internalServerError);
   res.end();
 }
 
-async function finishCut(res: ServerResponse, cut: StreamCut, opts: StreamOptions, flushed: Promise<void>): Promise<void> {
-  if (cut.then === 'reset') {
-    await flushed;
-    return opts.destroy();
-  }
-  if (cut.then === 'stall') return untilAborted(opts.signal);
-  res.end(exceptionMessage('internalServerException', { message: 'The system encountered an unexpected error during processing. Try your request again.' }));
-}
+const internalServerError = () => exceptionMessage('internalServerException', { message: 'The system encountered an unexpected error during processing. Try your request again.' });

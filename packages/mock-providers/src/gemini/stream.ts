@@ -2,7 +2,7 @@
 // writing them as SSE (`?alt=sse`: `data: {...}` + CRLF CRLF, no terminator) or, without
 // alt=sse, as one JSON array written piece by piece, as Gemini does.
 import type { ServerResponse } from 'node:http';
-import { delay, untilAborted } from '../http.ts';
+import { delay, endCut } from '../http.ts';
 import type { StreamCut } from '../openai/stream.ts';
 import { internalError } from './errors.ts';
 import type { Part } from './request.ts';
@@ -65,24 +65,15 @@ export async function writeStream(res: ServerResponse, events: Record<string, un
   res.flushHeaders();
   let flushed: Promise<void> = Promise.resolve();
   for (let i = 0; i < events.length; i++) {
-    if (opts.cut && i === opts.cut.afterChunks) return finishCut(res, opts, frame, i, flushed);
+    if (opts.cut && i === opts.cut.afterChunks) return endCut(res, opts.cut, opts, flushed, () => internalErrorFrame(frame, i));
     if (i > 0 && !(await delay(opts.chunkDelayMs, opts.signal))) return;
     if (opts.signal.aborted) return;
     const text = (i === 0 ? frame.first : frame.next)(JSON.stringify(events[i]));
     flushed = new Promise((resolve) => res.write(text, () => resolve()));
   }
-  if (opts.cut) return finishCut(res, opts, frame, events.length, flushed);
+  if (opts.cut) return endCut(res, opts.cut, opts, flushed, () => internalErrorFrame(frame, events.length));
   res.end(frame.end);
 }
 
-async function finishCut(res: ServerResponse, opts: WriteOptions, frame: (typeof FRAMES)[Framing], written: number, flushed: Promise<void>): Promise<void> {
-  const cut = opts.cut!;
-  if (cut.then === 'reset') {
-    // Let what was written reach the client before the connection drops.
-    await flushed;
-    return opts.destroy();
-  }
-  if (cut.then === 'stall') return untilAborted(opts.signal);
-  const error = JSON.stringify(internalError().body);
-  res.end(`${(written === 0 ? frame.first : frame.next)(error)}${frame.end}`);
-}
+/** The vendor's 500 as the stream's next frame (the first when nothing was written), then the stream's end. */
+const internalErrorFrame = (frame: (typeof FRAMES)[Framing], written: number) => `${(written === 0 ? frame.first : frame.next)(JSON.stringify(internalError().body))}${frame.end}`;

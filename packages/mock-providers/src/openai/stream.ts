@@ -1,6 +1,6 @@
 // Server-sent events: the chunk sequence of a streamed reply and writing it chunk by chunk.
 import type { ServerResponse } from 'node:http';
-import { delay, untilAborted } from '../http.ts';
+import { delay, endCut } from '../http.ts';
 import type { Reply } from './reply.ts';
 import { chunkBody, deltaChoice, type ReplyMeta } from './wire.ts';
 
@@ -54,23 +54,14 @@ export async function writeSse(res: ServerResponse, chunks: Record<string, unkno
   res.flushHeaders();
   let flushed: Promise<void> = Promise.resolve();
   for (let i = 0; i < chunks.length; i++) {
-    if (opts.cut && i === opts.cut.afterChunks) return finishCut(res, opts.cut, opts, flushed);
+    if (opts.cut && i === opts.cut.afterChunks) return endCut(res, opts.cut, opts, flushed, serverError);
     if (i > 0 && !(await delay(opts.chunkDelayMs, opts.signal))) return;
     if (opts.signal.aborted) return;
     const event = `data: ${JSON.stringify(chunks[i])}\n\n`;
     flushed = new Promise((resolve) => res.write(event, () => resolve()));
   }
-  if (opts.cut) return finishCut(res, opts.cut, opts, flushed);
+  if (opts.cut) return endCut(res, opts.cut, opts, flushed, serverError);
   res.end('data: [DONE]\n\n');
 }
 
-async function finishCut(res: ServerResponse, cut: StreamCut, opts: StreamOptions, flushed: Promise<void>): Promise<void> {
-  if (cut.then === 'reset') {
-    // Let the chunks already written reach the client before the connection drops.
-    await flushed;
-    return opts.destroy();
-  }
-  if (cut.then === 'stall') return untilAborted(opts.signal);
-  const error = { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error', param: null, code: null };
-  res.end(`data: ${JSON.stringify({ error })}\n\n`);
-}
+const serverError = () => `data: ${JSON.stringify({ error: { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error', param: null, code: null } })}\n\n`;
