@@ -4,7 +4,7 @@
 // vendor whose models all agree.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authed, signup } from './support/gateway.ts';
-import { startRig, type Rig } from './support/vendor.ts';
+import { routeOnMockOpenAI, startRig, type Rig } from './support/vendor.ts';
 import { costMicros } from '../src/pipeline/pricing.ts';
 
 let rig: Rig;
@@ -12,12 +12,7 @@ let stranger: { api_key: string };
 beforeAll(async () => {
   rig = await startRig({ env: { CIRCUIT_FAILURES: '1000' } });
   stranger = await signup(rig.gw, 'Other Co');
-  const r = await fetch(`${rig.gw.url}/v1/settings/routing`, {
-    method: 'PUT',
-    headers: authed(rig.tenant.api_key),
-    body: JSON.stringify({ allowed_providers: ['openai'], baseline_model: 'gpt-4.1' }),
-  });
-  expect(r.status).toBe(200);
+  expect((await routeOnMockOpenAI(rig)).status).toBe(200);
   rig.vendor.script({ content: '{"score": 1, "reason": "correct"}' });
 });
 afterAll(async () => {

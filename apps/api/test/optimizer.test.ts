@@ -2,7 +2,7 @@
 // answer alike (so every cheaper model holds the bar), and the rules around it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authed } from './support/gateway.ts';
-import { startRig, type Rig } from './support/vendor.ts';
+import { routeOnMockOpenAI, startRig, type Rig } from './support/vendor.ts';
 import { StepEvidence } from '../src/optimizer/evidence.ts';
 import { scoreOf } from '../src/optimizer/outcomes.ts';
 import { agree } from '../src/optimizer/normalize.ts';
@@ -10,12 +10,7 @@ import { agree } from '../src/optimizer/normalize.ts';
 let rig: Rig;
 beforeAll(async () => {
   rig = await startRig({ env: { CIRCUIT_FAILURES: '1000' } });
-  const r = await fetch(`${rig.gw.url}/v1/settings/routing`, {
-    method: 'PUT',
-    headers: authed(rig.tenant.api_key),
-    body: JSON.stringify({ allowed_providers: ['openai'], baseline_model: 'gpt-4.1', quality_floor: 0.95 }),
-  });
-  expect(r.status).toBe(200);
+  expect((await routeOnMockOpenAI(rig, { quality_floor: 0.95 })).status).toBe(200);
 });
 afterAll(async () => {
   await rig.close();
@@ -257,8 +252,7 @@ describe('exploration budgets', () => {
   });
 
   it("come from the routing settings, and a spent budget shows in the call's reasons", async () => {
-    const put = (extra: Record<string, unknown>) =>
-      fetch(`${rig.gw.url}/v1/settings/routing`, { method: 'PUT', headers: authed(rig.tenant.api_key), body: JSON.stringify({ allowed_providers: ['openai'], baseline_model: 'gpt-4.1', quality_floor: 0.95, ...extra }) });
+    const put = (extra: Record<string, unknown>) => routeOnMockOpenAI(rig, { quality_floor: 0.95, ...extra });
     expect((await put({ exploration: { step_budget_usd: 0 } })).status).toBe(200);
     try {
       rig.vendor.reset();

@@ -1,7 +1,7 @@
 // A gateway wired to a mock OpenAI vendor, and an official `openai` SDK client on it.
 import OpenAI from 'openai';
 import { startOpenAIMock, type MockVendor } from '@optimizer/mock-providers';
-import { signup, startGateway, type GatewayOptions, type TestGateway } from './gateway.ts';
+import { authed, signup, startGateway, type GatewayOptions, type TestGateway } from './gateway.ts';
 
 export const PLATFORM_KEY = 'sk-platform-test-key';
 
@@ -29,6 +29,18 @@ export async function startRig(opts: GatewayOptions & { vendorOptions?: Paramete
     },
   };
   return rig;
+}
+
+/**
+ * Writes the rig tenant's routing settings for `auto` on the mock's OpenAI models, with
+ * gpt-4.1 as the baseline, plus `extra`; the response, for its status.
+ */
+export function routeOnMockOpenAI(rig: Rig, extra: Record<string, unknown> = {}): Promise<Response> {
+  return fetch(`${rig.gw.url}/v1/settings/routing`, {
+    method: 'PUT',
+    headers: authed(rig.tenant.api_key),
+    body: JSON.stringify({ allowed_providers: ['openai'], baseline_model: 'gpt-4.1', ...extra }),
+  });
 }
 
 /** The call records of a tenant, newest first, straight from the database. */
