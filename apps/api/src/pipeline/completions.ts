@@ -12,7 +12,7 @@ import { annotate } from './annotate.ts';
 import { newCallContext, type CallContext } from './context.ts';
 import { dispatchWithPolicy } from './dispatch-policy.ts';
 import { keepsFailure, readKey } from './idempotency.ts';
-import { meterCall, priceCall } from './meter-call.ts';
+import { explorationSpend, meterCall } from './meter-call.ts';
 import { noUsage } from './pricing.ts';
 import { respondJson, sendAnswer } from './respond.ts';
 import { isRouted, route } from './route.ts';
@@ -73,7 +73,7 @@ function completionHandler(s: Services): PipelineHandler {
       if (plan && !ctx.stream) {
         const t0 = performance.now();
         const served = await serveRouted(ctx, s, signal, plan);
-        s.discovery.charge(ctx.principal.workflowId, priceCall(ctx, served.attempt.usage).exploration);
+        s.discovery.charge(ctx.principal.workflowId, explorationSpend(ctx));
         return await sendAnswer(ctx, served.text, performance.now() - t0, served.status, reply, s.meter, s.idempotency);
       }
       const dispatched = await dispatchWithPolicy(ctx, s, signal);

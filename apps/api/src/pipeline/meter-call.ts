@@ -15,19 +15,26 @@ export interface MeterInput {
   vendorStatus: number | null;
 }
 
+/** What one upstream attempt cost, from the catalog in force now (micro-dollars). */
+export const attemptCost = (a: Attempt): number => micros(costMicros(a.profile, a.usage));
+
+/** What the call spent on learning so far: probe answers and judge grades. */
+export function explorationSpend(ctx: CallContext): number {
+  return ctx.attempts.filter((a) => a.role !== 'serve').reduce((sum, a) => sum + attemptCost(a), 0);
+}
+
 export function priceCall(ctx: CallContext, usage: Usage): Costs {
   const route = ctx.route;
-  const cost = (a: Attempt) => micros(costMicros(a.profile, a.usage));
   if (ctx.cacheHit) {
     // a cache hit spends nothing upstream but a judge check of a semantic hit (exploration)
-    const checked = ctx.attempts.filter((a) => a.role !== 'serve').reduce((sum, a) => sum + cost(a), 0);
+    const checked = explorationSpend(ctx);
     return { baseline: ctx.cacheHit.baselineMicros, served: 0, actual: checked, exploration: checked, saving: ctx.cacheHit.baselineMicros - checked };
   }
   if (!route) return { baseline: 0, served: 0, actual: 0, exploration: 0, saving: 0 };
   const servedAttempt = ctx.served ?? ctx.attempts.findLast((a) => a.role === 'serve' && a.outcome !== 'error');
-  const served = servedAttempt ? cost(servedAttempt) : 0;
-  const exploration = ctx.attempts.filter((a) => a.role !== 'serve').reduce((sum, a) => sum + cost(a), 0);
-  const other = ctx.attempts.filter((a) => a.role === 'serve' && a !== servedAttempt).reduce((sum, a) => sum + cost(a), 0);
+  const served = servedAttempt ? attemptCost(servedAttempt) : 0;
+  const exploration = explorationSpend(ctx);
+  const other = ctx.attempts.filter((a) => a.role === 'serve' && a !== servedAttempt).reduce((sum, a) => sum + attemptCost(a), 0);
   const actual = served + exploration + other;
   // What the call would have cost on the pinned or baseline model; unpriced → what it cost.
   const unpruned = ctx.prunedTokens ? { ...usage, promptTokens: usage.promptTokens + ctx.prunedTokens } : usage;
@@ -82,7 +89,7 @@ export function meterCall(ctx: CallContext, meter: Meter, m: MeterInput): Costs 
     latency_ms: a.latencyMs,
     prompt_tokens: a.usage.promptTokens,
     completion_tokens: a.usage.completionTokens,
-    cost_micros: micros(costMicros(a.profile, a.usage)),
+    cost_micros: attemptCost(a),
   }));
   const events: EventRow[] = ctx.events.map((e) => ({
     id: newId('evt'),

@@ -11,7 +11,7 @@ import { judgeBody, parseGrade } from '../optimizer/judge.ts';
 import type { Probe, ProbeAnswer } from '../optimizer/evidence.ts';
 import type { Decision, StepKey } from '../optimizer/optimizer.ts';
 import { policyKey } from '../optimizer/policies.ts';
-import { costMicros, micros } from './pricing.ts';
+import { attemptCost, explorationSpend } from './meter-call.ts';
 import { validateAnswer } from './quality-gate.ts';
 import { serveEnsemble } from './ensembles.ts';
 import type { ChatBody } from '../providers/types.ts';
@@ -74,9 +74,9 @@ async function servePolicy(ctx: CallContext, s: Services, signal: AbortSignal, p
   });
 }
 
-async function grade(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan, answer: string, role: 'judge' | 'serve' = 'judge', spent?: { micros: number }): Promise<number | null> {
+/** The judge's grade of an answer to this call's request (or to `messages`); null when it gives none. */
+async function grade(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan, answer: string, role: 'judge' | 'serve' = 'judge', spent?: { micros: number }, messages = (ctx.body.messages as unknown[]) ?? []): Promise<number | null> {
   try {
-    const messages = (ctx.body.messages as unknown[]) ?? [];
     const c = await completeOn(ctx, s, signal, candidate(s, plan.judge), role, judgeBody(plan.judge, messages, answer) as ChatBody);
     if (spent) spent.micros = Math.max(spent.micros, costOf(c));
     return parseGrade(c.answer);
@@ -85,7 +85,7 @@ async function grade(ctx: CallContext, s: Services, signal: AbortSignal, plan: R
   }
 }
 
-const costOf = (c: Completed) => micros(costMicros(c.attempt.profile, c.attempt.usage));
+const costOf = (c: Completed) => attemptCost(c.attempt);
 
 /** Probes the open candidates, grades the distinct answers, and records one probe of evidence. */
 async function explore(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan, served: Completed & { name: string }, probes: Promise<PromiseSettledResult<Completed>[]>): Promise<void> {
@@ -119,10 +119,9 @@ async function explore(ctx: CallContext, s: Services, signal: AbortSignal, plan:
   // now and then the baseline's answer is graded twice: how often the judge disagrees with itself
   const regrade = plan.decision.regrade && baselineGrade?.score != null ? await grade(ctx, s, signal, plan, baseline.answer) : null;
   const unpruned = await answerUnpruned(ctx, s, signal, plan, baseline.answer);
-  const spentMicros = ctx.attempts.filter((a) => a.role !== 'serve').reduce((sum, a) => sum + micros(costMicros(a.profile, a.usage)), 0);
   const probe: Probe = {
     at: Date.now(),
-    spentMicros,
+    spentMicros: explorationSpend(ctx),
     judgeCostMicros: judgeSpend.micros,
     baselineScore: baselineGrade?.score ?? null,
     ...(regrade !== null ? { baselineRegrade: regrade } : {}),
@@ -153,14 +152,8 @@ async function answerUnpruned(ctx: CallContext, s: Services, signal: AbortSignal
   const c = await completeOn(ctx, s, signal, candidate(s, plan.baseline), 'probe', body).catch(() => null);
   if (!c?.answer) return null;
   if (agree(c.answer, prunedAnswer)) return { text: c.answer, score: null };
-  const messages = ctx.unprunedMessages;
-  try {
-    const j = await completeOn(ctx, s, signal, candidate(s, plan.judge), 'judge', judgeBody(plan.judge, messages, c.answer) as ChatBody);
-    const score = parseGrade(j.answer);
-    return score === null ? null : { text: c.answer, score };
-  } catch {
-    return null;
-  }
+  const score = await grade(ctx, s, signal, plan, c.answer, 'judge', undefined, ctx.unprunedMessages);
+  return score === null ? null : { text: c.answer, score };
 }
 
 export async function serveRouted(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan): Promise<Completed> {
