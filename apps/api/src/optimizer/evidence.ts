@@ -303,11 +303,12 @@ export class StepEvidence {
   }
 }
 
-function mean(xs: number[]): number {
+export function mean(xs: number[]): number {
   return xs.reduce((a, b) => a + b, 0) / xs.length;
 }
 
-function sd(xs: number[], m: number): number {
+/** The sample standard deviation of `xs` around their mean `m`. */
+export function sd(xs: number[], m: number): number {
   return Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1));
 }
 

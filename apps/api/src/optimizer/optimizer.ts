@@ -7,7 +7,7 @@ import type { Meter } from '../meter/meter.ts';
 import type { EvidenceRow } from '../meter/rows.ts';
 import { newId } from '../security/secrets.ts';
 import type { CallEvent } from '../pipeline/context.ts';
-import { StepEvidence, type PolicyStats, type Probe, type ServedSample } from './evidence.ts';
+import { mean, sd, StepEvidence, type PolicyStats, type Probe, type ServedSample } from './evidence.ts';
 import { candidatePolicies, describePolicy, parsePolicy, policyKey, policyModels, type Policy } from './policies.ts';
 
 /** Samples a policy needs before it may serve. */
@@ -344,19 +344,18 @@ export class Optimizer {
    */
   #fellUnderBar(shares: number[], floor: number): number | null {
     const n = shares.length;
-    const meanOf = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     if (n >= DRIFT_BLOCK && n % DRIFT_BLOCK === 0) {
       const recent = shares.slice(-2 * DRIFT_BLOCK);
-      const mean = meanOf(recent);
-      const se = Math.sqrt(recent.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, recent.length - 1)) / Math.sqrt(recent.length) || 0.05;
-      if (mean + DRIFT_Z * se < floor - DRIFT_MARGIN) return mean;
+      const m = mean(recent);
+      const se = sd(recent, m) / Math.sqrt(recent.length) || 0.05;
+      if (m + DRIFT_Z * se < floor - DRIFT_MARGIN) return m;
     }
     let run = 0;
     while (run < n && shares[n - 1 - run]! < 0.5) run++;
     const before = shares.slice(0, n - run);
     if (run < DRIFT_MIN_RUN || before.length < 2 * DRIFT_BLOCK) return null;
     const failRate = Math.max(before.filter((x) => x < 0.5).length / before.length, 1 / before.length);
-    return failRate ** run < DRIFT_RUN_P ? meanOf(shares.slice(-run)) : null;
+    return failRate ** run < DRIFT_RUN_P ? mean(shares.slice(-run)) : null;
   }
 
   #row(step: StepKey, kind: 'probe' | 'served', sample: Record<string, unknown>): EvidenceRow {
