@@ -85,12 +85,15 @@ export class StepEvidence {
   readonly #stats = new Map<string, PolicyStats>();
   /** Each policy's graded differences and costs over the probes, kept until the probes change. */
   readonly #probed = new Map<string, { diffs: number[]; costs: number[] }>();
+  /** The judge's error rate from the probes, kept until the probes change. */
+  #judgeError: number | undefined;
 
   addProbe(p: Probe): void {
     this.probes.push(p);
     if (p.baselineScore !== null) this.baselineScores.push(p.baselineScore);
     this.#stats.clear();
     this.#probed.clear();
+    this.#judgeError = undefined;
   }
 
   addServed(s: ServedSample, isBaseline: boolean): void {
@@ -222,6 +225,10 @@ export class StepEvidence {
   }
 
   judgeErrorRate(): number {
+    return (this.#judgeError ??= this.#measureJudgeError());
+  }
+
+  #measureJudgeError(): number {
     const d: number[] = [];
     for (const p of this.probes) if (p.baselineRegrade !== undefined && p.baselineScore !== null) d.push(Math.abs(p.baselineScore - p.baselineRegrade));
     if (d.length < MIN_REGRADES) return 0;
