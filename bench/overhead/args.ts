@@ -1,5 +1,8 @@
 // Command-line options of `node bench/overhead/run.ts`.
 import { TARGET_NAMES, type TargetName } from './targets.ts';
+import type { LoadName } from './phases.ts';
+
+export const LOAD_NAMES: LoadName[] = ['closed', 'closed-stream', 'open', 'stream'];
 
 export interface Options {
   quick: boolean;
@@ -11,6 +14,8 @@ export interface Options {
   vendorLatencyMs: number;
   chunkDelayMs: number;
   targets: TargetName[];
+  /** Which loads to measure (default all four). */
+  loads: LoadName[];
   /** Unmeasured warm-up per target, in seconds. */
   warmupSec: Record<TargetName, number>;
   pin: boolean;
@@ -31,6 +36,7 @@ export const USAGE = `usage: node bench/overhead/run.ts [options]
   --chunk-delay MS        mock delay between streamed chunks (default 0)
   --targets a,b,c         any of direct,gateway,portkey,bare (default all; direct is always added;
                           bare is a bare node:http forwarding proxy, the floor for any gateway)
+  --loads a,b,c           any of closed,closed-stream,open,stream (default all)
   --portkey-warmup S      Portkey warm-up load before measuring (default 30, quick 8)
   --no-pin                do not pin processes to cores
   --out FILE              JSON result path (default bench/results/overhead-<timestamp>.json)
@@ -63,7 +69,7 @@ export function parseArgs(argv: string[]): Options {
     if (value === undefined) throw new UsageError(`--${name} needs a value\n${USAGE}`);
     flags.set(name, value);
   }
-  const known = ['duration', 'concurrency', 'rate', 'stream-rate', 'vendor-latency', 'chunk-delay', 'targets', 'portkey-warmup', 'out', 'database-url', 'gateway-profile'];
+  const known = ['duration', 'concurrency', 'rate', 'stream-rate', 'vendor-latency', 'chunk-delay', 'targets', 'loads', 'portkey-warmup', 'out', 'database-url', 'gateway-profile'];
   for (const k of flags.keys()) if (!known.includes(k)) throw new UsageError(`unknown option --${k}\n${USAGE}`);
   const quick = bools.has('quick');
   const num = (key: string, fallback: number, min: number): number => {
@@ -79,6 +85,8 @@ export function parseArgs(argv: string[]): Options {
     .filter(Boolean);
   for (const t of targets) if (!TARGET_NAMES.includes(t as TargetName)) throw new UsageError(`unknown target ${t} (known: ${TARGET_NAMES.join(', ')})`);
   const picked = TARGET_NAMES.filter((t) => t === 'direct' || targets.includes(t));
+  const loads = (flags.get('loads') ?? LOAD_NAMES.join(',')).split(',').map((l) => l.trim()).filter(Boolean);
+  for (const l of loads) if (!LOAD_NAMES.includes(l as LoadName)) throw new UsageError(`unknown load ${l} (known: ${LOAD_NAMES.join(', ')})`);
   return {
     quick,
     durationSec: num('duration', quick ? 3 : 20, 0.5),
@@ -88,6 +96,7 @@ export function parseArgs(argv: string[]): Options {
     vendorLatencyMs: num('vendor-latency', 0, 0),
     chunkDelayMs: num('chunk-delay', 0, 0),
     targets: picked,
+    loads: LOAD_NAMES.filter((l) => loads.includes(l)),
     warmupSec: { direct: quick ? 1.5 : 5, bare: quick ? 1.5 : 5, gateway: quick ? 3 : 10, portkey: num('portkey-warmup', quick ? 8 : 30, 0) },
     pin: !bools.has('no-pin'),
     out: flags.get('out'),

@@ -18,12 +18,13 @@ const SERVER_CORE = 1;
 function loadsFor(o: Options): LoadSpec[] {
   const durationMs = o.durationSec * 1000;
   const base = { concurrency: o.concurrency, ratePerSec: o.ratePerSec, durationMs };
-  return [
+  const all: LoadSpec[] = [
     { ...base, name: 'closed', title: 'Max throughput, non-stream', kind: 'closed', stream: false },
     { ...base, name: 'closed-stream', title: 'Max throughput, stream', kind: 'closed', stream: true },
     { ...base, name: 'open', title: 'Fixed arrival rate, non-stream (latency from scheduled send)', kind: 'open', stream: false },
     { ...base, ratePerSec: o.streamRatePerSec, name: 'stream', title: 'Streams: time to first SSE data chunk', kind: 'open', stream: true },
   ];
+  return all.filter((l) => o.loads.includes(l.name));
 }
 
 function log(line: string): void {

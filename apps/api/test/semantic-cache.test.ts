@@ -142,6 +142,16 @@ describe('guards on hard negatives', () => {
     expect(admissible('What is the weirdest question someone has ever asked you?', 'What is the weirdest question you have asked someone?').reason).toMatch(/^swapped-roles/);
     expect(admissible('What is the best Kirby strategy?', 'What is the best strategy against Kirby?').reason).toBe('swapped-roles:against');
     expect(admissible('Is Earth a black hole?', 'Is Earth in a black hole?').reason).toBe('swapped-roles:+in');
+    expect(admissible('How do I do business with Alibaba?', 'How do I have a business like Alibaba?').reason).toBe('swapped-roles:like/with');
+    expect(admissible('What are some other sites like Quora?', 'What are some similar websites to Quora?').ok).toBe(true);
+  });
+
+  it('refuses a degree on one side only, unless the other grades with a superlative', () => {
+    expect(admissible('What do women do that men hate?', 'What is something that women do that men hate the most?').reason).toBe('degree:most');
+    expect(admissible('How are concert halls built for acoustics?', 'How are concert halls built for better acoustics?').reason).toBe('degree:better');
+    expect(admissible('What is your most prized possession?', 'What is your prized possession?').reason).toBe('degree:most');
+    // The degree is on both sides, in other words (the substituted word is the content guard's call).
+    expect(admissible('Which sorting algorithm makes the least number of swaps?', 'Which sorting algorithm makes the minimum number of swaps?').reason).not.toMatch(/^degree/);
   });
 
   it('refuses another tense of the question, and an opinion asked of "you" against a general question', () => {
@@ -180,7 +190,7 @@ describe('semantic index', () => {
     const far = vec(0.8, 0.6, 0); // cosine 0.8
     expect(index.lookup('k', far, q, 0.5)).toBeNull();
     expect(effectiveThreshold(0.94, 0.5)).toBe(0.94);
-    expect(DEFAULT_THRESHOLD).toBe(0.93);
+    expect(DEFAULT_THRESHOLD).toBe(0.931);
     expect(effectiveThreshold(0.94, 0.97)).toBe(0.97);
     expect(effectiveThreshold(0.94, undefined)).toBe(0.94);
     expect(effectiveThreshold(0.94, Number.NaN)).toBe(0.94);

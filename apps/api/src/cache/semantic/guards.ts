@@ -674,6 +674,55 @@ function prepositionShift(a: TextFeatures, b: TextFeatures): string | undefined 
   return undefined;
 }
 
+/** Words that grade what they qualify: on one side only, the question asks about a degree the other does not. */
+const DEGREE_WORDS: readonly string[] = ['most', 'least', 'better', 'worse'];
+/** Superlatives that carry the degree in other words ("the most popular" / "the top"; "least" / "minimum"). */
+const SUPERLATIVE = /^(?:best|worst|top|greatest|biggest|largest|highest|lowest|minimum|maximum|fewest|\w+iest)$/;
+
+/**
+ * A degree word on one side only: "What do women do that men hate?" vs "… that men hate the
+ * most?", "built for acoustics" vs "built for better acoustics", "your prized possession" vs
+ * "your most prized possession". Exempt when the other side grades with a superlative instead.
+ */
+function degreeShift(a: TextFeatures, b: TextFeatures): string | undefined {
+  for (const w of DEGREE_WORDS) {
+    if (a.wordSet.has(w) === b.wordSet.has(w)) continue;
+    const [has, lacks] = a.wordSet.has(w) ? [a, b] : [b, a];
+    if (lacks.words.some((v) => SUPERLATIVE.test(v) && !has.wordSet.has(v))) continue;
+    return w;
+  }
+  return undefined;
+}
+
+/** Prepositions that tie a question to a thing; "like" instead likens to it. */
+const TYING_PREPOSITIONS: ReadonlySet<string> = new Set(['with', 'in', 'at', 'on', 'from', 'by']);
+/** Words after which "like" is the verb ("I would like", "do you like"), not the preposition. */
+const LIKE_VERB_CUES: ReadonlySet<string> = new Set([
+  'would', 'to', 'i', 'you', 'we', 'they', 'he', 'she', 'it', 'do', 'does', 'did', "don't", "doesn't", "didn't", "i'd", "you'd", "we'd", 'really', 'not', 'who', 'people',
+]);
+
+/**
+ * "like X" on one side, another preposition before the same X on the other: "do business with
+ * Alibaba" vs "have a business like Alibaba" (dealing with it vs resembling it).
+ */
+function likenedInstead(a: TextFeatures, b: TextFeatures): string | undefined {
+  const skipArticle = (words: string[], i: number, step: 1 | -1): string | undefined => {
+    const w = words[i];
+    return w === 'a' || w === 'an' || w === 'the' ? words[i + step] : w;
+  };
+  for (const [x, y] of [[a, b], [b, a]] as const) {
+    for (let i = 1; i < x.words.length - 1; i++) {
+      if (x.words[i] !== 'like' || LIKE_VERB_CUES.has(x.words[i - 1]!)) continue;
+      const object = skipArticle(x.words, i + 1, 1);
+      const j = object === undefined ? -1 : y.words.indexOf(object);
+      if (j <= 0) continue;
+      const before = skipArticle(y.words, j - 1, -1);
+      if (before !== undefined && TYING_PREPOSITIONS.has(before)) return `like/${before}`;
+    }
+  }
+  return undefined;
+}
+
 export interface Guard {
   name: string;
   /** A reason to refuse, or undefined when the guard lets the pair through. */
@@ -689,9 +738,10 @@ export const GUARDS: readonly Guard[] = [
   { name: 'antonym', check: antonymSwap },
   { name: 'question-word', check: (a, b) => questionWordMismatch(a, b) ?? leadWord(a, b) },
   { name: 'question-form', check: (a, b) => modalMismatch(a, b) ?? tenseShift(a, b) ?? yesNoVsWh(a, b) ?? questionCount(a, b) },
-  { name: 'swapped-roles', check: (a, b) => swappedRoles(a, b) ?? peopleOrder(a, b) ?? opposingWord(a, b) ?? prepositionShift(a, b) },
+  { name: 'swapped-roles', check: (a, b) => swappedRoles(a, b) ?? peopleOrder(a, b) ?? opposingWord(a, b) ?? prepositionShift(a, b) ?? likenedInstead(a, b) },
   { name: 'entity', check: entityMismatch },
   { name: 'person', check: personShift },
+  { name: 'degree', check: degreeShift },
   { name: 'content', check: (a, b) => addedQualifier(a, b) ?? substitution(a, b) },
 ];
 
