@@ -16,6 +16,8 @@ export interface Options {
   /** Queries timed one by one (each for hits and for misses). */
   timing: number;
   falseHits: number;
+  /** Where to write the indices of the pairs near or above the threshold (the precision test's fixture). */
+  nearPairs: string | undefined;
   out: string | undefined;
   /** Pairs (from the selected ones) asked through a real gateway; 0 skips the gateway. */
   gatewayLimit: number;
@@ -24,6 +26,9 @@ export interface Options {
   /** Requests timed for the exact cache against the gateway's floor. */
   exactRequests: number;
 }
+
+/** Pairs below this similarity can never be hits at the default threshold (0.931) or any a request may set. */
+export const NEAR_PAIRS_FLOOR = 0.925;
 
 export const USAGE = `usage: node bench/cache/run.ts [options]   (or: npm run bench:cache -- [options])
   --pairs FILE        JSONL of {a, b, duplicate} (default ../shared/data/paraphrase/qqp_dev.jsonl from the repo root)
@@ -38,6 +43,8 @@ export const USAGE = `usage: node bench/cache/run.ts [options]   (or: npm run be
   --batch N           texts per embedding request (default 32)
   --timing N          queries timed one at a time for the hit and the miss path (default 200 each)
   --false-hits N      false hits printed at the end (default 20)
+  --near-pairs FILE   write the indices of the pairs with similarity ≥ ${NEAR_PAIRS_FLOOR} (all pairs only: no
+                      --offset/--limit), the fixture of apps/api/test/semantic-precision.test.ts
   --out FILE          also write the full result as JSON here
   --gateway-limit N   pairs also asked through a real gateway (a, then b; default 1000; 0 skips the gateway)
   --gateway-llm-limit N  LLM paraphrase pairs asked through the gateway (default 300)
@@ -62,7 +69,7 @@ export function parseArgs(argv: string[], repoRoot: string): Options {
     if (value === undefined) throw new UsageError(`--${name} needs a value\n${USAGE}`);
     flags.set(name, value);
   }
-  const known = ['pairs', 'llm', 'offset', 'limit', 'llm-limit', 'threshold', 'embedder', 'model-dir', 'batch', 'timing', 'false-hits', 'out', 'gateway-limit', 'gateway-llm-limit', 'exact-requests'];
+  const known = ['pairs', 'llm', 'offset', 'limit', 'llm-limit', 'threshold', 'embedder', 'model-dir', 'batch', 'timing', 'false-hits', 'near-pairs', 'out', 'gateway-limit', 'gateway-llm-limit', 'exact-requests'];
   for (const k of flags.keys()) if (!known.includes(k)) throw new UsageError(`unknown option --${k}\n${USAGE}`);
   const int = (key: string, min: number): number | undefined => {
     const v = flags.get(key);
@@ -77,6 +84,7 @@ export function parseArgs(argv: string[], repoRoot: string): Options {
   const embedder = flags.get('embedder') ?? 'onnx';
   if (embedder !== 'onnx' && embedder !== 'lexical') throw new UsageError('--embedder must be onnx or lexical');
   const llm = flags.get('llm');
+  if (flags.has('near-pairs') && (flags.has('offset') || flags.has('limit') || embedder !== 'onnx')) throw new UsageError('--near-pairs needs all pairs (no --offset or --limit) and the onnx embedder');
   return {
     pairs: flags.get('pairs') ?? join(repoRoot, '..', 'shared', 'data', 'paraphrase', 'qqp_dev.jsonl'),
     llm: llm === 'none' ? undefined : (llm ?? join(repoRoot, '..', 'shared', 'data', 'paraphrase', 'llm_paraphrases.json')),
@@ -89,6 +97,7 @@ export function parseArgs(argv: string[], repoRoot: string): Options {
     batch: int('batch', 1) ?? 32,
     timing: int('timing', 0) ?? 200,
     falseHits: int('false-hits', 0) ?? 20,
+    nearPairs: flags.get('near-pairs'),
     out: flags.get('out'),
     gatewayLimit: int('gateway-limit', 0) ?? 1000,
     gatewayLlmLimit: int('gateway-llm-limit', 0) ?? 300,

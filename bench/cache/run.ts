@@ -2,10 +2,10 @@
 // guards) on labelled question pairs, recall on LLM paraphrases, and the latency of the hit
 // and the miss path. See README.md beside this file.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GUARDS, OnnxMiniLM, LexicalEmbedder, SemanticIndex, defaultThresholdFor, type Embedder } from '../../apps/api/src/cache/semantic/index.ts';
-import { parseArgs, UsageError, type Options } from './args.ts';
+import { NEAR_PAIRS_FLOOR, parseArgs, UsageError, type Options } from './args.ts';
 import { measureThroughGateway } from './gateway.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -79,6 +79,10 @@ function score(pairs: Pair[], vectors: Map<string, Float32Array>): Scored[] {
     const reason = r?.verdict.reason;
     return { ...p, similarity: hit?.similarity ?? r?.similarity ?? -1, refusedBy: reason?.split(':')[0], reason };
   });
+}
+
+function qqpDuplicates(scored: Scored[]): number {
+  return scored.filter((s) => s.duplicate).length;
 }
 
 function tally(scored: Scored[], threshold: number): { tp: number; fp: number; dups: number; precision: number; recall: number } {
@@ -171,6 +175,12 @@ async function main(): Promise<void> {
     const embedSeconds = (performance.now() - t0) / 1000;
 
     const scored = score(pairs, vectors);
+    if (opts.nearPairs) {
+      const indices = scored.flatMap((s, i) => (s.similarity >= NEAR_PAIRS_FLOOR ? [i] : []));
+      const fixture = { pairs: basename(opts.pairs), embedder: embedder.name, floor: NEAR_PAIRS_FLOOR, rows: pairs.length, duplicates: qqpDuplicates(scored), indices };
+      writeFileSync(opts.nearPairs, `${JSON.stringify(fixture)}\n`);
+      process.stderr.write(`[bench:cache] wrote ${indices.length} pairs with similarity ≥ ${NEAR_PAIRS_FLOOR} to ${opts.nearPairs}\n`);
+    }
     const llmScored = score(paraphrases, vectors);
     const qqp = tally(scored, threshold);
     const llm = tally(llmScored, threshold);

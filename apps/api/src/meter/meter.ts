@@ -169,6 +169,7 @@ export class Meter {
     if (this.#syncTimer) clearInterval(this.#syncTimer);
     await this.#flushing;
     await this.flush();
+    await this.#wal.removed();
     this.#wal.close();
   }
 }

@@ -2,7 +2,8 @@
 // wait; the meter groups the lines of one event-loop turn into one write) before
 // its response completes, fsynced on a short timer, and removed once the database
 // holds it. At start, whatever a killed process left is replayed.
-import { closeSync, fdatasync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export class WriteAheadLog {
@@ -12,6 +13,7 @@ export class WriteAheadLog {
   #seq = 0;
   #dirty = false;
   #syncing = false;
+  readonly #removals = new Set<Promise<void>>();
 
   constructor(dir: string) {
     this.#dir = dir;
@@ -84,12 +86,21 @@ export class WriteAheadLog {
     return closed;
   }
 
+  /**
+   * Deletes a segment whose records the database holds, off the event loop (an unlink can wait
+   * on the file system's journal). A segment the process exits before deleting is replayed at
+   * the next start, which inserts nothing twice.
+   */
   remove(path: string): void {
-    try {
-      unlinkSync(path);
-    } catch {
-      /* already gone */
-    }
+    const done: Promise<void> = unlink(path)
+      .catch(() => undefined) // already gone is fine
+      .finally(() => this.#removals.delete(done));
+    this.#removals.add(done);
+  }
+
+  /** Settles once every deletion begun so far is done (shutdown leaves no stored segment behind). */
+  async removed(): Promise<void> {
+    await Promise.all([...this.#removals]);
   }
 
   close(): void {

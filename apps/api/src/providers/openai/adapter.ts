@@ -78,11 +78,23 @@ export function mapOpenAIError(status: number, headers: Record<string, string | 
   return vendorError(target.provider.name, status, headers, e);
 }
 
+/** The chat URL per base URL, parsed once: the hot path would otherwise parse it on every call. */
+const chatUrls = new Map<string, URL>();
+
+function chatUrl(baseUrl: string): URL {
+  let url = chatUrls.get(baseUrl);
+  if (!url) {
+    url = new URL(`${baseUrl}/chat/completions`);
+    if (chatUrls.size < 1_000) chatUrls.set(baseUrl, url);
+  }
+  return url;
+}
+
 export const openaiAdapter: ChatAdapter = {
   wire: 'openai',
   unsupported: () => null,
   buildRequest(body: ChatBody, target: CallTarget, stream: boolean): AdapterRequest {
-    return openAIRequest(new URL(`${target.provider.baseUrl}/chat/completions`), { authorization: `Bearer ${target.apiKey}` }, body, stream);
+    return openAIRequest(chatUrl(target.provider.baseUrl), { authorization: `Bearer ${target.apiKey}` }, body, stream);
   },
   parseResponse: parseOpenAIResponse,
   streamDecoder: openAIStreamDecoder,
