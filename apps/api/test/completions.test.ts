@@ -55,6 +55,21 @@ describe('pass-through that loses nothing', () => {
     expect(rig.vendor.requests[0]!.body.model).toBe('gpt-4.1-nano');
   });
 
+  it("forwards the client's own bytes when there is nothing to remove, and the body without the annotation when there is", async () => {
+    const post = (text: string) =>
+      fetch(`${rig.gw.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${rig.tenant.api_key}`, 'content-type': 'application/json' }, body: text });
+    // Spacing, key order, an escaped character and a number written as 1.0 all survive.
+    const raw = '{ "messages": [ {"role": "user", "content": "caf\\u00e9 at 1.0"} ],\n  "temperature": 1.0, "model": "gpt-4o-mini" }';
+    expect((await post(raw)).status).toBe(200);
+    expect(rig.vendor.requests[0]!.rawBody).toBe(raw);
+
+    const annotated = '{"model": "gpt-4o-mini", "optimizer": {"step": {"id": "greet"}}, "messages": [{"role": "user", "content": "hi"}], "temperature": 1.0}';
+    expect((await post(annotated)).status).toBe(200);
+    const sent = rig.vendor.requests[1]!.rawBody;
+    expect(sent).not.toContain('optimizer');
+    expect(JSON.parse(sent)).toEqual({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], temperature: 1 });
+  });
+
   it('passes json_schema output through and returns the JSON answer', async () => {
     const res = await rig.client.chat.completions.create({
       model: 'gpt-4o-mini',

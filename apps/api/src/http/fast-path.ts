@@ -18,6 +18,8 @@ import { toApiError } from './error-handler.ts';
 export interface PipelineRequest {
   headers: IncomingMessage['headers'];
   body: unknown;
+  /** The body's text as received, when the server read it whole (the fast path). */
+  rawBody?: string;
   principal: Principal | null;
 }
 
@@ -184,6 +186,7 @@ export class FastPath {
         text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, received).toString('utf8');
         if (received !== size) throw new ApiError('invalid_request', 'Content-Length does not match the body.');
         request.body = parseJsonBody(text);
+        request.rawBody = text;
       } catch (err) {
         // As Fastify does when a body cannot be parsed: the client may send more, so the connection closes.
         reply.header('connection', 'close');

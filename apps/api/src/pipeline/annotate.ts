@@ -7,6 +7,7 @@ import { optimizerAnnotation } from '@optimizer/schema';
 import { ApiError } from '../errors.ts';
 import { parseWith } from '../http/validate.ts';
 import type { CallContext } from './context.ts';
+import { rememberText } from './serialized.ts';
 
 /** Wrapped so a failure names the field as the client wrote it: optimizer.run.seq. */
 const annotated = z.object({ optimizer: optimizerAnnotation });
@@ -15,7 +16,8 @@ function invalid(message: string, param: string): never {
   throw new ApiError('invalid_request', message, { param });
 }
 
-export function annotate(ctx: CallContext, raw: unknown): void {
+/** `text` is the body as received, if the server kept it: forwarded as is when there is no annotation to remove. */
+export function annotate(ctx: CallContext, raw: unknown, text?: string): void {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) invalid('The body must be a JSON object.', 'body');
   const { optimizer, ...forwarded } = raw as Record<string, unknown>;
   const { model, messages, stream, stream_options } = forwarded;
@@ -29,6 +31,7 @@ export function annotate(ctx: CallContext, raw: unknown): void {
   if (stream_options !== undefined && stream_options !== null && typeof stream_options !== 'object') invalid('stream_options must be an object.', 'stream_options');
   ctx.annotation = optimizer === undefined ? undefined : parseWith(annotated, { optimizer }, 'invalid_request').optimizer;
   ctx.body = forwarded;
+  if (optimizer === undefined && text !== undefined) rememberText(forwarded, text);
   ctx.requestedModel = model as string;
   ctx.stream = stream === true;
   ctx.clientWantsUsage = (stream_options as { include_usage?: unknown } | null | undefined)?.include_usage === true;

@@ -65,7 +65,7 @@ function completionHandler(s: Services): PipelineHandler {
     });
     const signal = abort.signal;
     try {
-      annotate(ctx, request.body);
+      annotate(ctx, request.body, request.rawBody);
       const plan = isRouted(ctx.requestedModel) ? planRouted(ctx, s) : (route(ctx, s), notePinned(ctx, s), null);
       if (await serveFromCache(ctx, s, request.headers['cache-control'], reply)) return;
       if (plan?.decision.prune) pruneStage(ctx, ctx.route?.baselineProfile);

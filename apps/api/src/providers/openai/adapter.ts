@@ -5,6 +5,7 @@ import type { AdapterRequest, CallTarget, ChatAdapter, ChatBody, ParsedCompletio
 import { SseSplitter, eventData } from '../../pipeline/sse.ts';
 import { usageFromOpenAI } from '../../pipeline/pricing.ts';
 import { tryJson, vendorError } from '../vendor-error.ts';
+import { serialize } from '../../pipeline/serialized.ts';
 
 /** Adds stream_options.include_usage so the call is metered from the vendor's own count. */
 export function withUsageRequested(body: ChatBody): ChatBody {
@@ -21,7 +22,7 @@ export function openAIRequest(url: URL, headers: Record<string, string>, body: C
   return {
     url,
     headers: { 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json', ...headers },
-    body: JSON.stringify(requestUsage ? withUsageRequested(body) : body),
+    body: serialize(requestUsage ? withUsageRequested(body) : body),
   };
 }
 
