@@ -31,6 +31,8 @@ export interface ScriptedUsage {
   cached_tokens?: number;
   /** Of prompt_tokens, written to the prompt cache (vendors that bill writes: Anthropic, Bedrock). */
   cache_write_tokens?: number;
+  /** Of cache_write_tokens, written to be kept an hour (Anthropic's 1-hour TTL, reported in cache_creation). */
+  cache_write_long_tokens?: number;
   /** Of completion_tokens, spent reasoning. */
   reasoning_tokens?: number;
 }

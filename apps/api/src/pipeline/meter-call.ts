@@ -73,7 +73,7 @@ export function meterCall(ctx: CallContext, meter: Meter, m: MeterInput): Costs 
     overhead_ms: m.overheadMs,
     vendor_status: m.vendorStatus,
     idempotency_key: ctx.idempotencyKey,
-    detail: { annotation: ctx.annotation ?? null, cache_write_tokens: m.usage.cacheWriteTokens, optimizer: ctx.optimizer },
+    detail: { annotation: ctx.annotation ?? null, cache_write_tokens: m.usage.cacheWriteTokens, cache_write_long_tokens: m.usage.cacheWriteLongTokens ?? 0, optimizer: ctx.optimizer },
   };
   const activity: ActivityRow[] = ctx.attempts.map((a: Attempt, i) => ({
     id: newId('act'),

@@ -1,6 +1,7 @@
 // What a call costs on a model, from the catalog in force at call time (design §5):
 // uncached input × input price + cached input × cached price + cache writes × input
-// price × write multiplier + output (reasoning included) × output price.
+// price × write multiplier (× 2 for writes kept an hour) + output (reasoning included)
+// × output price.
 // Token × USD-per-million = micro-dollars; figures are rounded once, at the end.
 import type { ModelProfile } from '@optimizer/schema';
 
@@ -9,6 +10,8 @@ export interface Usage {
   completionTokens: number;
   cachedTokens: number;
   cacheWriteTokens: number;
+  /** Of cacheWriteTokens, those written to be kept an hour (Anthropic's 1-hour TTL): priced at LONG_CACHE_WRITE_MULTIPLIER. */
+  cacheWriteLongTokens?: number;
   reasoningTokens: number;
   /** Counted by us because the vendor reported no usage. */
   estimated: boolean;
@@ -16,14 +19,19 @@ export interface Usage {
 
 export const noUsage: Usage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, estimated: false };
 
+/** Input price multiple of a cache write kept an hour (Anthropic: 2×, against 1.25× for five minutes). */
+export const LONG_CACHE_WRITE_MULTIPLIER = 2;
+
 /** Cost in micro-dollars, unrounded; 0 for a model the catalog does not price. */
 export function costMicros(profile: ModelProfile | undefined, u: Usage): number {
   if (!profile) return 0;
   const uncached = Math.max(0, u.promptTokens - u.cachedTokens - u.cacheWriteTokens);
+  const long = Math.min(u.cacheWriteLongTokens ?? 0, u.cacheWriteTokens);
   return (
     uncached * profile.input_per_mtok +
     u.cachedTokens * profile.cached_input_per_mtok +
-    u.cacheWriteTokens * profile.input_per_mtok * profile.cache_write_multiplier +
+    (u.cacheWriteTokens - long) * profile.input_per_mtok * profile.cache_write_multiplier +
+    long * profile.input_per_mtok * LONG_CACHE_WRITE_MULTIPLIER +
     u.completionTokens * profile.output_per_mtok
   );
 }

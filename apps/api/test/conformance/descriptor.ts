@@ -66,6 +66,8 @@ export interface MockOptions {
 export interface UsageReport {
   cached?: boolean;
   cacheWrites?: boolean;
+  /** Cache writes split by lifetime (Anthropic's cache_creation), the hour-long ones priced higher. */
+  longCacheWrites?: boolean;
   reasoning?: boolean;
 }
 

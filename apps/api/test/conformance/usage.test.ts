@@ -19,7 +19,7 @@ const PLATFORM_KEY = 'sk-conformance-platform-key';
 const CHUNK_DELAY_MS = 30;
 
 /** What every mock is scripted to report: prompt and completion totals in OpenAI's sense. */
-const SCRIPTED = { prompt_tokens: 10_000, completion_tokens: 2_000, cached_tokens: 4_000, cache_write_tokens: 1_000, reasoning_tokens: 1_500 };
+const SCRIPTED = { prompt_tokens: 10_000, completion_tokens: 2_000, cached_tokens: 4_000, cache_write_tokens: 1_000, cache_write_long_tokens: 400, reasoning_tokens: 1_500 };
 const LONG_ANSWER = Array.from({ length: 80 }, (_, i) => `word${i}`).join(' ');
 
 /** Prices for a model the catalog does not list, so every provider's cost is checked against a price. */
@@ -33,9 +33,12 @@ interface CallView {
   cost: { baseline: number; served: number; actual: number; exploration: number };
 }
 
-/** Catalog price × usage, in USD rounded to the micro-dollar (design §5), computed here from the profile. */
-function priced(p: ModelProfile, u: { prompt: number; completion: number; cached: number; writes: number }): number {
-  const micros = (u.prompt - u.cached - u.writes) * p.input_per_mtok + u.cached * p.cached_input_per_mtok + u.writes * p.input_per_mtok * p.cache_write_multiplier + u.completion * p.output_per_mtok;
+/** Catalog price × usage, in USD rounded to the micro-dollar (design §5), computed here from the profile; writes kept an hour cost 2× input. */
+function priced(p: ModelProfile, u: { prompt: number; completion: number; cached: number; writes: number; longWrites: number }): number {
+  const shortWrites = u.writes - u.longWrites;
+  const micros =
+    (u.prompt - u.cached - u.writes) * p.input_per_mtok + u.cached * p.cached_input_per_mtok + shortWrites * p.input_per_mtok * p.cache_write_multiplier +
+    u.longWrites * p.input_per_mtok * 2 + u.completion * p.output_per_mtok;
   return Math.round(micros) / 1e6;
 }
 
@@ -46,9 +49,10 @@ describe.each(providers.map((p) => [p.provider, p] as const))('%s: usage and cos
   let apiKey: string;
   let profile: ModelProfile;
 
-  const report = { cached: p.usage?.cached ?? true, cacheWrites: p.usage?.cacheWrites ?? false, reasoning: p.usage?.reasoning ?? true };
+  const report = { cached: p.usage?.cached ?? true, cacheWrites: p.usage?.cacheWrites ?? false, longCacheWrites: p.usage?.longCacheWrites ?? false, reasoning: p.usage?.reasoning ?? true };
   const cached = report.cached ? SCRIPTED.cached_tokens : 0;
   const writes = report.cacheWrites ? SCRIPTED.cache_write_tokens : 0;
+  const longWrites = report.longCacheWrites ? SCRIPTED.cache_write_long_tokens : 0;
   const reasoning = report.reasoning ? SCRIPTED.reasoning_tokens : 0;
   const expectedUsage = {
     prompt_tokens: SCRIPTED.prompt_tokens,
@@ -99,7 +103,7 @@ describe.each(providers.map((p) => [p.provider, p] as const))('%s: usage and cos
   }
 
   /** The cost this provider's scripted usage must come to. */
-  const cost = () => priced(profile, { prompt: SCRIPTED.prompt_tokens, completion: SCRIPTED.completion_tokens, cached, writes });
+  const cost = () => priced(profile, { prompt: SCRIPTED.prompt_tokens, completion: SCRIPTED.completion_tokens, cached, writes, longWrites });
 
   async function expectMetered(callId: string): Promise<void> {
     const c = cost();
@@ -177,7 +181,7 @@ describe.each(providers.map((p) => [p.provider, p] as const))('%s: usage and cos
     // What the gateway wrote before it saw the client go: at least what the client read, far short of the answer.
     expect(call!.usage.completion_tokens).toBeGreaterThanOrEqual(countTokens(received));
     expect(call!.usage.completion_tokens).toBeLessThan(countTokens(LONG_ANSWER) / 2);
-    const c = priced(profile, { prompt: call!.usage.prompt_tokens, completion: call!.usage.completion_tokens, cached: 0, writes: 0 });
+    const c = priced(profile, { prompt: call!.usage.prompt_tokens, completion: call!.usage.completion_tokens, cached: 0, writes: 0, longWrites: 0 });
     expect(c).toBeGreaterThan(0);
     expect(call!.cost).toEqual({ baseline: c, served: c, actual: c, exploration: 0 });
     expect(await activityOf(callId)).toEqual([expect.objectContaining({ outcome: 'cancelled', cost: c })]);

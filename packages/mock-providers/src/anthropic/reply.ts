@@ -18,6 +18,8 @@ export type ReplyBlock =
 export interface ReplyUsage {
   input_tokens: number;
   cache_creation_input_tokens: number;
+  /** The writes by lifetime, as the Messages API reports them beside the total. */
+  cache_creation: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
   cache_read_input_tokens: number;
   output_tokens: number;
   output_tokens_details?: { thinking_tokens: number };
@@ -121,9 +123,11 @@ export function buildReply(request: MessagesRequest, script: Partial<ScriptedRep
   const thinkingTokens = thinks ? (scripted?.reasoning_tokens ?? estimateTokens(thinking)) : 0;
   const cached = scripted?.cached_tokens ?? 0;
   const written = scripted?.cache_write_tokens ?? 0;
+  const writtenLong = Math.min(written, scripted?.cache_write_long_tokens ?? 0);
   const usage: ReplyUsage = {
     input_tokens: scripted ? scripted.prompt_tokens - cached - written : estimateTokens(promptText(request)),
     cache_creation_input_tokens: written,
+    cache_creation: { ephemeral_5m_input_tokens: written - writtenLong, ephemeral_1h_input_tokens: writtenLong },
     cache_read_input_tokens: cached,
     output_tokens: scripted ? scripted.completion_tokens : estimateTokens(content.map(blockText).join('')) + thinkingTokens,
     ...(thinks ? { output_tokens_details: { thinking_tokens: thinkingTokens } } : {}),

@@ -32,18 +32,21 @@ const n = (v: number | null | undefined): number => (typeof v === 'number' ? v :
 
 /**
  * Anthropic counts uncached input, cache reads and cache writes apart; our promptTokens
- * is their sum. Thinking is billed inside output_tokens; newer models report its share
+ * is their sum. Writes kept an hour (cache_creation.ephemeral_1h_input_tokens) cost more
+ * than five-minute ones and are kept apart. Thinking is billed inside output_tokens; newer models report its share
  * as output_tokens_details.thinking_tokens, older ones not at all (then 0).
  */
 export function usageFromAnthropic(u: AnthropicUsage | null | undefined): Usage | null {
   if (!u || (typeof u.input_tokens !== 'number' && typeof u.output_tokens !== 'number')) return null;
   const cachedTokens = n(u.cache_read_input_tokens);
   const cacheWriteTokens = n(u.cache_creation_input_tokens);
+  const cacheWriteLongTokens = n(u.cache_creation?.ephemeral_1h_input_tokens);
   return {
     promptTokens: n(u.input_tokens) + cachedTokens + cacheWriteTokens,
     completionTokens: n(u.output_tokens),
     cachedTokens,
     cacheWriteTokens,
+    ...(cacheWriteLongTokens > 0 ? { cacheWriteLongTokens } : {}),
     reasoningTokens: n(u.output_tokens_details?.thinking_tokens),
     estimated: false,
   };

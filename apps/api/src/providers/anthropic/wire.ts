@@ -68,6 +68,8 @@ export interface AnthropicUsage {
   output_tokens?: number | null;
   cache_read_input_tokens?: number | null;
   cache_creation_input_tokens?: number | null;
+  /** The cache writes split by lifetime (their sum is cache_creation_input_tokens). */
+  cache_creation?: { ephemeral_5m_input_tokens?: number | null; ephemeral_1h_input_tokens?: number | null } | null;
   /** Newer models report the thinking share of output_tokens here. */
   output_tokens_details?: { thinking_tokens?: number | null } | null;
 }

@@ -43,7 +43,7 @@ export const conformance: ProviderConformance = {
   startMock: (apiKey, opts) => startAnthropicMock({ apiKey, ...opts }),
   env: (url, key) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: key }),
   faultModel: (f) => `anthropic/${f}`,
-  // cache_read_input_tokens, cache_creation_input_tokens, and the thinking share of output_tokens.
-  usage: { cacheWrites: true },
+  // cache_read_input_tokens, cache_creation_input_tokens (split by lifetime in cache_creation), and the thinking share of output_tokens.
+  usage: { cacheWrites: true, longCacheWrites: true },
   inspect: inspectAnthropic,
 };
