@@ -42,6 +42,13 @@ export interface ServedSample {
   source?: 'outcome' | 'judge';
 }
 
+export interface PruneStats {
+  n: number;
+  retention: number;
+  lcb: number;
+  ucb: number;
+}
+
 export interface PolicyStats {
   n: number;
   retention: number;
@@ -66,6 +73,51 @@ const MIN_REGRADES = 10;
 const MAX_JUDGE_ERROR = 1 / 3;
 /** Outcome reports a policy needs before they count as evidence for it. */
 const MIN_POLICY_OUTCOMES = 10;
+/**
+ * The most recent graded samples kept per policy and for the baseline. Past this the
+ * estimates are as narrow as they usefully get, and a step reporting outcomes for months
+ * neither grows without bound nor makes each decision slower than the last.
+ */
+export const SAMPLE_WINDOW = 10_000;
+
+/** Keeps the newest `SAMPLE_WINDOW` of a list (amortized: trims once it is half as long again). */
+function trimmed<T>(xs: T[]): T[] {
+  return xs.length > SAMPLE_WINDOW * 1.5 ? xs.slice(xs.length - SAMPLE_WINDOW) : xs;
+}
+
+/** Scores with their running sums, so their mean and spread cost nothing to read. */
+class Scores {
+  values: number[] = [];
+  #sum = 0;
+  #sumSq = 0;
+
+  push(x: number): void {
+    this.values.push(x);
+    this.#sum += x;
+    this.#sumSq += x * x;
+    const kept = trimmed(this.values);
+    if (kept !== this.values) {
+      this.values = kept;
+      this.#sum = kept.reduce((a, b) => a + b, 0);
+      this.#sumSq = kept.reduce((a, b) => a + b * b, 0);
+    }
+  }
+
+  get length(): number {
+    return this.values.length;
+  }
+
+  mean(): number {
+    return this.#sum / this.values.length;
+  }
+
+  /** The sample standard deviation around the mean. */
+  sd(): number {
+    const n = this.values.length;
+    const m = this.mean();
+    return Math.sqrt(Math.max(0, (this.#sumSq - n * m * m) / (n - 1)));
+  }
+}
 
 function scoreOf(p: Probe, model: string): number | null {
   const a = p.answers[model];
@@ -76,35 +128,51 @@ function scoreOf(p: Probe, model: string): number | null {
 
 export class StepEvidence {
   probes: Probe[] = [];
+  /** Graded served samples, newest last (the newest SAMPLE_WINDOW per policy, and overall). */
   served: ServedSample[] = [];
+  /** Served samples ever recorded, beyond the window too. */
+  servedCount = 0;
+  /** The same samples by policy, so a policy's statistics read only its own. */
+  readonly #servedBy = new Map<string, ServedSample[]>();
   /** Baseline quality as the judge grades it (probes, judge checks). */
-  baselineScores: number[] = [];
+  readonly #baselineScores = new Scores();
   /** Baseline quality as clients report it (outcomes while the baseline served). */
-  baselineOutcomes: number[] = [];
+  readonly #baselineOutcomes = new Scores();
   /** Policy statistics computed since the evidence last changed. */
   readonly #stats = new Map<string, PolicyStats>();
   /** Each policy's graded differences and costs over the probes, kept until the probes change. */
   readonly #probed = new Map<string, { diffs: number[]; costs: number[] }>();
   /** The judge's error rate from the probes, kept until the probes change. */
   #judgeError: number | undefined;
+  /** Pruning's retention, kept until the evidence changes (it is read on every routed call). */
+  #pruneStats: PruneStats | undefined;
 
   addProbe(p: Probe): void {
     this.probes.push(p);
-    if (p.baselineScore !== null) this.baselineScores.push(p.baselineScore);
+    if (p.baselineScore !== null) this.#baselineScores.push(p.baselineScore);
     this.#stats.clear();
+    this.#pruneStats = undefined;
     this.#probed.clear();
     this.#judgeError = undefined;
   }
 
   addServed(s: ServedSample, isBaseline: boolean): void {
+    this.served = trimmed(this.served);
     this.served.push(s);
-    if (isBaseline) (s.source === 'judge' ? this.baselineScores : this.baselineOutcomes).push(s.score);
+    this.servedCount++;
+    const own = this.#servedBy.get(s.policy);
+    if (own) {
+      own.push(s);
+      if (own.length > SAMPLE_WINDOW * 1.5) this.#servedBy.set(s.policy, trimmed(own));
+    } else this.#servedBy.set(s.policy, [s]);
+    if (isBaseline) (s.source === 'judge' ? this.#baselineScores : this.#baselineOutcomes).push(s.score);
     this.#stats.clear();
+    this.#pruneStats = undefined;
   }
 
   /** The baseline's mean quality as one grader sees it; outcomes fall back to the judge's view until there are enough. */
   baselineMeanBy(source: 'outcome' | 'judge' | undefined): number {
-    if (source !== 'judge' && this.baselineOutcomes.length >= MIN_BASELINE_OUTCOMES) return mean(this.baselineOutcomes);
+    if (source !== 'judge' && this.#baselineOutcomes.length >= MIN_BASELINE_OUTCOMES) return this.#baselineOutcomes.mean();
     return this.baselineMean();
   }
 
@@ -112,13 +180,15 @@ export class StepEvidence {
   forgetModels(models: string[], policies: string[]): void {
     for (const p of this.probes) for (const m of models) delete p.answers[m];
     this.served = this.served.filter((s) => !policies.includes(s.policy));
+    for (const p of policies) this.#servedBy.delete(p);
     this.#stats.clear();
+    this.#pruneStats = undefined;
     this.#probed.clear();
   }
 
   baselineMean(): number {
-    if (this.baselineScores.length === 0) return 1;
-    return mean(this.baselineScores);
+    if (this.#baselineScores.length === 0) return 1;
+    return this.#baselineScores.mean();
   }
 
   /**
@@ -156,9 +226,9 @@ export class StepEvidence {
     for (let i = 0; i < diffs.length; i++) diffs[i]! /= 1 - 2 * e;
     const mb = Math.max(0, (this.baselineMean() - e) / (1 - 2 * e));
     const outcomes: number[] = [];
-    for (const s of this.served) {
-      if (s.policy !== name) continue;
-      if (s.source === 'judge') diffs.push(s.score - this.baselineMean());
+    const judgedBaseline = this.baselineMean();
+    for (const s of this.#servedBy.get(name) ?? []) {
+      if (s.source === 'judge') diffs.push(s.score - judgedBaseline);
       else outcomes.push(s.score);
     }
     const estimates: { r: number; se: number; n: number }[] = [];
@@ -196,7 +266,11 @@ export class StepEvidence {
    * Whether pruning keeps the step's quality: the baseline's answers to pruned requests
    * against its answers to the same requests as sent, as a retention estimate.
    */
-  pruneStats(): { n: number; retention: number; lcb: number; ucb: number } {
+  pruneStats(): PruneStats {
+    return (this.#pruneStats ??= this.#measurePruning());
+  }
+
+  #measurePruning(): PruneStats {
     const e = this.judgeErrorRate();
     const diffs: number[] = [];
     for (const p of this.probes) {
@@ -238,15 +312,15 @@ export class StepEvidence {
 
   /** Outcome-based retention: the policy's mean outcome over the baseline's, once both have enough reports. */
   #outcomeRetention(outcomes: number[]): { r: number; se: number; n: number } | null {
-    const base = this.baselineOutcomes;
+    const base = this.#baselineOutcomes;
     if (outcomes.length < MIN_POLICY_OUTCOMES || base.length < MIN_BASELINE_OUTCOMES) return null;
     const mo = mean(outcomes);
-    const mbo = mean(base);
+    const mbo = base.mean();
     if (mbo <= 0) return null;
     const r = mo / mbo;
     // the delta method for a ratio of two independent means
     const seO = Math.max(sd(outcomes, mo), 0.05) / Math.sqrt(outcomes.length);
-    const seB = Math.max(sd(base, mbo), 0.05) / Math.sqrt(base.length);
+    const seB = Math.max(base.sd(), 0.05) / Math.sqrt(base.length);
     return { r, se: Math.sqrt(seO * seO + r * r * seB * seB) / mbo, n: outcomes.length };
   }
 
@@ -306,7 +380,7 @@ export class StepEvidence {
 
   /** Recent served samples of a policy, newest last. */
   recent(policy: string, since: number): ServedSample[] {
-    return this.served.filter((s) => s.policy === policy && s.at >= since);
+    return (this.#servedBy.get(policy) ?? []).filter((s) => s.at >= since);
   }
 }
 

@@ -126,22 +126,36 @@ export class Optimizer {
     if (this.#poll) clearInterval(this.#poll);
   }
 
-  readonly #seen = new Set<string>();
+  /**
+   * Evidence rows this replica already holds (its own, and those loaded), by id, with when
+   * they were made: a load skips them. Only rows a later load could still return are kept.
+   */
+  readonly #seen = new Map<string, number>();
 
   async #load(): Promise<void> {
     const since = this.#lastLoaded;
     const rows = (await this.#db
       .em()
       .getConnection()
-      .execute('select * from evidence where created_at > ? order by created_at asc limit 20000', [since.toISOString()])) as (Omit<EvidenceRow, 'created_at'> & { created_at: Date })[];
+      .execute('select * from evidence where created_at > ? order by created_at asc limit 20000', [since.toISOString()])) as (Omit<EvidenceRow, 'created_at'> & { created_at: Date | string })[];
     for (const r of rows) {
       if (this.#seen.has(r.id)) continue;
-      this.#seen.add(r.id);
+      // drivers differ: a Date from node-postgres, the text of the timestamp from PGlite's wire
+      const at = new Date(r.created_at).getTime();
+      this.#seen.set(r.id, at);
       const s = this.#state({ accountId: r.account_id, workflowId: r.workflow_id, fingerprint: r.fingerprint, label: '', release: r.release });
       if (r.kind === 'probe') s.evidence.addProbe(r.sample as unknown as Probe);
       else s.evidence.addServed(r.sample as unknown as ServedSample, (r.sample as { baseline?: boolean }).baseline === true);
-      if (r.created_at > this.#lastLoaded) this.#lastLoaded = new Date(r.created_at.getTime() - 5_000);
+      if (at - 5_000 > this.#lastLoaded.getTime()) this.#lastLoaded = new Date(at - 5_000);
     }
+    // a load asks only for rows newer than #lastLoaded: older ids can never come back
+    const forgetBefore = this.#lastLoaded.getTime() - 60_000;
+    for (const [id, at] of this.#seen) if (at < forgetBefore) this.#seen.delete(id);
+  }
+
+  /** How many evidence row ids are held to skip on the next load (bounded by the load window, not by history). */
+  get seenRows(): number {
+    return this.#seen.size;
   }
 
   #state(k: StepKey): StepState {
@@ -369,7 +383,7 @@ export class Optimizer {
       created_at: new Date().toISOString(),
       sample,
     };
-    this.#seen.add(row.id);
+    this.#seen.set(row.id, Date.parse(row.created_at));
     return row;
   }
 
@@ -402,7 +416,7 @@ export class Optimizer {
         settled: s.settled,
         chosen: s.chosen,
         probes: s.evidence.probes.length,
-        served: s.evidence.served.length,
+        served: s.evidence.servedCount,
         judge_error: round(s.evidence.judgeErrorRate()),
         pruning: (({ n, retention, lcb }) => ({ n, retention: round(retention), lcb: round(lcb) }))(s.evidence.pruneStats()),
         candidates: s.view,

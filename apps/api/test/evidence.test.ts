@@ -1,0 +1,90 @@
+// A step's evidence over a long life: outcomes keep arriving for months, so what it keeps
+// and what each decision reads must stay bounded, and the estimates must follow the newest
+// samples once the window is full.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SAMPLE_WINDOW, StepEvidence, mean, sd } from '../src/optimizer/evidence.ts';
+import { signup, startGateway, type TestGateway } from './support/gateway.ts';
+
+const BASELINE = 'big-model';
+const CHEAP = { kind: 'model', model: 'small-model' } as const;
+const CHEAP_KEY = 'model:small-model';
+
+function outcome(at: number, policy: string, score: number) {
+  return { at, policy, score, source: 'outcome' as const };
+}
+
+describe('step evidence', () => {
+  it('estimates outcome retention as the ratio of the two means, with the delta-method bound', () => {
+    const e = new StepEvidence();
+    const base = [1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1];
+    const cheap = [1, 0, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1];
+    base.forEach((x, i) => e.addServed(outcome(i, `model:${BASELINE}`, x), true));
+    cheap.forEach((x, i) => e.addServed(outcome(i, CHEAP_KEY, x), false));
+    const st = e.stats(CHEAP, BASELINE);
+    const mb = mean(base);
+    const r = mean(cheap) / mb;
+    const seO = Math.max(sd(cheap, mean(cheap)), 0.05) / Math.sqrt(cheap.length);
+    const seB = Math.max(sd(base, mb), 0.05) / Math.sqrt(base.length);
+    const se = Math.sqrt(seO * seO + r * r * seB * seB) / mb;
+    expect(st.byOutcome).toEqual({ retention: r, n: cheap.length });
+    expect(st.retention).toBeCloseTo(r, 12);
+    expect(st.lcb).toBeCloseTo(r - se, 12);
+    expect(e.baselineMeanBy('outcome')).toBeCloseTo(mb, 12);
+  });
+
+  it('keeps only the newest window of samples per policy and for the baseline, and estimates from it', () => {
+    const e = new StepEvidence();
+    const total = SAMPLE_WINDOW * 3;
+    // the cheap model was broken for its first samples and is fine now; the baseline always was
+    for (let i = 0; i < total; i++) {
+      e.addServed(outcome(i, `model:${BASELINE}`, 1), true);
+      e.addServed(outcome(i, CHEAP_KEY, i < SAMPLE_WINDOW * 1.5 ? 0 : 1), false);
+    }
+    expect(e.servedCount).toBe(2 * total);
+    const kept = e.recent(CHEAP_KEY, 0);
+    expect(kept.length).toBeGreaterThanOrEqual(SAMPLE_WINDOW);
+    expect(kept.length).toBeLessThanOrEqual(SAMPLE_WINDOW * 1.5);
+    expect(kept.at(-1)!.at).toBe(total - 1);
+    expect(e.served.length).toBeLessThanOrEqual(SAMPLE_WINDOW * 1.5);
+    // every kept sample is from after the breakage: retention is the present one
+    expect(kept.every((s) => s.score === 1)).toBe(true);
+    expect(e.stats(CHEAP, BASELINE).byOutcome?.retention).toBe(1);
+    expect(e.baselineMeanBy('outcome')).toBe(1);
+  });
+
+  it('drops a drifted policy from every view of the served samples', () => {
+    const e = new StepEvidence();
+    for (let i = 0; i < 30; i++) e.addServed(outcome(i, CHEAP_KEY, 1), false);
+    e.forgetModels(['small-model'], [CHEAP_KEY]);
+    expect(e.recent(CHEAP_KEY, 0)).toEqual([]);
+    expect(e.served).toEqual([]);
+    expect(e.stats(CHEAP, BASELINE).n).toBe(0);
+  });
+});
+
+describe('evidence other replicas wrote', { timeout: 60_000 }, () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startGateway();
+  });
+  afterAll(async () => {
+    await gw?.close();
+  });
+
+  it('is loaded into the step, while the ids held to skip duplicates stay bounded by the load window', async () => {
+    const t = await signup(gw);
+    const db = gw.services.db.em().getConnection();
+    const insert = (id: string, at: Date, score: number) =>
+      db.execute(
+        `insert into evidence (id, account_id, workflow_id, fingerprint, release, kind, created_at, sample) values (?, ?, ?, 'fp-replica', '', 'served', ?, ?)`,
+        [id, t.account_id, t.workflow_id, at.toISOString(), JSON.stringify(outcome(at.getTime(), CHEAP_KEY, score))],
+      );
+    const old = Date.now() - 10 * 60_000;
+    for (let i = 0; i < 200; i++) await insert(`ev_old_${i}`, new Date(old + i), 1);
+    await insert('ev_new', new Date(), 1);
+    const step = () => gw.services.optimizer.stepStates(t.workflow_id).find((s) => s.fingerprint === 'fp-replica');
+    await expect.poll(() => step()?.served, { timeout: 10_000 }).toBe(201);
+    // the old rows can never be returned by a load again: their ids are not kept
+    expect(gw.services.optimizer.seenRows).toBeLessThan(50);
+  });
+});
