@@ -28,7 +28,18 @@ describe('the database', () => {
 
   it('applies every migration at start', async () => {
     const rows = (await gw.services.db.em().getConnection().execute('select name from mikro_orm_migrations order by id')) as { name: string }[];
-    expect(rows.map((r) => r.name)).toEqual(['0001-foundation', '0002-events', '0003-custom-providers', '0004-optimizer', '0005-steps-discovery', '0006-semantic-cache']);
+    expect(rows.map((r) => r.name)).toEqual(['0001-foundation', '0002-events', '0003-custom-providers', '0004-optimizer', '0005-steps-discovery', '0006-semantic-cache', '0007-run-calls-index']);
+  });
+
+  it("finds a run's routed calls through an index, not by reading every call record", async () => {
+    // the query an outcome runs when this replica did not serve the run (optimizer/outcomes.ts)
+    const query = `select id from call_records where account_id = 'acct' and detail->'annotation'->'run'->>'id' = 'run-1' and detail->'optimizer' is not null and detail->'optimizer'->>'step' = 'plan'`;
+    const plan = await gw.services.db.em().transactional(async (em) => {
+      const ctx = em.getTransactionContext();
+      await em.getConnection().execute('set local enable_seqscan = off', [], 'run', ctx);
+      return (await em.getConnection().execute(`explain ${query}`, [], 'all', ctx)) as { 'QUERY PLAN': string }[];
+    });
+    expect(plan.map((r) => r['QUERY PLAN']).join('\n')).toContain('call_records_run_idx');
   });
 
   it('refuses a second process on the same data directory, naming the owner', async () => {
