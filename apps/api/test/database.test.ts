@@ -28,18 +28,26 @@ describe('the database', () => {
 
   it('applies every migration at start', async () => {
     const rows = (await gw.services.db.em().getConnection().execute('select name from mikro_orm_migrations order by id')) as { name: string }[];
-    expect(rows.map((r) => r.name)).toEqual(['0001-foundation', '0002-events', '0003-custom-providers', '0004-optimizer', '0005-steps-discovery', '0006-semantic-cache', '0007-run-calls-index']);
+    expect(rows.map((r) => r.name)).toEqual(['0001-foundation', '0002-events', '0003-custom-providers', '0004-optimizer', '0005-steps-discovery', '0006-semantic-cache', '0007-lookup-indexes']);
   });
 
-  it("finds a run's routed calls through an index, not by reading every call record", async () => {
-    // the query an outcome runs when this replica did not serve the run (optimizer/outcomes.ts)
-    const query = `select id from call_records where account_id = 'acct' and detail->'annotation'->'run'->>'id' = 'run-1' and detail->'optimizer' is not null and detail->'optimizer'->>'step' = 'plan'`;
+  /** The plan PostgreSQL makes for a query when it may not read whole tables. */
+  async function planWithoutScans(query: string): Promise<string> {
     const plan = await gw.services.db.em().transactional(async (em) => {
       const ctx = em.getTransactionContext();
       await em.getConnection().execute('set local enable_seqscan = off', [], 'run', ctx);
       return (await em.getConnection().execute(`explain ${query}`, [], 'all', ctx)) as { 'QUERY PLAN': string }[];
     });
-    expect(plan.map((r) => r['QUERY PLAN']).join('\n')).toContain('call_records_run_idx');
+    return plan.map((r) => r['QUERY PLAN']).join('\n');
+  }
+
+  it("finds a run's routed calls, and the evidence newer than a replica's cursor, through indexes", async () => {
+    // the query an outcome runs when this replica did not serve the run (optimizer/outcomes.ts)
+    const runCalls = `select id from call_records where account_id = 'acct' and detail->'annotation'->'run'->>'id' = 'run-1' and detail->'optimizer' is not null and detail->'optimizer'->>'step' = 'plan'`;
+    expect(await planWithoutScans(runCalls)).toContain('call_records_run_idx');
+    // the evidence poll (optimizer/optimizer.ts)
+    const poll = `select * from evidence where created_at > '2026-01-01' order by created_at asc limit 20000`;
+    expect(await planWithoutScans(poll)).toContain('evidence_time_idx');
   });
 
   it('refuses a second process on the same data directory, naming the owner', async () => {

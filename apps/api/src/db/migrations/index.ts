@@ -4,7 +4,7 @@ import { CustomProviders } from './0003-custom-providers.ts';
 import { Optimizer } from './0004-optimizer.ts';
 import { StepsDiscovery } from './0005-steps-discovery.ts';
 import { SemanticCache } from './0006-semantic-cache.ts';
-import { RunCallsIndex } from './0007-run-calls-index.ts';
+import { LookupIndexes } from './0007-lookup-indexes.ts';
 
 /** Every migration, in order. A new one is appended here; applied ones are never edited. */
 export const migrations = [
@@ -14,5 +14,5 @@ export const migrations = [
   { name: '0004-optimizer', class: Optimizer },
   { name: '0005-steps-discovery', class: StepsDiscovery },
   { name: '0006-semantic-cache', class: SemanticCache },
-  { name: '0007-run-calls-index', class: RunCallsIndex },
+  { name: '0007-lookup-indexes', class: LookupIndexes },
 ];

@@ -1,0 +1,16 @@
+import { Migration } from '@mikro-orm/migrations';
+
+/** Indexes for two lookups that otherwise read a whole growing table. */
+export class LookupIndexes extends Migration {
+  override name = '0007-lookup-indexes';
+  up(): void {
+    // The routed calls of a run, by tenant and run id: an outcome that reaches a replica which
+    // did not serve the run (or one restarted since) finds its calls here, once per such
+    // outcome. Partial: only calls the optimizer decided carry a run's step.
+    this.addSql(
+      `create index call_records_run_idx on call_records(account_id, (detail->'annotation'->'run'->>'id')) where detail->'optimizer' is not null`,
+    );
+    // Each replica polls for evidence newer than its cursor every two seconds.
+    this.addSql(`create index evidence_time_idx on evidence(created_at)`);
+  }
+}
