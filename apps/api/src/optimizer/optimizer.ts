@@ -103,6 +103,14 @@ function stepId(k: StepKey): string {
   return `${k.workflowId}|${k.fingerprint}|${k.release}`;
 }
 
+/**
+ * How long a tenant's summed daily exploration spend is reused (new probes are added to it as
+ * they come): summing walks every probe of every step the tenant has, too much for each
+ * explored call. Meanwhile probes that leave the 24 h window still count, which can only stop
+ * exploring early, never late.
+ */
+const DAY_SPEND_TTL_MS = 60_000;
+
 export class Optimizer {
   readonly #states = new Map<string, StepState>();
   readonly #db: Database;
@@ -144,7 +152,7 @@ export class Optimizer {
       const at = new Date(r.created_at).getTime();
       this.#seen.set(r.id, at);
       const s = this.#state({ accountId: r.account_id, workflowId: r.workflow_id, fingerprint: r.fingerprint, label: '', release: r.release });
-      if (r.kind === 'probe') s.evidence.addProbe(r.sample as unknown as Probe);
+      if (r.kind === 'probe') this.#addProbe(s, r.sample as unknown as Probe);
       else s.evidence.addServed(r.sample as unknown as ServedSample, (r.sample as { baseline?: boolean }).baseline === true);
       if (at - 5_000 > this.#lastLoaded.getTime()) this.#lastLoaded = new Date(at - 5_000);
     }
@@ -279,11 +287,29 @@ export class Optimizer {
     const usd = (m: number) => (m / 1e6).toFixed(2);
     const step = s.evidence.spentSince(0);
     if (step >= input.budget.stepMicros) return `not exploring: this step's exploration budget (${usd(input.budget.stepMicros)} USD) is spent`;
-    const since = Date.now() - 24 * 3600_000;
-    let day = 0;
-    for (const other of this.#states.values()) if (other.key.accountId === input.step.accountId) day += other.evidence.spentSince(since);
+    const day = this.#daySpend(input.step.accountId);
     if (day >= input.budget.dailyMicros) return `not exploring: the tenant's daily exploration budget (${usd(input.budget.dailyMicros)} USD) is spent`;
     return '';
+  }
+
+  /** A tenant's exploration spend over the last 24 h, summed over its steps at most once a minute. */
+  #daySpend(accountId: string): number {
+    const now = Date.now();
+    const held = this.#daySpends.get(accountId);
+    if (held && now - held.at < DAY_SPEND_TTL_MS) return held.micros;
+    const since = now - 24 * 3600_000;
+    let micros = 0;
+    for (const other of this.#states.values()) if (other.key.accountId === accountId) micros += other.evidence.spentSince(since);
+    this.#daySpends.set(accountId, { at: now, micros });
+    return micros;
+  }
+
+  readonly #daySpends = new Map<string, { at: number; micros: number }>();
+
+  #addProbe(s: StepState, probe: Probe): void {
+    s.evidence.addProbe(probe);
+    const held = this.#daySpends.get(s.key.accountId);
+    if (held) held.micros += probe.spentMicros ?? 0;
   }
 
   #decision(s: StepState, chosen: Policy, st: PolicyStats | undefined, input: DecideInput, stillOpen: Policy[], settled: boolean, probe: string[] = []): Decision {
@@ -319,7 +345,7 @@ export class Optimizer {
   }
 
   recordProbe(step: StepKey, probe: Probe): EvidenceRow {
-    this.#state(step).evidence.addProbe(probe);
+    this.#addProbe(this.#state(step), probe);
     return this.#row(step, 'probe', probe as unknown as Record<string, unknown>);
   }
 
