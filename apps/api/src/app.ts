@@ -18,6 +18,7 @@ import { registerOptimizerRoutes } from './routes/optimizer.ts';
 import { registerStepRoutes } from './routes/steps.ts';
 import { registerDiscoveryRoutes } from './routes/discovery.ts';
 import { registerGraphQL } from './graphql/plugin.ts';
+import { registerTrpc } from './trpc/plugin.ts';
 import type { Services } from './services.ts';
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
@@ -74,6 +75,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerStepRoutes(app, services);
   registerDiscoveryRoutes(app, services);
   registerGraphQL(app, services);
+  await registerTrpc(app, services);
   registerWeb(app);
 
   app.addHook('preClose', (done) => {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { outcomeRequest, routingSettingsWrite } from '@optimizer/schema';
 import { principalOf, tenantAuth } from '../http/auth.ts';
 import { parseWith } from '../http/validate.ts';
+import { workflowList } from '../reporting/workflows.ts';
 import type { Services } from '../services.ts';
 
 export function registerOptimizerRoutes(app: FastifyInstance, s: Services): void {
@@ -22,18 +23,6 @@ export function registerOptimizerRoutes(app: FastifyInstance, s: Services): void
   });
 
   // The step registry itself (GET/PATCH /v1/workflows/:id/steps…) lives in routes/steps.ts.
-  app.get('/v1/workflows', { onRequest }, async (request) => {
-    const { accountId } = principalOf(request);
-    const [agents, summary] = await Promise.all([s.accounts.listAgents(accountId), s.steps.summary(accountId)]);
-    return {
-      data: agents.map((a) => {
-        const st = summary.get(a.id) ?? { steps_expected: 0, steps_settled: 0 };
-        // ready: every expected step (seen, not excluded) has settled. The third stage,
-        // 'production' (a managed subscription, design §9), needs billing, which is not built yet.
-        const ready = st.steps_expected > 0 && st.steps_settled === st.steps_expected;
-        return { id: a.id, name: a.name, stage: ready ? 'ready' : 'tuning', steps_expected: st.steps_expected, steps_settled: st.steps_settled, ready };
-      }),
-    };
-  });
+  app.get('/v1/workflows', { onRequest }, async (request) => ({ data: await workflowList(s, principalOf(request).accountId) }));
 }
 
