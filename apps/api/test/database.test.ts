@@ -41,13 +41,15 @@ describe('the database', () => {
     return plan.map((r) => r['QUERY PLAN']).join('\n');
   }
 
-  it("finds a run's routed calls, and the evidence newer than a replica's cursor, through indexes", async () => {
+  it("finds a run's routed calls, the evidence newer than a replica's cursor and expired cache entries through indexes", async () => {
     // the query an outcome runs when this replica did not serve the run (optimizer/outcomes.ts)
     const runCalls = `select id from call_records where account_id = 'acct' and detail->'annotation'->'run'->>'id' = 'run-1' and detail->'optimizer' is not null and detail->'optimizer'->>'step' = 'plan'`;
     expect(await planWithoutScans(runCalls)).toContain('call_records_run_idx');
     // the evidence poll (optimizer/optimizer.ts)
     const poll = `select * from evidence where created_at > '2026-01-01' order by created_at asc limit 20000`;
     expect(await planWithoutScans(poll)).toContain('evidence_time_idx');
+    // the semantic cache's sweep (cache/semantic-cache.ts)
+    expect(await planWithoutScans(`delete from semantic_cache_entries where expires_at <= now()`)).toContain('semantic_cache_entries_expiry_idx');
   });
 
   it('refuses a second process on the same data directory, naming the owner', async () => {

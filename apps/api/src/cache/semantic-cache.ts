@@ -19,8 +19,12 @@ const ENTRY_CHANNEL = 'semantic-cache:entry';
 const STEP_CHANNEL = 'semantic-cache:step';
 /** Entries a tenant keeps per scope; the least recently added is dropped beyond it. */
 const MAX_PER_SCOPE = 20_000;
-/** Entries read back per tenant when its index is rebuilt. */
-const LOAD_LIMIT = 100_000;
+/**
+ * Entries a tenant keeps in memory over all its steps and scopes (each is a vector, its
+ * question and its answer: a few KB); the oldest goes beyond it. Also how many are read back
+ * when its index is rebuilt.
+ */
+export const MAX_PER_TENANT = 50_000;
 /** How often expired entries leave memory and the database. */
 const SWEEP_MS = 10 * 60_000;
 /** Judge checks a step passes before it stops being checked (unless the optimizer still explores it). */
@@ -63,6 +67,7 @@ export interface StepCheck {
 }
 
 interface Stored {
+  accountId: string;
   answer: CachedAnswer;
   question: string;
   expiresAt: number;
@@ -110,6 +115,8 @@ export interface SemanticCacheOptions {
   embedTimeoutMs: number;
   /** How often queued rows are written (default 200 ms). */
   flushMs?: number;
+  /** Entries a tenant keeps in memory (default MAX_PER_TENANT). */
+  maxPerTenant?: number;
 }
 
 /** How long a store waits for its question's vector before it gives up. */
@@ -149,6 +156,9 @@ export class SemanticCache {
   #ready: Embedder | null = null;
   #index: SemanticIndex | null = null;
   readonly #answers = new Map<string, Map<string, Stored>>();
+  /** Per tenant, its entries' ids (to their index key), oldest first: the tenant's bound is kept on it. */
+  readonly #byTenant = new Map<string, Map<string, string>>();
+  readonly #maxPerTenant: number;
   readonly #tenants = new Map<string, Tenant>();
   readonly #steps = new Map<string, StepCheck>();
   #pendingEntries: EntryRow[] = [];
@@ -166,6 +176,12 @@ export class SemanticCache {
     this.#create = opts.createEmbedder;
     this.#embedTimeoutMs = opts.embedTimeoutMs;
     this.#flushMs = opts.flushMs ?? 200;
+    this.#maxPerTenant = opts.maxPerTenant ?? MAX_PER_TENANT;
+  }
+
+  /** How many entries a tenant holds in memory. */
+  entryCount(accountId: string): number {
+    return this.#byTenant.get(accountId)?.size ?? 0;
   }
 
   /** Listens for other replicas' entries and step verdicts. Creates no embedder. */
@@ -308,12 +324,26 @@ export class SemanticCache {
       this.#forget(key, oldest);
     }
     this.#index.add(key, { id, vector, text: question });
-    answers.set(id, { answer, question, expiresAt });
+    answers.set(id, { accountId, answer, question, expiresAt });
+    let mine = this.#byTenant.get(accountId);
+    if (!mine) this.#byTenant.set(accountId, (mine = new Map()));
+    mine.delete(id);
+    mine.set(id, key);
+    if (mine.size > this.#maxPerTenant) {
+      const [oldest, oldestKey] = mine.entries().next().value!;
+      this.#forget(oldestKey, oldest);
+    }
   }
 
   #forget(key: string, id: string): void {
     this.#index?.remove(key, id);
     const answers = this.#answers.get(key);
+    const stored = answers?.get(id);
+    if (stored) {
+      const mine = this.#byTenant.get(stored.accountId);
+      mine?.delete(id);
+      if (mine?.size === 0) this.#byTenant.delete(stored.accountId);
+    }
     answers?.delete(id);
     if (answers?.size === 0) this.#answers.delete(key);
   }
@@ -342,7 +372,7 @@ export class SemanticCache {
     const rows = (await conn.execute(
       `select id, step, scope, question, encode(vector, 'base64') as vector, answer, expires_at from semantic_cache_entries
         where account_id = ? and embedder = ? and expires_at > now() order by created_at desc limit ?`,
-      [accountId, e.name, LOAD_LIMIT],
+      [accountId, e.name, this.#maxPerTenant],
     )) as { id: string; step: string; scope: string; question: string; vector: string; answer: CachedAnswer | string; expires_at: Date | string }[];
     for (const r of rows.reverse()) {
       // oldest first, so the newest entries are the most recently used

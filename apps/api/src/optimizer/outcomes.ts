@@ -28,7 +28,13 @@ export function scoreOf(s: Signals): number {
   return 1;
 }
 
+/** Run steps remembered for their outcome, least recently called first out. */
 const MAX_RUNS = 200_000;
+/**
+ * Calls of one run step an outcome grades (the newest): an agent loop calls a step many
+ * times, and a client that reuses a run id would otherwise grow one list forever.
+ */
+export const MAX_CALLS_PER_RUN_STEP = 64;
 
 const CACHE_POLICY = 'cache:';
 /** The policy recorded for a call a cache answered (`cache:exact`, `cache:semantic`, `cache:plan`). */
@@ -59,6 +65,9 @@ export class Outcomes {
     const key = `${accountId}\0${runId}\0${stepId}`;
     const list = this.#runs.get(key) ?? [];
     list.push(call);
+    if (list.length > MAX_CALLS_PER_RUN_STEP) list.splice(0, list.length - MAX_CALLS_PER_RUN_STEP);
+    // re-inserted, so the map's order is recency and the eviction below drops the stalest run step
+    this.#runs.delete(key);
     this.#runs.set(key, list);
     if (this.#runs.size > MAX_RUNS) this.#runs.delete(this.#runs.keys().next().value!);
   }
@@ -77,7 +86,8 @@ export class Outcomes {
       .em()
       .getConnection()
       .execute(
-        `select id, workflow_id, detail from call_records where account_id = ? and detail->'annotation'->'run'->>'id' = ? and detail->'optimizer' is not null and detail->'optimizer'->>'step' = ?`,
+        `select id, workflow_id, detail from call_records where account_id = ? and detail->'annotation'->'run'->>'id' = ? and detail->'optimizer' is not null and detail->'optimizer'->>'step' = ?
+          order by created_at desc limit ${MAX_CALLS_PER_RUN_STEP}`,
         [accountId, runId, stepId],
       )) as { id: string; workflow_id: string; detail: { optimizer: { fingerprint: string; step: string; policy: string; baseline?: string; floor?: number }; annotation?: { source?: { release?: string } } } }[];
     return rows.map((r) => ({

@@ -70,8 +70,11 @@ export function buildGraph(agent: string, steps: { fingerprint: string; label: s
   const runs = new Map<string, GraphCall[]>();
   for (const c of calls) {
     const runId = c.run?.id;
-    if (runId) runs.set(runId, [...(runs.get(runId) ?? []), c]);
-    else if (c.run?.parent) add(c.run.parent, byName.get(c.run.parent), nodes.get(c.fingerprint)!, false);
+    if (runId) {
+      const run = runs.get(runId);
+      if (run) run.push(c);
+      else runs.set(runId, [c]);
+    } else if (c.run?.parent) add(c.run.parent, byName.get(c.run.parent), nodes.get(c.fingerprint)!, false);
   }
   for (const run of runs.values()) {
     if (run.some((c) => c.run?.parent)) {

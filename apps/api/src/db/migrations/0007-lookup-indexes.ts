@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/** Indexes for two lookups that otherwise read a whole growing table. */
+/** Indexes for lookups that otherwise read a whole growing table. */
 export class LookupIndexes extends Migration {
   override name = '0007-lookup-indexes';
   up(): void {
@@ -12,5 +12,7 @@ export class LookupIndexes extends Migration {
     );
     // Each replica polls for evidence newer than its cursor every two seconds.
     this.addSql(`create index evidence_time_idx on evidence(created_at)`);
+    // Every replica's sweep deletes the expired semantic-cache entries of all tenants every ten minutes.
+    this.addSql(`create index semantic_cache_entries_expiry_idx on semantic_cache_entries(expires_at)`);
   }
 }
