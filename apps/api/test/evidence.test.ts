@@ -3,7 +3,10 @@
 // samples once the window is full.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_WINDOW, StepEvidence, mean, sd } from '../src/optimizer/evidence.ts';
-import { signup, startGateway, type TestGateway } from './support/gateway.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { signup, startGateway, testDatabase, type TestGateway } from './support/gateway.ts';
 
 const BASELINE = 'big-model';
 const CHEAP = { kind: 'model', model: 'small-model' } as const;
@@ -86,5 +89,36 @@ describe('evidence other replicas wrote', { timeout: 60_000 }, () => {
     await expect.poll(() => step()?.served, { timeout: 10_000 }).toBe(201);
     // the old rows can never be returned by a load again: their ids are not kept
     expect(gw.services.optimizer.seenRows).toBeLessThan(50);
+  });
+});
+
+describe('evidence at start', { timeout: 120_000 }, () => {
+  it('is all in memory before the first decision, however many batches it takes', async () => {
+    const database = await testDatabase();
+    const dataDir = mkdtempSync(join(tmpdir(), 'optimizer-evidence-'));
+    const env = { ADMIN_KEY: 'admin-key-for-the-evidence-restart-test' };
+    try {
+      const first = await startGateway({ database, dataDir, env });
+      const t = await signup(first);
+      const rows = 25_000; // more than one load batch (20,000)
+      await first.services.db.em().getConnection().execute(
+        `insert into evidence (id, account_id, workflow_id, fingerprint, release, kind, created_at, sample)
+         select 'ev_boot_' || i, ?, ?, 'fp-boot', '', 'served', now() - interval '1 hour' + i * interval '1 millisecond',
+                jsonb_build_object('at', i, 'policy', 'model:small-model', 'score', 1, 'source', 'outcome')
+           from generate_series(1, ${rows}) as i`,
+        [t.account_id, t.workflow_id],
+      );
+      await first.stop();
+      const second = await startGateway({ database, dataDir, env });
+      try {
+        // read right after start, before any poll could have run
+        expect(second.services.optimizer.stepStates(t.workflow_id).find((s) => s.fingerprint === 'fp-boot')?.served).toBe(rows);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -111,6 +111,9 @@ function stepId(k: StepKey): string {
  */
 const DAY_SPEND_TTL_MS = 60_000;
 
+/** Evidence rows read per query. At start, reads go on while they bring at least half a batch of new rows. */
+const LOAD_BATCH = 20_000;
+
 export class Optimizer {
   readonly #states = new Map<string, StepState>();
   readonly #db: Database;
@@ -123,9 +126,13 @@ export class Optimizer {
     this.#meter = meter;
   }
 
-  /** Loads the evidence memory, then keeps it in step with other replicas' writes. */
+  /**
+   * Loads the evidence memory, all of it before the first decision (a step decided on part
+   * of its evidence would explore again), then keeps it in step with other replicas' writes.
+   */
   async start(): Promise<void> {
-    await this.#load();
+    let fresh = LOAD_BATCH;
+    while (fresh >= LOAD_BATCH / 2) fresh = await this.#load();
     this.#poll = setInterval(() => void this.#load().catch(() => undefined), 2_000);
     this.#poll.unref();
   }
@@ -140,14 +147,17 @@ export class Optimizer {
    */
   readonly #seen = new Map<string, number>();
 
-  async #load(): Promise<void> {
+  /** Reads the evidence newer than the cursor; returns how many rows were new here. */
+  async #load(): Promise<number> {
     const since = this.#lastLoaded;
     const rows = (await this.#db
       .em()
       .getConnection()
-      .execute('select * from evidence where created_at > ? order by created_at asc limit 20000', [since.toISOString()])) as (Omit<EvidenceRow, 'created_at'> & { created_at: Date | string })[];
+      .execute('select * from evidence where created_at > ? order by created_at asc limit ?', [since.toISOString(), LOAD_BATCH])) as (Omit<EvidenceRow, 'created_at'> & { created_at: Date | string })[];
+    let fresh = 0;
     for (const r of rows) {
       if (this.#seen.has(r.id)) continue;
+      fresh++;
       // drivers differ: a Date from node-postgres, the text of the timestamp from PGlite's wire
       const at = new Date(r.created_at).getTime();
       this.#seen.set(r.id, at);
@@ -159,6 +169,7 @@ export class Optimizer {
     // a load asks only for rows newer than #lastLoaded: older ids can never come back
     const forgetBefore = this.#lastLoaded.getTime() - 60_000;
     for (const [id, at] of this.#seen) if (at < forgetBefore) this.#seen.delete(id);
+    return fresh;
   }
 
   /** How many evidence row ids are held to skip on the next load (bounded by the load window, not by history). */
