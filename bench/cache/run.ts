@@ -155,7 +155,8 @@ async function main(): Promise<void> {
   let embedder: Embedder;
   if (opts.embedder === 'lexical') embedder = new LexicalEmbedder();
   else {
-    const onnx = new OnnxMiniLM({ modelDir: opts.modelDir, maxBatch: opts.batch });
+    // embedAll keeps eight batches queued at a time
+    const onnx = new OnnxMiniLM({ modelDir: opts.modelDir, maxBatch: opts.batch, maxQueue: opts.batch * 8 });
     const t0 = performance.now();
     try {
       await onnx.ready;

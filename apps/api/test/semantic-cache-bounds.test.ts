@@ -41,3 +41,35 @@ describe('semantic cache memory', () => {
     await cache.close();
   });
 });
+
+describe('semantic cache writes while the database is down', () => {
+  it('keeps the newest entries waiting, at most a bounded number, and writes them once it is back', async () => {
+    let down = true;
+    const written: string[] = [];
+    const db = {
+      em: () => ({
+        getConnection: () => ({
+          execute: async (sql: string, params: unknown[] = []) => {
+            if (!sql.startsWith('insert into semantic_cache_entries')) return [];
+            if (down) throw new Error('database down');
+            for (const e of JSON.parse(params[0] as string) as { question: string }[]) written.push(e.question);
+            return [];
+          },
+        }),
+      }),
+    };
+    const cache = new SemanticCache({ db: db as never, hot: new MemoryHotStore(), logger: quiet, createEmbedder: async () => new LexicalEmbedder(), embedTimeoutMs: 1_000, maxPending: 4 });
+    const ask = (i: number) => ({ accountId: 'a', step: 'step', scope: 'scope', question: `What is the capital of country number ${i}?`, threshold: undefined });
+    await cache.lookup(ask(0));
+    await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 10; i++) cache.store(ask(i), (await cache.lookup(ask(i))).vector, answer(`answer ${i}`), 60_000);
+    await expect.poll(() => cache.pendingWrites).toBe(10);
+    await expect(cache.flush()).rejects.toThrow(/database down/);
+    expect(cache.pendingWrites).toBe(4);
+    down = false;
+    await cache.flush();
+    expect(cache.pendingWrites).toBe(0);
+    expect(written).toEqual([6, 7, 8, 9].map((i) => ask(i).question));
+    await cache.close();
+  });
+});

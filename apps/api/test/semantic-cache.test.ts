@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  EmbedderOverloadedError,
   admissible,
   createEmbedder,
   DEFAULT_THRESHOLD,
@@ -85,6 +86,19 @@ describe('OnnxMiniLM embedder', () => {
     const [a, b, c] = await embedder.embed(['How can I lose weight quickly?', 'How do I lose weight fast?', 'What is the capital of France?']);
     expect(cosine(a!, b!)).toBeGreaterThan(0.85);
     expect(cosine(a!, c!)).toBeLessThan(0.3);
+  });
+
+  it('refuses at once what would overfill its queue, and embeds what fits', async () => {
+    const small = new OnnxMiniLM({ modelDir, maxBatch: 2, maxQueue: 4 });
+    await small.ready;
+    await expect(small.embed(['a', 'b', 'c', 'd', 'e'])).rejects.toBeInstanceOf(EmbedderOverloadedError);
+    const running = small.embed(['a', 'b']); // one batch goes to the worker at once
+    const waiting = small.embed(['c', 'd', 'e', 'f']); // the queue is full while it runs
+    await expect(small.embed(['g'])).rejects.toThrow(/overloaded: 4 texts already waiting/);
+    expect(await running).toHaveLength(2);
+    expect(await waiting).toHaveLength(4);
+    expect(await small.embed(['g'])).toHaveLength(1);
+    await small.close();
   });
 
   it('refuses to load when the directory has no model', async () => {

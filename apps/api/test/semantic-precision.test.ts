@@ -46,9 +46,9 @@ describe('semantic cache on qqp_dev at the default settings', () => {
   const vectors = new Map<string, Float32Array>();
 
   beforeAll(async () => {
-    embedder = new OnnxMiniLM({ modelDir: join(shared, 'models', 'all-MiniLM-L6-v2') });
-    await embedder.ready;
     const texts = [...new Set(fixture.indices.flatMap((i) => [all[i]!.a, all[i]!.b]))];
+    embedder = new OnnxMiniLM({ modelDir: join(shared, 'models', 'all-MiniLM-L6-v2'), maxQueue: texts.length });
+    await embedder.ready;
     const batches: Promise<Float32Array[]>[] = [];
     for (let i = 0; i < texts.length; i += 32) batches.push(embedder.embed(texts.slice(i, i + 32)));
     (await Promise.all(batches)).flat().forEach((v, k) => vectors.set(texts[k]!, v));

@@ -25,6 +25,10 @@ const MAX_PER_SCOPE = 20_000;
  * when its index is rebuilt.
  */
 export const MAX_PER_TENANT = 50_000;
+/** Entries written per statement. */
+const WRITE_BATCH = 2_000;
+/** Entries kept waiting for the database while it is down (the newest); older ones are dropped. */
+const MAX_PENDING = 20_000;
 /** How often expired entries leave memory and the database. */
 const SWEEP_MS = 10 * 60_000;
 /** Judge checks a step passes before it stops being checked (unless the optimizer still explores it). */
@@ -117,6 +121,8 @@ export interface SemanticCacheOptions {
   flushMs?: number;
   /** Entries a tenant keeps in memory (default MAX_PER_TENANT). */
   maxPerTenant?: number;
+  /** Entries kept waiting while the database is down (default MAX_PENDING). */
+  maxPending?: number;
 }
 
 /** How long a store waits for its question's vector before it gives up. */
@@ -159,6 +165,7 @@ export class SemanticCache {
   /** Per tenant, its entries' ids (to their index key), oldest first: the tenant's bound is kept on it. */
   readonly #byTenant = new Map<string, Map<string, string>>();
   readonly #maxPerTenant: number;
+  readonly #maxPending: number;
   readonly #tenants = new Map<string, Tenant>();
   readonly #steps = new Map<string, StepCheck>();
   #pendingEntries: EntryRow[] = [];
@@ -177,6 +184,12 @@ export class SemanticCache {
     this.#embedTimeoutMs = opts.embedTimeoutMs;
     this.#flushMs = opts.flushMs ?? 200;
     this.#maxPerTenant = opts.maxPerTenant ?? MAX_PER_TENANT;
+    this.#maxPending = opts.maxPending ?? MAX_PENDING;
+  }
+
+  /** Entries stored but not yet written to the database. */
+  get pendingWrites(): number {
+    return this.#pendingEntries.length;
   }
 
   /** How many entries a tenant holds in memory. */
@@ -435,21 +448,25 @@ export class SemanticCache {
     }
   }
 
-  /** Writes queued entries and step verdicts in one batch each. */
+  /** Writes queued entries (in batches) and step verdicts; a failed write keeps them queued. */
   async flush(): Promise<void> {
     while (this.#flushing) await this.#flushing;
-    if (this.#pendingEntries.length === 0 && this.#pendingSteps.size === 0) return;
-    const entries = this.#pendingEntries.splice(0);
-    const steps = [...this.#pendingSteps.values()];
-    this.#pendingSteps.clear();
-    this.#flushing = this.#write(entries, steps)
-      .catch((err: unknown) => {
-        this.#pendingEntries.unshift(...entries);
-        for (const s of steps) if (!this.#pendingSteps.has(stepKey(s.accountId, s.step))) this.#pendingSteps.set(stepKey(s.accountId, s.step), s);
-        throw err;
-      })
-      .finally(() => (this.#flushing = null));
-    await this.#flushing;
+    while (this.#pendingEntries.length > 0 || this.#pendingSteps.size > 0) {
+      // a batch at a time, so a backlog left by a database outage is not written as one statement
+      const entries = this.#pendingEntries.splice(0, WRITE_BATCH);
+      const steps = [...this.#pendingSteps.values()];
+      this.#pendingSteps.clear();
+      this.#flushing = this.#write(entries, steps)
+        .catch((err: unknown) => {
+          this.#pendingEntries.unshift(...entries);
+          // the cache may lose entries (a later miss answers upstream); memory may not grow without bound
+          if (this.#pendingEntries.length > this.#maxPending) this.#pendingEntries.splice(0, this.#pendingEntries.length - this.#maxPending);
+          for (const s of steps) if (!this.#pendingSteps.has(stepKey(s.accountId, s.step))) this.#pendingSteps.set(stepKey(s.accountId, s.step), s);
+          throw err;
+        })
+        .finally(() => (this.#flushing = null));
+      await this.#flushing;
+    }
   }
 
   async #write(entries: EntryRow[], steps: ({ accountId: string; step: string } & StepCheck)[]): Promise<void> {

@@ -7,7 +7,7 @@ export type { Embedder } from './types.ts';
 export { admissible, admissibleFeatures, analyze, GUARDS, type Guard, type TextFeatures, type Verdict } from './guards.ts';
 export { createEmbedder, type CreateEmbedderOptions } from './embedder.ts';
 export { LexicalEmbedder, type LexicalEmbedderOptions } from './lexical.ts';
-export { OnnxMiniLM, defaultModelDir, type OnnxMiniLMOptions } from './onnx-embedder.ts';
+export { EmbedderOverloadedError, OnnxMiniLM, defaultModelDir, type OnnxMiniLMOptions } from './onnx-embedder.ts';
 export { WordPieceTokenizer } from './tokenizer.ts';
 
 /**

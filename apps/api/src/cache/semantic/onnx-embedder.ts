@@ -27,6 +27,16 @@ export interface OnnxMiniLMOptions {
   maxTokens?: number;
   /** onnxruntime intra-op threads inside the worker (default 1). */
   intraOpThreads?: number;
+  /**
+   * Most texts waiting for the worker (default 512, a few seconds of work); beyond it embed()
+   * refuses at once. A caller that gives up on a slow embedding (a lookup waits 250 ms) would
+   * otherwise leave its text queued, and under sustained overload the queue would only grow.
+   */
+  maxQueue?: number;
+}
+
+export class EmbedderOverloadedError extends Error {
+  override name = 'EmbedderOverloadedError';
 }
 
 interface Item {
@@ -44,6 +54,7 @@ export class OnnxMiniLM implements Embedder {
   readonly modelDir: string;
   private readonly worker: Worker | undefined;
   private readonly maxBatch: number;
+  private readonly maxQueue: number;
   private queue: Item[] = [];
   private inFlight: { id: number; items: Item[] } | undefined;
   private nextId = 1;
@@ -55,6 +66,7 @@ export class OnnxMiniLM implements Embedder {
     const modelDir = opts.modelDir ?? defaultModelDir();
     this.modelDir = modelDir ?? '';
     this.maxBatch = Math.max(1, opts.maxBatch ?? 32);
+    this.maxQueue = Math.max(1, opts.maxQueue ?? 512);
     const init: WorkerInit = {
       modelDir: this.modelDir,
       maxTokens: opts.maxTokens ?? DEFAULT_MAX_TOKENS,
@@ -117,6 +129,9 @@ export class OnnxMiniLM implements Embedder {
 
   embed(texts: string[]): Promise<Float32Array[]> {
     if (this.dead) return Promise.reject(this.dead);
+    if (this.queue.length + texts.length > this.maxQueue) {
+      return Promise.reject(new EmbedderOverloadedError(`embedder overloaded: ${this.queue.length} texts already waiting (at most ${this.maxQueue})`));
+    }
     const out = Promise.all(
       texts.map(
         (text) =>
