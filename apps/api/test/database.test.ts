@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onPostgres, startGateway, type TestGateway } from './support/gateway.ts';
+import { onPostgres, signup, startGateway, type TestGateway } from './support/gateway.ts';
 import { spawnGateway } from './support/process.ts';
 
 let gw: TestGateway;
@@ -28,7 +28,7 @@ describe('the database', () => {
 
   it('applies every migration at start', async () => {
     const rows = (await gw.services.db.em().getConnection().execute('select name from mikro_orm_migrations order by id')) as { name: string }[];
-    expect(rows.map((r) => r.name)).toEqual(['0001-foundation', '0002-events', '0003-custom-providers', '0004-optimizer', '0005-steps-discovery', '0006-semantic-cache', '0007-lookup-indexes']);
+    expect(rows.map((r) => r.name)).toEqual(['0001-foundation', '0002-events', '0003-custom-providers', '0004-optimizer', '0005-steps-discovery', '0006-semantic-cache', '0007-lookup-indexes', '0008-call-totals']);
   });
 
   /** The plan PostgreSQL makes for a query when it may not read whole tables. */
@@ -50,6 +50,30 @@ describe('the database', () => {
     expect(await planWithoutScans(poll)).toContain('evidence_time_idx');
     // the semantic cache's sweep (cache/semantic-cache.ts)
     expect(await planWithoutScans(`delete from semantic_cache_entries where expires_at <= now()`)).toContain('semantic_cache_entries_expiry_idx');
+  });
+
+  it('keeps call totals that match the stored calls, also when a batch is written again (a replay)', async () => {
+    const t = await signup(gw);
+    const call = (id: string, source: string | null, saving: number) => ({
+      id, account_id: t.account_id, workflow_id: t.workflow_id, created_at: new Date().toISOString(), requested_model: 'm', served_model: 'm', provider: 'openai',
+      stream: false, status: 200, error_code: null, prompt_tokens: 1, completion_tokens: 1, cached_tokens: 0, reasoning_tokens: 0, usage_estimated: false,
+      baseline_micros: 100, served_micros: 100 - saving, actual_micros: 100 - saving, exploration_micros: 0, saving_micros: saving, saving_source: source,
+      cache_hit: false, reasons: [], latency_ms: 1, overhead_ms: 0, vendor_status: 200, idempotency_key: null, detail: {},
+    });
+    const batch = { calls: [call('call_tot_1', 'routing', 40), call('call_tot_2', 'cache', 100), call('call_tot_3', null, 0)], activity: [], events: [] };
+    gw.services.meter.record(batch);
+    await gw.services.meter.flush();
+    gw.services.meter.record(batch); // the same rows again, as a replay after a crash writes them
+    await gw.services.meter.flush();
+    const savings = await gw.services.callViews.savings(t.account_id);
+    expect(savings).toEqual({ calls: 3, baseline_cost: 0.0003, actual_cost: 0.00016, saving: 0.00014, by_source: { cache: 0.0001, routing: 0.00004, ttc: 0, trace: 0 } });
+    const [stored] = (await gw.services.db.em().getConnection().execute(
+      'select count(*)::int as calls, sum(saving_micros)::int as saving from call_records where account_id = ?',
+      [t.account_id],
+    )) as { calls: number; saving: number }[];
+    expect(stored).toEqual({ calls: 3, saving: 140 });
+    const [agent] = await gw.services.accounts.listAgents(t.account_id);
+    expect(agent).toMatchObject({ calls: 3 });
   });
 
   it('refuses a second process on the same data directory, naming the owner', async () => {

@@ -14,6 +14,20 @@ export type { ActivityRow, CallRow, EventRow, MeterBatch } from './rows.ts';
 
 const KEYS = Object.keys(tables) as (keyof MeterBatch)[];
 
+/**
+ * Adds the calls this statement inserted (not those a replay finds already stored) to the
+ * running totals. Rows are taken in key order, so two replicas' batches lock shared totals
+ * rows in the same order and never deadlock.
+ */
+const CALL_TOTALS = `w_call_totals as (insert into call_totals
+  select account_id, workflow_id, coalesce(saving_source, ''), count(*), sum(baseline_micros), sum(actual_micros), sum(saving_micros)
+    from w_calls group by 1, 2, 3 order by 1, 2, 3
+  on conflict (account_id, workflow_id, saving_source) do update set
+    calls = call_totals.calls + excluded.calls,
+    baseline_micros = call_totals.baseline_micros + excluded.baseline_micros,
+    actual_micros = call_totals.actual_micros + excluded.actual_micros,
+    saving_micros = call_totals.saving_micros + excluded.saving_micros)`;
+
 /** Rows waiting for the database, per table, each already serialized (once, for its file line). */
 type JsonBatch = Record<keyof MeterBatch, string[]>;
 
@@ -152,12 +166,14 @@ export class Meter {
   async #write(batch: JsonBatch): Promise<void> {
     const inserts: string[] = [];
     const params: string[] = [];
-    for (const key of KEYS) {
-      const rows = batch[key];
+    for (const kind of KEYS) {
+      const rows = batch[kind];
       if (rows.length === 0) continue;
-      const table = tables[key];
+      const table = tables[kind];
       params.push(`[${rows.join(',')}]`);
-      inserts.push(`w_${key} as (insert into ${table} select * from jsonb_populate_recordset(null::${table}, $${params.length}::jsonb) on conflict (id) do nothing)`);
+      const returning = kind === 'calls' ? ' returning account_id, workflow_id, saving_source, baseline_micros, actual_micros, saving_micros' : '';
+      inserts.push(`w_${kind} as (insert into ${table} select * from jsonb_populate_recordset(null::${table}, $${params.length}::jsonb) on conflict (id) do nothing${returning})`);
+      if (kind === 'calls') inserts.push(CALL_TOTALS);
     }
     if (inserts.length === 0) return;
     const client = this.#db.em().getConnection().getClient();

@@ -83,15 +83,16 @@ export class CallViews {
   async savings(accountId: string) {
     await this.#meter.flush();
     const conn = this.#db.em().getConnection();
+    // running totals the meter keeps with each batch (migration 0008), not a sum over every call
     const [t] = (await conn.execute(
-      `select count(*)::int as calls, coalesce(sum(baseline_micros),0)::bigint as baseline,
+      `select coalesce(sum(calls),0)::float8 as calls, coalesce(sum(baseline_micros),0)::bigint as baseline,
               coalesce(sum(actual_micros),0)::bigint as actual, coalesce(sum(saving_micros),0)::bigint as saving
-         from call_records where account_id = ?`,
+         from call_totals where account_id = ?`,
       [accountId],
     )) as { calls: number; baseline: string; actual: string; saving: string }[];
     const bySource = (await conn.execute(
       `select saving_source as source, coalesce(sum(saving_micros),0)::bigint as saving
-         from call_records where account_id = ? and saving_source is not null group by saving_source`,
+         from call_totals where account_id = ? and saving_source <> '' group by saving_source`,
       [accountId],
     )) as { source: string; saving: string }[];
     const sources = { cache: 0, routing: 0, ttc: 0, trace: 0 } as Record<string, number>;

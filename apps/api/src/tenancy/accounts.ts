@@ -96,9 +96,9 @@ export class Accounts {
     const em = this.#db.em();
     const workflows = await em.find(Workflow, { accountId }, { orderBy: { createdAt: 'asc' } });
     const totals = (await em.getConnection().execute(
-      `select workflow_id, count(*)::int as calls, coalesce(sum(baseline_micros),0)::bigint as baseline,
+      `select workflow_id, sum(calls)::float8 as calls, coalesce(sum(baseline_micros),0)::bigint as baseline,
               coalesce(sum(actual_micros),0)::bigint as actual, coalesce(sum(saving_micros),0)::bigint as saving
-         from call_records where account_id = ? group by workflow_id`,
+         from call_totals where account_id = ? group by workflow_id`,
       [accountId],
     )) as { workflow_id: string; calls: number; baseline: string; actual: string; saving: string }[];
     const byWf = new Map(totals.map((t) => [t.workflow_id, t]));

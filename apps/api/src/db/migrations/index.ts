@@ -5,6 +5,7 @@ import { Optimizer } from './0004-optimizer.ts';
 import { StepsDiscovery } from './0005-steps-discovery.ts';
 import { SemanticCache } from './0006-semantic-cache.ts';
 import { LookupIndexes } from './0007-lookup-indexes.ts';
+import { CallTotals } from './0008-call-totals.ts';
 
 /** Every migration, in order. A new one is appended here; applied ones are never edited. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   { name: '0005-steps-discovery', class: StepsDiscovery },
   { name: '0006-semantic-cache', class: SemanticCache },
   { name: '0007-lookup-indexes', class: LookupIndexes },
+  { name: '0008-call-totals', class: CallTotals },
 ];
