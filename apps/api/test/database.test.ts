@@ -48,6 +48,9 @@ describe('the database', () => {
     // the evidence poll (optimizer/optimizer.ts)
     const poll = `select * from evidence where created_at > '2026-01-01' order by created_at asc limit 20000`;
     expect(await planWithoutScans(poll)).toContain('evidence_time_idx');
+    // a step's calls, newest first (reporting/step-calls.ts)
+    const stepCalls = `select id from call_records where account_id = 'acct' and workflow_id = 'wf' and detail->'optimizer' is not null and detail->'optimizer'->>'fingerprint' = 'fp' order by created_at desc, id desc limit 50`;
+    expect(await planWithoutScans(stepCalls)).toContain('call_records_step_idx');
     // the semantic cache's sweep (cache/semantic-cache.ts)
     expect(await planWithoutScans(`delete from semantic_cache_entries where expires_at <= now()`)).toContain('semantic_cache_entries_expiry_idx');
   });

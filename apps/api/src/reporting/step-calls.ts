@@ -20,7 +20,7 @@ export async function stepCalls(db: Database, meter: Meter, q: { accountId: stri
   const em = db.em();
   const ids = (await em.getConnection().execute(
     `select id from call_records
-      where account_id = ? and workflow_id = ? and detail->'optimizer'->>'fingerprint' = ?${byModel}
+      where account_id = ? and workflow_id = ? and detail->'optimizer' is not null and detail->'optimizer'->>'fingerprint' = ?${byModel}
       order by created_at desc, id desc limit ?`,
     params,
   )) as { id: string }[];
