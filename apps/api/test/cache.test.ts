@@ -38,6 +38,16 @@ async function ask(key: string, b: Record<string, unknown>, headers: Record<stri
 }
 
 describe('the exact cache', () => {
+  it('keeps answers at most 30 days: a longer TTL is refused, naming the field', async () => {
+    const put = (ttl: number) => fetch(`${rig.gw.url}/v1/settings/routing`, { method: 'PUT', headers: authed(rig.tenant.api_key), body: JSON.stringify({ cache: { exact: true, ttl_seconds: ttl } }) });
+    const tooLong = await put(30 * 24 * 3600 + 1);
+    expect(tooLong.status).toBe(422);
+    expect(((await tooLong.json()) as { error: { param: string } }).error.param).toBe('cache.ttl_seconds');
+    expect((await put(30 * 24 * 3600)).status).toBe(200);
+    await enableCache(rig.gw.url, rig.tenant.api_key);
+  });
+
+
   it('answers a repeated request from cache at no upstream cost, and says so', async () => {
     const first = await ask(rig.tenant.api_key, body('what is 2+2?'));
     const again = await ask(rig.tenant.api_key, body('what is 2+2?'));

@@ -9,6 +9,9 @@ const modelName = z.string().trim().min(1).max(256);
  * tier key without error (that tier then learns from zero); the SDK and web app use
  * a strict variant that refuses it.
  */
+/** The longest a cached answer may be kept (30 days). */
+export const MAX_CACHE_TTL_S = 30 * 24 * 3600;
+
 export const routingSettingsWrite = z
   .object({
     mode: z.enum(['auto', 'pinned', 'off']).optional(),
@@ -26,7 +29,13 @@ export const routingSettingsWrite = z
       .strict()
       .optional(),
     cache: z
-      .object({ exact: z.boolean().optional(), semantic: z.boolean().optional(), ttl_seconds: z.int().min(0).optional(), semantic_threshold: unit.optional() })
+      .object({
+        exact: z.boolean().optional(),
+        semantic: z.boolean().optional(),
+        // at most 30 days: an answer older than that is more likely stale than saved
+        ttl_seconds: z.int().min(0).max(MAX_CACHE_TTL_S).optional(),
+        semantic_threshold: unit.optional(),
+      })
       .strict()
       .optional(),
   })

@@ -34,7 +34,7 @@ export const routingSettingsSchema = z
       .object({
         exact: z.boolean().optional(),
         semantic: z.boolean().optional(),
-        ttl_seconds: z.int().min(0).optional(),
+        ttl_seconds: z.int().min(0).max(30 * 24 * 3600).optional(),
         semantic_threshold: unit.optional(),
       })
       .strict()
