@@ -122,3 +122,23 @@ describe('evidence at start', { timeout: 120_000 }, () => {
     }
   });
 });
+
+describe('step states of superseded releases', () => {
+  it('leave memory a day after a newer release of the step took over, and only then', async () => {
+    const { Optimizer } = await import('../src/optimizer/optimizer.ts');
+    const o = new Optimizer({} as never, {} as never);
+    const step = (release: string, fingerprint = 'fp') => ({ accountId: 'acct', workflowId: 'wf', fingerprint, label: 'plan', release });
+    const input = (k: ReturnType<typeof step>) => ({ step: k, baseline: 'big', cheaper: ['small'], floor: 0.95, allowGates: false, draw: 0.9 });
+    o.decide(input(step('v1')));
+    o.decide(input(step('v1', 'other-step'))); // another step, only ever on v1: not superseded
+    await new Promise((r) => setTimeout(r, 5));
+    o.decide(input(step('v2')));
+    const releases = () => o.stepStates('wf').map((s) => `${s.fingerprint}`).sort();
+    expect(releases()).toEqual(['fp', 'fp', 'other-step']);
+    // v2 took over, but not for a day yet
+    expect(o.sweepSuperseded(Date.now() + 3_600_000)).toBe(0);
+    // a day later v1's state of the step goes; v2's stays, and so does the other step's
+    expect(o.sweepSuperseded(Date.now() + 25 * 3_600_000)).toBe(1);
+    expect(releases()).toEqual(['fp', 'other-step']);
+  });
+});

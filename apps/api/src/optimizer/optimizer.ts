@@ -63,6 +63,8 @@ interface StepState {
   chosen: string;
   /** Calls served since the step last settled (paces drift checks). */
   settledCalls: number;
+  /** When the step was last decided, graded or probed (for loaded evidence: the row's time), in ms. */
+  lastUsed: number;
   /** The last decision's view of its candidates, for the step registry. */
   view: { policy: string; n: number; retention: number; lcb: number; cost_share: number; by_judge?: { retention: number; n: number }; by_outcome?: { retention: number; n: number } }[];
 }
@@ -111,6 +113,11 @@ function stepId(k: StepKey): string {
  */
 const DAY_SPEND_TTL_MS = 60_000;
 
+/** A step's state for an older release leaves memory once a newer release of it has taken over for this long. */
+const SUPERSEDED_IDLE_MS = 24 * 3600_000;
+/** How often superseded states are looked for. */
+const SWEEP_EVERY_MS = 10 * 60_000;
+
 /** Evidence rows read per query. At start, reads go on while they bring at least half a batch of new rows. */
 const LOAD_BATCH = 20_000;
 
@@ -133,7 +140,10 @@ export class Optimizer {
   async start(): Promise<void> {
     let fresh = LOAD_BATCH;
     while (fresh >= LOAD_BATCH / 2) fresh = await this.#load();
-    this.#poll = setInterval(() => void this.#load().catch(() => undefined), 2_000);
+    this.#poll = setInterval(() => {
+      void this.#load().catch(() => undefined);
+      if (Date.now() - this.#lastSweep >= SWEEP_EVERY_MS) this.sweepSuperseded();
+    }, 2_000);
     this.#poll.unref();
   }
 
@@ -146,6 +156,31 @@ export class Optimizer {
    * they were made: a load skips them. Only rows a later load could still return are kept.
    */
   readonly #seen = new Map<string, number>();
+  #lastSweep = Date.now();
+
+  /**
+   * Drops the states of releases a newer release of the same step has replaced for a day:
+   * each deploy starts fresh states for every step, and the old ones would otherwise stay in
+   * memory with their probes for the life of the process. Their evidence stays stored; a
+   * restart reads it back (and a rollback to that release starts learning again).
+   */
+  sweepSuperseded(now = Date.now()): number {
+    this.#lastSweep = now;
+    const newest = new Map<string, StepState>();
+    const group = (k: StepKey) => `${k.accountId}|${k.workflowId}|${k.fingerprint}`;
+    for (const st of this.#states.values()) {
+      const g = group(st.key);
+      const cur = newest.get(g);
+      if (!cur || st.lastUsed > cur.lastUsed) newest.set(g, st);
+    }
+    let dropped = 0;
+    for (const [id, st] of this.#states) {
+      if (newest.get(group(st.key)) === st || now - st.lastUsed < SUPERSEDED_IDLE_MS) continue;
+      this.#states.delete(id);
+      dropped++;
+    }
+    return dropped;
+  }
 
   /** Reads the evidence newer than the cursor; returns how many rows were new here. */
   async #load(): Promise<number> {
@@ -161,7 +196,7 @@ export class Optimizer {
       // drivers differ: a Date from node-postgres, the text of the timestamp from PGlite's wire
       const at = new Date(r.created_at).getTime();
       this.#seen.set(r.id, at);
-      const s = this.#state({ accountId: r.account_id, workflowId: r.workflow_id, fingerprint: r.fingerprint, label: '', release: r.release });
+      const s = this.#state({ accountId: r.account_id, workflowId: r.workflow_id, fingerprint: r.fingerprint, label: '', release: r.release }, at);
       if (r.kind === 'probe') this.#addProbe(s, r.sample as unknown as Probe);
       else s.evidence.addServed(r.sample as unknown as ServedSample, (r.sample as { baseline?: boolean }).baseline === true);
       if (at - 5_000 > this.#lastLoaded.getTime()) this.#lastLoaded = new Date(at - 5_000);
@@ -177,11 +212,13 @@ export class Optimizer {
     return this.#seen.size;
   }
 
-  #state(k: StepKey): StepState {
+  /** The step's state, made on first use; `at` is when it is used (a loaded row's own time). */
+  #state(k: StepKey, at = Date.now()): StepState {
     const id = stepId(k);
     let s = this.#states.get(id);
-    if (!s) this.#states.set(id, (s = { key: k, evidence: new StepEvidence(), settled: false, everSettled: false, drifted: [], reopenedAt: 0, chosen: '', view: [], settledCalls: 0 }));
+    if (!s) this.#states.set(id, (s = { key: k, evidence: new StepEvidence(), settled: false, everSettled: false, drifted: [], reopenedAt: 0, chosen: '', view: [], settledCalls: 0, lastUsed: at }));
     if (k.label && !s.key.label) s.key = k;
+    if (at > s.lastUsed) s.lastUsed = at;
     return s;
   }
 
