@@ -79,8 +79,8 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
   const envelope = new Envelope([{ id: 'k1', key: master }]);
   const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir, logger });
   const hot: HotStore = config.REDIS_URL
-    ? await RedisHotStore.connect(config.REDIS_URL, (err) => logger.warn({ err: err.message }, 'redis connection error'))
-    : new MemoryHotStore();
+    ? await RedisHotStore.connect(config.REDIS_URL, (err) => logger.warn({ err: err.message }, 'redis connection error or a notice handler failed'))
+    : new MemoryHotStore((err) => logger.warn({ err: err.message }, 'a notice handler failed'));
   const metrics = new Metrics();
   const meter = new Meter({ db, walDir: join(dataDir, 'wal'), logger, flushMs: config.METER_FLUSH_MS });
   await meter.start();

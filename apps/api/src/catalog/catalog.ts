@@ -31,7 +31,7 @@ export class Catalog {
       });
     }
     await this.reload();
-    await this.#hot.subscribe(CHANGED_CHANNEL, () => void this.reload());
+    await this.#hot.subscribe(CHANGED_CHANNEL, () => this.reload());
   }
 
   async reload(): Promise<void> {

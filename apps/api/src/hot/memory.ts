@@ -1,6 +1,6 @@
 // The in-process hot store, for a single replica without Redis.
 import { EventEmitter } from 'node:events';
-import type { HotStore, IdempotencyRecord } from './store.ts';
+import { deliver, type HotStore, type IdempotencyRecord, type MessageHandler } from './store.ts';
 
 interface Entry {
   value: string;
@@ -12,8 +12,11 @@ export class MemoryHotStore implements HotStore {
   readonly #map = new Map<string, Entry>();
   readonly #bus = new EventEmitter();
   readonly #sweep: NodeJS.Timeout;
+  readonly #onError: (e: Error) => void;
 
-  constructor() {
+  /** `onError` hears of a subscriber's handler failing. */
+  constructor(onError: (e: Error) => void = () => undefined) {
+    this.#onError = onError;
     this.#bus.setMaxListeners(0);
     this.#sweep = setInterval(() => this.#evictExpired(), 60_000);
     this.#sweep.unref();
@@ -58,8 +61,8 @@ export class MemoryHotStore implements HotStore {
   async publish(channel: string, message: string): Promise<void> {
     this.#bus.emit(channel, message);
   }
-  async subscribe(channel: string, handler: (message: string) => void): Promise<void> {
-    this.#bus.on(channel, handler);
+  async subscribe(channel: string, handler: MessageHandler): Promise<void> {
+    this.#bus.on(channel, (m: string) => deliver(handler, m, this.#onError));
   }
   async ping(): Promise<void> {}
   async close(): Promise<void> {

@@ -2,7 +2,7 @@
 // records (idempotency) through redis-om, notices over pub/sub.
 import { createClient } from 'redis';
 import { Repository, Schema, EntityId } from 'redis-om';
-import type { HotStore, IdempotencyRecord } from './store.ts';
+import { deliver, type HotStore, type IdempotencyRecord, type MessageHandler } from './store.ts';
 
 type Client = ReturnType<typeof createClient>;
 
@@ -24,10 +24,13 @@ export class RedisHotStore implements HotStore {
   readonly #subscriber: Client;
   readonly #idempotency: Repository;
   readonly #prefix = 'optimizer:';
+  readonly #onError: (e: Error) => void;
+  #closed = false;
 
-  private constructor(client: Client, subscriber: Client) {
+  private constructor(client: Client, subscriber: Client, onError: (e: Error) => void) {
     this.#client = client;
     this.#subscriber = subscriber;
+    this.#onError = onError;
     this.#idempotency = new Repository(idempotencySchema, client);
   }
 
@@ -38,7 +41,7 @@ export class RedisHotStore implements HotStore {
     const subscriber = client.duplicate();
     subscriber.on('error', onError);
     await subscriber.connect();
-    return new RedisHotStore(client, subscriber);
+    return new RedisHotStore(client, subscriber, onError);
   }
 
   async get(key: string): Promise<string | null> {
@@ -68,13 +71,17 @@ export class RedisHotStore implements HotStore {
   async publish(channel: string, message: string): Promise<void> {
     await this.#client.publish(this.#prefix + channel, message);
   }
-  async subscribe(channel: string, handler: (message: string) => void): Promise<void> {
-    await this.#subscriber.subscribe(this.#prefix + channel, handler);
+  async subscribe(channel: string, handler: MessageHandler): Promise<void> {
+    // after close nothing is delivered: the services a handler would touch are shutting down
+    await this.#subscriber.subscribe(this.#prefix + channel, (m) => {
+      if (!this.#closed) deliver(handler, m, this.#onError);
+    });
   }
   async ping(): Promise<void> {
     await this.#client.ping();
   }
   async close(): Promise<void> {
+    this.#closed = true;
     await this.#subscriber.quit().catch(() => undefined);
     await this.#client.quit().catch(() => undefined);
   }

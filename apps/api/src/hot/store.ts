@@ -11,6 +11,24 @@ export interface IdempotencyRecord {
   body: string;
 }
 
+/** What a subscriber runs per message; a returned promise is awaited for its failure only. */
+export type MessageHandler = (message: string) => void | Promise<unknown>;
+
+/**
+ * Runs a handler for one message so that its failure goes to `onError`: a reload that hits a
+ * database blip (or a database already closed at shutdown) must not become an unhandled
+ * rejection, which ends a Node process.
+ */
+export function deliver(handler: MessageHandler, message: string, onError: (err: Error) => void): void {
+  const fail = (err: unknown) => onError(err instanceof Error ? err : new Error(String(err)));
+  try {
+    const r = handler(message);
+    if (r instanceof Promise) r.catch(fail);
+  } catch (err) {
+    fail(err);
+  }
+}
+
 export interface HotStore {
   readonly kind: 'memory' | 'redis';
   get(key: string): Promise<string | null>;
@@ -21,7 +39,8 @@ export interface HotStore {
   saveIdempotency(id: string, rec: IdempotencyRecord, ttlMs: number): Promise<void>;
   fetchIdempotency(id: string): Promise<IdempotencyRecord | null>;
   publish(channel: string, message: string): Promise<void>;
-  subscribe(channel: string, handler: (message: string) => void): Promise<void>;
+  /** A handler's failure (thrown, or its promise rejected) is reported to the store's error callback, never left unhandled. */
+  subscribe(channel: string, handler: MessageHandler): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

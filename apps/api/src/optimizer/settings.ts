@@ -19,7 +19,7 @@ export class RoutingSettings {
 
   async start(): Promise<void> {
     await this.#reload();
-    await this.#hot.subscribe(CHANGED, () => void this.#reload());
+    await this.#hot.subscribe(CHANGED, () => this.#reload());
   }
 
   async #reload(): Promise<void> {

@@ -40,7 +40,7 @@ export class CustomProviders {
 
   async start(): Promise<void> {
     await this.reload();
-    await this.#hot.subscribe(CHANGED_CHANNEL, () => void this.reload());
+    await this.#hot.subscribe(CHANGED_CHANNEL, () => this.reload());
   }
 
   async reload(): Promise<void> {

@@ -30,7 +30,7 @@ export class ProviderKeys {
 
   async start(): Promise<void> {
     for (const r of await this.#db.em().find(ProviderKey, {})) this.#hold(r);
-    await this.#hot.subscribe(CHANGED_CHANNEL, (accountId) => void this.#reload(accountId));
+    await this.#hot.subscribe(CHANGED_CHANNEL, (accountId) => this.#reload(accountId));
   }
 
   #hold(r: ProviderKey): void {
