@@ -9,6 +9,7 @@
 import { ApiError } from '../../errors.ts';
 import type { ProviderInfo } from '../types.ts';
 import { signRequest, type AwsCredentials } from './sigv4.ts';
+import { urlOf } from '../url.ts';
 
 export const SERVICE = 'bedrock';
 export const EVENT_STREAM = 'application/vnd.amazon.eventstream';
@@ -20,13 +21,13 @@ export const KEY_FORMAT = 'ACCESS_KEY_ID:SECRET_ACCESS_KEY or ACCESS_KEY_ID:SECR
 export function regionOf(provider: ProviderInfo): string {
   const configured = provider.options?.region;
   if (configured) return configured;
-  const m = /^bedrock-runtime(?:-fips)?\.([a-z0-9-]+)\.amazonaws\.com$/.exec(new URL(provider.baseUrl).hostname);
+  const m = /^bedrock-runtime(?:-fips)?\.([a-z0-9-]+)\.amazonaws\.com$/.exec(urlOf(provider.baseUrl).hostname);
   return m?.[1] ?? DEFAULT_REGION;
 }
 
 /** POST {baseUrl}/model/{modelId}/converse[-stream]; the id's `:` and `/` travel percent-encoded. */
 export function converseUrl(provider: ProviderInfo, model: string, stream: boolean): URL {
-  return new URL(`${provider.baseUrl}/model/${encodeURIComponent(model)}/${stream ? 'converse-stream' : 'converse'}`);
+  return urlOf(`${provider.baseUrl}/model/${encodeURIComponent(model)}/${stream ? 'converse-stream' : 'converse'}`);
 }
 
 /** Splits the provider key into AWS credentials, or null when it is not in that form. */

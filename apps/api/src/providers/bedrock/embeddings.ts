@@ -7,6 +7,7 @@ import type { AdapterRequest, CallTarget, EmbeddingAdapter, EmbeddingAnswer, Emb
 import { tryJson } from '../vendor-error.ts';
 import { credentialsOrThrow, regionOf, signedHeaders } from './api.ts';
 import { mapBedrockError } from './errors.ts';
+import { urlOf } from '../url.ts';
 
 type Family = 'titan-v2' | 'titan-v1' | 'cohere';
 
@@ -21,7 +22,7 @@ export function familyOf(model: string): Family | null {
 }
 
 export function invokeUrl(baseUrl: string, model: string): URL {
-  return new URL(`${baseUrl}/model/${encodeURIComponent(model)}/invoke`);
+  return urlOf(`${baseUrl}/model/${encodeURIComponent(model)}/invoke`);
 }
 
 /** The native bodies, one per call. */

@@ -1,6 +1,7 @@
 // Gemini API (Google Generative Language) endpoints and auth. The key travels in the
 // `x-goog-api-key` header, never in the URL, so it stays out of proxy and access logs.
 import type { CallTarget } from '../types.ts';
+import { urlOf } from '../url.ts';
 
 /** `models/gemini-2.5-flash` for a bare name; a full resource name (`tunedModels/x`) is kept. */
 export function modelResource(model: string): string {
@@ -11,7 +12,7 @@ export function modelResource(model: string): string {
 /** `POST {base}/models/{model}:generateContent`, or `:streamGenerateContent?alt=sse` for SSE framing. */
 export function geminiUrl(baseUrl: string, model: string, stream: boolean): URL {
   const method = stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
-  return new URL(`${baseUrl}/${modelResource(model)}:${method}`);
+  return urlOf(`${baseUrl}/${modelResource(model)}:${method}`);
 }
 
 export function geminiHeaders(target: CallTarget, stream: boolean): Record<string, string> {

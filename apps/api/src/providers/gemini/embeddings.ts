@@ -6,6 +6,7 @@ import type { AdapterRequest, CallTarget, EmbeddingAdapter, EmbeddingInput, Pars
 import { tryJson } from '../vendor-error.ts';
 import { geminiHeaders, modelResource } from './api.ts';
 import { mapGeminiError } from './errors.ts';
+import { urlOf } from '../url.ts';
 
 /** Requests per batchEmbedContents call (the API's limit). */
 export const MAX_BATCH = 100;
@@ -19,12 +20,12 @@ export function geminiEmbeddingRequests(req: EmbeddingInput, target: CallTarget)
   const base = `${target.provider.baseUrl}/${modelResource(target.model)}`;
   const headers = geminiHeaders(target, false);
   if (texts.length === 1) {
-    return [{ url: new URL(`${base}:embedContent`), headers, body: JSON.stringify(part(texts[0]!, target.model, req.dimensions, false)) }];
+    return [{ url: urlOf(`${base}:embedContent`), headers, body: JSON.stringify(part(texts[0]!, target.model, req.dimensions, false)) }];
   }
   const out: AdapterRequest[] = [];
   for (let i = 0; i < texts.length; i += MAX_BATCH) {
     const requests = texts.slice(i, i + MAX_BATCH).map((t) => part(t, target.model, req.dimensions, true));
-    out.push({ url: new URL(`${base}:batchEmbedContents`), headers, body: JSON.stringify({ requests }) });
+    out.push({ url: urlOf(`${base}:batchEmbedContents`), headers, body: JSON.stringify({ requests }) });
   }
   return out;
 }

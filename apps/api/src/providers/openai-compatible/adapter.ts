@@ -11,6 +11,7 @@ import type { VendorProfile } from './profile.ts';
 import { parseCompletion } from './response.ts';
 import { compatStreamDecoder } from './stream.ts';
 import { profileFor } from './vendors.ts';
+import { urlOf } from '../url.ts';
 
 function profileOf(target: CallTarget): VendorProfile {
   const p = profileFor(target.provider.name);
@@ -35,7 +36,7 @@ export const openaiCompatibleAdapter: ChatAdapter = {
   buildRequest(body: ChatBody, target: CallTarget, stream: boolean): AdapterRequest {
     const profile = profileOf(target);
     const options = target.provider.options ?? {};
-    const url = new URL(profile.url(target.provider.baseUrl, target.model, options));
+    const url = urlOf(profile.url(target.provider.baseUrl, target.model, options));
     const headers = { ...authHeaders(profile, target.apiKey), ...profile.headers?.(options) };
     // Usage is asked for first, in OpenAI's terms; the vendor's table then keeps, renames or drops it.
     const mapped = vendorBody(profile, withUsageRequested(body), target.model) as ChatBody;

@@ -11,6 +11,7 @@ import { embeddingRequest, openAIEmbeddingBody, parseOpenAIEmbeddings, type Embe
 import { authHeaders } from './adapter.ts';
 import { mapCompatError } from './errors.ts';
 import { profileFor, AZURE_DEFAULT_API_VERSION } from './vendors.ts';
+import { urlOf } from '../url.ts';
 
 export interface EmbeddingProfile {
   url(baseUrl: string, model: string, options: Record<string, string>): string;
@@ -63,7 +64,7 @@ export const compatEmbeddingAdapter: EmbeddingAdapter = {
   buildRequests(req: EmbeddingInput, target: CallTarget) {
     const { chat, embedding } = profilesOf(target);
     const options = target.provider.options ?? {};
-    const url = new URL(embedding.url(target.provider.baseUrl, target.model, options));
+    const url = urlOf(embedding.url(target.provider.baseUrl, target.model, options));
     return [embeddingRequest(url, { ...authHeaders(chat, target.apiKey), ...chat.headers?.(options) }, openAIEmbeddingBody(req, target.model, embedding.fields))];
   },
   parseResponses: (answers, req) => parseOpenAIEmbeddings(answers[0]!, req.input.length),

@@ -6,6 +6,7 @@ import { SseSplitter, eventData } from '../../pipeline/sse.ts';
 import { usageFromOpenAI } from '../../pipeline/pricing.ts';
 import { tryJson, vendorError } from '../vendor-error.ts';
 import { serialize } from '../../pipeline/serialized.ts';
+import { urlOf } from '../url.ts';
 
 /** Adds stream_options.include_usage so the call is metered from the vendor's own count. */
 export function withUsageRequested(body: ChatBody): ChatBody {
@@ -79,23 +80,11 @@ export function mapOpenAIError(status: number, headers: Record<string, string | 
   return vendorError(target.provider.name, status, headers, e);
 }
 
-/** The chat URL per base URL, parsed once: the hot path would otherwise parse it on every call. */
-const chatUrls = new Map<string, URL>();
-
-function chatUrl(baseUrl: string): URL {
-  let url = chatUrls.get(baseUrl);
-  if (!url) {
-    url = new URL(`${baseUrl}/chat/completions`);
-    if (chatUrls.size < 1_000) chatUrls.set(baseUrl, url);
-  }
-  return url;
-}
-
 export const openaiAdapter: ChatAdapter = {
   wire: 'openai',
   unsupported: () => null,
   buildRequest(body: ChatBody, target: CallTarget, stream: boolean): AdapterRequest {
-    return openAIRequest(chatUrl(target.provider.baseUrl), { authorization: `Bearer ${target.apiKey}` }, body, stream);
+    return openAIRequest(urlOf(`${target.provider.baseUrl}/chat/completions`), { authorization: `Bearer ${target.apiKey}` }, body, stream);
   },
   parseResponse: parseOpenAIResponse,
   streamDecoder: openAIStreamDecoder,

@@ -5,6 +5,7 @@
 import type { AdapterRequest, CallTarget, EmbeddingAdapter, EmbeddingAnswer, EmbeddingInput, ParsedEmbeddings } from '../types.ts';
 import { mapOpenAIError } from './adapter.ts';
 import { tryJson } from '../vendor-error.ts';
+import { urlOf } from '../url.ts';
 
 /** How an OpenAI-shaped vendor names the request fields it takes. */
 export interface EmbeddingFields {
@@ -60,7 +61,7 @@ export function parseOpenAIEmbeddings(answer: EmbeddingAnswer, expected: number)
 export const openaiEmbeddingAdapter: EmbeddingAdapter = {
   unsupported: () => null,
   buildRequests(req: EmbeddingInput, target: CallTarget) {
-    const url = new URL(`${target.provider.baseUrl}/embeddings`);
+    const url = urlOf(`${target.provider.baseUrl}/embeddings`);
     return [embeddingRequest(url, target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}, openAIEmbeddingBody(req, target.model, OPENAI_FIELDS))];
   },
   parseResponses: (answers, req) => parseOpenAIEmbeddings(answers[0]!, req.input.length),
