@@ -150,8 +150,14 @@ export class StepEvidence {
   addProbe(p: Probe): void {
     this.probes.push(p);
     if (p.baselineScore !== null) this.#baselineScores.push(p.baselineScore);
+    this.#changed(true);
+  }
+
+  /** Drops what was computed from the evidence; `probes` when the probes changed too. */
+  #changed(probes: boolean): void {
     this.#stats.clear();
     this.#pruneStats = undefined;
+    if (!probes) return;
     this.#probed.clear();
     this.#judgeError = undefined;
   }
@@ -160,14 +166,11 @@ export class StepEvidence {
     this.served = trimmed(this.served);
     this.served.push(s);
     this.servedCount++;
-    const own = this.#servedBy.get(s.policy);
-    if (own) {
-      own.push(s);
-      if (own.length > SAMPLE_WINDOW * 1.5) this.#servedBy.set(s.policy, trimmed(own));
-    } else this.#servedBy.set(s.policy, [s]);
+    const own = this.#servedBy.get(s.policy) ?? [];
+    own.push(s);
+    this.#servedBy.set(s.policy, trimmed(own));
     if (isBaseline) (s.source === 'judge' ? this.#baselineScores : this.#baselineOutcomes).push(s.score);
-    this.#stats.clear();
-    this.#pruneStats = undefined;
+    this.#changed(false);
   }
 
   /** The baseline's mean quality as one grader sees it; outcomes fall back to the judge's view until there are enough. */
@@ -181,9 +184,7 @@ export class StepEvidence {
     for (const p of this.probes) for (const m of models) delete p.answers[m];
     this.served = this.served.filter((s) => !policies.includes(s.policy));
     for (const p of policies) this.#servedBy.delete(p);
-    this.#stats.clear();
-    this.#pruneStats = undefined;
-    this.#probed.clear();
+    this.#changed(true);
   }
 
   baselineMean(): number {

@@ -161,12 +161,7 @@ export class StepRegistry {
     const batch = this.#pending;
     this.#pending = new Map();
     // one statement per phase: a statement may touch each (workflow, fingerprint) row once
-    const byPhase = new Map<Phase, Pending[]>();
-    for (const p of batch.values()) {
-      const rows = byPhase.get(p.phase);
-      if (rows) rows.push(p);
-      else byPhase.set(p.phase, [p]);
-    }
+    const byPhase = Map.groupBy(batch.values(), (p) => p.phase);
     try {
       await this.#db.em().transactional(async (em) => {
         for (const rows of byPhase.values()) {
@@ -264,12 +259,7 @@ export class StepRegistry {
 
   /** Per workflow of a tenant: steps seen, expected (seen and not excluded) and of those settled. */
   async summary(accountId: string): Promise<Map<string, WorkflowSummary>> {
-    const byWf = new Map<string, StepRow[]>();
-    for (const r of await this.#rows(accountId)) {
-      const rows = byWf.get(r.workflow_id);
-      if (rows) rows.push(r);
-      else byWf.set(r.workflow_id, [r]);
-    }
+    const byWf = Map.groupBy(await this.#rows(accountId), (r) => r.workflow_id);
     const out = new Map<string, WorkflowSummary>();
     for (const [wf, rows] of byWf) {
       const steps = this.#view(rows, accountId, wf);

@@ -67,15 +67,11 @@ export function buildGraph(agent: string, steps: { fingerprint: string; label: s
     if (e) e.calls += 1;
     else edges.set(id, { from: from?.fingerprint ?? null, from_label: from?.label ?? fromName, to: to.fingerprint, to_label: to.label, calls: 1, inferred });
   };
-  const runs = new Map<string, GraphCall[]>();
-  for (const c of calls) {
-    const runId = c.run?.id;
-    if (runId) {
-      const run = runs.get(runId);
-      if (run) run.push(c);
-      else runs.set(runId, [c]);
-    } else if (c.run?.parent) add(c.run.parent, byName.get(c.run.parent), nodes.get(c.fingerprint)!, false);
-  }
+  for (const c of calls) if (!c.run?.id && c.run?.parent) add(c.run.parent, byName.get(c.run.parent), nodes.get(c.fingerprint)!, false);
+  const runs = Map.groupBy(
+    calls.filter((c) => c.run?.id),
+    (c) => c.run!.id!,
+  );
   for (const run of runs.values()) {
     if (run.some((c) => c.run?.parent)) {
       for (const c of run) if (c.run?.parent) add(c.run.parent, byName.get(c.run.parent), nodes.get(c.fingerprint)!, false);

@@ -654,6 +654,8 @@ function opposingWord(a: TextFeatures, b: TextFeatures): string | undefined {
   return undefined;
 }
 
+const ARTICLES: ReadonlySet<string> = new Set(['a', 'an', 'the']);
+
 const PREPOSITIONS: ReadonlySet<string> = new Set(['in', 'on', 'at', 'with', 'like', 'as', 'for', 'from', 'to', 'about', 'by', 'into', 'without', 'inside', 'within', 'through']);
 
 /**
@@ -662,8 +664,8 @@ const PREPOSITIONS: ReadonlySet<string> = new Set(['in', 'on', 'at', 'with', 'li
  * another is usually a paraphrase: "books on" / "books about".)
  */
 function prepositionShift(a: TextFeatures, b: TextFeatures): string | undefined {
-  const x = a.words.filter((w) => w !== 'a' && w !== 'an' && w !== 'the');
-  const y = b.words.filter((w) => w !== 'a' && w !== 'an' && w !== 'the');
+  const x = a.words.filter((w) => !ARTICLES.has(w));
+  const y = b.words.filter((w) => !ARTICLES.has(w));
   const [long, short] = x.length >= y.length ? [x, y] : [y, x];
   if (long.length === short.length + 1) {
     for (let i = 0; i < long.length; i++) {
@@ -708,7 +710,7 @@ const LIKE_VERB_CUES: ReadonlySet<string> = new Set([
 function likenedInstead(a: TextFeatures, b: TextFeatures): string | undefined {
   const skipArticle = (words: string[], i: number, step: 1 | -1): string | undefined => {
     const w = words[i];
-    return w === 'a' || w === 'an' || w === 'the' ? words[i + step] : w;
+    return w !== undefined && ARTICLES.has(w) ? words[i + step] : w;
   };
   for (const [x, y] of [[a, b], [b, a]] as const) {
     for (let i = 1; i < x.words.length - 1; i++) {
