@@ -18,14 +18,19 @@ export function bearer(request: FastifyRequest): string | null {
   return m ? m[1]! : null;
 }
 
+/** The tenant a request's bearer key names; missing_api_key or invalid_api_key otherwise. */
+export async function tenantOf(keys: KeyCache, request: FastifyRequest): Promise<Principal> {
+  const key = bearer(request);
+  if (!key) throw new ApiError('missing_api_key');
+  if (!key.startsWith(TENANT_KEY_PREFIX)) throw new ApiError('invalid_api_key');
+  const p = await keys.resolve(key);
+  if (!p) throw new ApiError('invalid_api_key');
+  return p;
+}
+
 export function tenantAuth(keys: KeyCache) {
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-    const key = bearer(request);
-    if (!key) throw new ApiError('missing_api_key');
-    if (!key.startsWith(TENANT_KEY_PREFIX)) throw new ApiError('invalid_api_key');
-    const p = await keys.resolve(key);
-    if (!p) throw new ApiError('invalid_api_key');
-    request.principal = p;
+    request.principal = await tenantOf(keys, request);
   };
 }
 

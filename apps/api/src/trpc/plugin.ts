@@ -4,18 +4,19 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import { ApiError } from '../errors.ts';
-import { bearer } from '../http/auth.ts';
-import { TENANT_KEY_PREFIX } from '../security/secrets.ts';
+import { tenantOf } from '../http/auth.ts';
 import type { Services } from '../services.ts';
 import { appRouter, type AppRouter, type TrpcContext } from './router.ts';
 
 export const TRPC_PATH = '/trpc';
 
 async function contextFor(s: Services, req: FastifyRequest): Promise<TrpcContext> {
-  const key = bearer(req);
-  if (!key) return { services: s, principal: null, authError: new ApiError('missing_api_key') };
-  const principal = key.startsWith(TENANT_KEY_PREFIX) ? await s.keys.resolve(key) : null;
-  return { services: s, principal, authError: principal ? null : new ApiError('invalid_api_key') };
+  try {
+    return { services: s, principal: await tenantOf(s.keys, req), authError: null };
+  } catch (err) {
+    if (err instanceof ApiError) return { services: s, principal: null, authError: err };
+    throw err;
+  }
 }
 
 export async function registerTrpc(app: FastifyInstance, s: Services): Promise<void> {
