@@ -79,14 +79,15 @@ export function parseArgs(argv: string[]): Options {
     if (!Number.isFinite(v) || v < min) throw new UsageError(`--${key} must be a number ≥ ${min}, got ${raw}`);
     return v;
   };
-  const targets = (flags.get('targets') ?? TARGET_NAMES.join(','))
-    .split(',')
-    .map((t) => t.trim())
-    .filter(Boolean);
-  for (const t of targets) if (!TARGET_NAMES.includes(t as TargetName)) throw new UsageError(`unknown target ${t} (known: ${TARGET_NAMES.join(', ')})`);
+  /** A comma-separated option naming some of `known` (default all), in `known`'s order. */
+  const listOf = <T extends string>(key: string, what: string, known: readonly T[]): T[] => {
+    const named = (flags.get(key) ?? known.join(',')).split(',').map((x) => x.trim()).filter(Boolean);
+    for (const x of named) if (!known.includes(x as T)) throw new UsageError(`unknown ${what} ${x} (known: ${known.join(', ')})`);
+    return known.filter((x) => named.includes(x));
+  };
+  const targets = listOf('targets', 'target', TARGET_NAMES);
   const picked = TARGET_NAMES.filter((t) => t === 'direct' || targets.includes(t));
-  const loads = (flags.get('loads') ?? LOAD_NAMES.join(',')).split(',').map((l) => l.trim()).filter(Boolean);
-  for (const l of loads) if (!LOAD_NAMES.includes(l as LoadName)) throw new UsageError(`unknown load ${l} (known: ${LOAD_NAMES.join(', ')})`);
+  const loads = listOf('loads', 'load', LOAD_NAMES);
   return {
     quick,
     durationSec: num('duration', quick ? 3 : 20, 0.5),
@@ -96,7 +97,7 @@ export function parseArgs(argv: string[]): Options {
     vendorLatencyMs: num('vendor-latency', 0, 0),
     chunkDelayMs: num('chunk-delay', 0, 0),
     targets: picked,
-    loads: LOAD_NAMES.filter((l) => loads.includes(l)),
+    loads,
     warmupSec: { direct: quick ? 1.5 : 5, bare: quick ? 1.5 : 5, gateway: quick ? 3 : 10, portkey: num('portkey-warmup', quick ? 8 : 30, 0) },
     pin: !bools.has('no-pin'),
     out: flags.get('out'),
