@@ -23,6 +23,8 @@ export interface Options {
   databaseUrl: string | undefined;
   /** Directory for a V8 CPU profile of the gateway (node --cpu-prof), written when it stops. */
   gatewayProfileDir: string | undefined;
+  /** Start the gateway with `node --perf-basic-prof`, so `perf record -p <pid>` names its JIT frames. */
+  gatewayPerfMap: boolean;
   model: string;
 }
 
@@ -43,7 +45,8 @@ export const USAGE = `usage: node bench/overhead/run.ts [options]
   --database-url URL      run the gateway on this PostgreSQL instead of its embedded PGlite
                           (the embedded database runs inside the gateway's process, so its
                           CPU counts as the gateway's)
-  --gateway-profile DIR   write a V8 CPU profile of the gateway (node --cpu-prof) into DIR`;
+  --gateway-profile DIR   write a V8 CPU profile of the gateway (node --cpu-prof) into DIR
+  --gateway-perf-map      start the gateway with node --perf-basic-prof (for perf record -p PID)`;
 
 /** A mistake in the command line: reported as its message, without a stack. */
 export class UsageError extends Error {
@@ -61,7 +64,7 @@ export function parseArgs(argv: string[]): Options {
     }
     if (!a.startsWith('--')) throw new UsageError(`unexpected argument ${a}\n${USAGE}`);
     const [name, inline] = a.slice(2).split('=', 2) as [string, string | undefined];
-    if (name === 'quick' || name === 'no-pin') {
+    if (name === 'quick' || name === 'no-pin' || name === 'gateway-perf-map') {
       bools.add(name);
       continue;
     }
@@ -103,6 +106,7 @@ export function parseArgs(argv: string[]): Options {
     out: flags.get('out'),
     databaseUrl: flags.get('database-url'),
     gatewayProfileDir: flags.get('gateway-profile'),
+    gatewayPerfMap: bools.has('gateway-perf-map'),
     model: 'gpt-4o-mini',
   };
 }

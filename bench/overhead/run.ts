@@ -87,7 +87,7 @@ async function main(): Promise<number> {
       `vendor latency ${o.vendorLatencyMs} ms, chunk delay ${o.chunkDelayMs} ms; targets: ${o.targets.join(', ')}`,
   );
 
-  const serverOpts = { core: serverCore, vendorLatencyMs: o.vendorLatencyMs, chunkDelayMs: o.chunkDelayMs, model: o.model, databaseUrl: o.databaseUrl, gatewayProfileDir: o.gatewayProfileDir };
+  const serverOpts = { core: serverCore, vendorLatencyMs: o.vendorLatencyMs, chunkDelayMs: o.chunkDelayMs, model: o.model, databaseUrl: o.databaseUrl, gatewayProfileDir: o.gatewayProfileDir, gatewayPerfMap: o.gatewayPerfMap };
   const mock = await startMock(serverOpts);
   log(`mock vendor ${mock.url} (pid ${mock.child.pid})`);
   const targets: Target[] = [directTarget(mock)];

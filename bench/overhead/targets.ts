@@ -29,6 +29,8 @@ export interface ServerOptions {
   databaseUrl?: string | undefined;
   /** Profile the gateway with `node --cpu-prof`, writing into this directory when it stops. */
   gatewayProfileDir?: string | undefined;
+  /** Start the gateway with `node --perf-basic-prof` (a /tmp/perf-PID.map for perf). */
+  gatewayPerfMap?: boolean | undefined;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -126,7 +128,10 @@ export async function startGateway(mock: Mock, opts: ServerOptions, onCleanup: (
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-gateway-'));
   onCleanup(() => rmSync(dataDir, { recursive: true, force: true }));
-  const profile = opts.gatewayProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.gatewayProfileDir}`] : [];
+  const profile = [
+    ...(opts.gatewayProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.gatewayProfileDir}`] : []),
+    ...(opts.gatewayPerfMap ? ['--perf-basic-prof'] : []),
+  ];
   const child = spawnNode('gateway', [...profile, '--import', guard, join(repoRoot, 'apps', 'api', 'src', 'main.ts')], {
     core: opts.core,
     cwd: repoRoot,

@@ -59,6 +59,22 @@ describe('signup and agents', () => {
     expect(((await after.json()) as { error: { code: string } }).error.code).toBe('invalid_api_key');
   });
 
+  it('drops a revoked key from the completion path’s memo too, after it was used there', async () => {
+    const t = await signup(gw);
+    const added = (await (await fetch(`${gw.url}/v1/agents/${t.workflow_id}/keys`, { method: 'POST', headers: authed(t.api_key) })).json()) as {
+      id: string;
+      api_key: string;
+    };
+    const complete = () => fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: authed(added.api_key), body: JSON.stringify({ model: 'no-such-model', messages: [{ role: 'user', content: 'hi' }] }) });
+    for (let i = 0; i < 2; i++) expect((await complete()).status).not.toBe(401); // known, then remembered
+    const del = await fetch(`${gw.url}/v1/agents/${t.workflow_id}/keys/${added.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${t.api_key}` } });
+    expect(del.status).toBe(204);
+    const after = await complete();
+    expect(after.status).toBe(401);
+    expect(((await after.json()) as { error: { code: string } }).error.code).toBe('invalid_api_key');
+    expect((await fetch(`${gw.url}/v1/agents`, { headers: authed(t.api_key) })).status).toBe(200); // the other key still works
+  });
+
   it("answers 404, never 200, for another tenant's agent", async () => {
     const a = await signup(gw, 'A');
     const b = await signup(gw, 'B');

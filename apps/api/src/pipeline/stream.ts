@@ -103,7 +103,7 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Fastif
       }
     }
   };
-  // Read with events, not an async iterator: no promise per chunk on the relay path.
+  // Read as it arrives, with callbacks: no promise per chunk on the relay path.
   await new Promise<void>((resolve) => {
     const body = d.response.body;
     let settled = false;
@@ -113,25 +113,26 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Fastif
       if (err !== undefined && !clientGone) failure = transportError(err, d.target.provider.name);
       resolve();
     };
-    body.on('data', (buf: Buffer) => {
-      if (settled) return;
-      try {
-        handle(decoder.push(buf));
-      } catch (err) {
-        finish(err);
-        body.destroy();
-      }
+    body.consume({
+      data: (buf) => {
+        if (settled) return;
+        try {
+          handle(decoder.push(buf));
+        } catch (err) {
+          finish(err);
+          body.destroy();
+        }
+      },
+      end: () => {
+        try {
+          handle(decoder.end());
+        } catch (err) {
+          return finish(err);
+        }
+        finish();
+      },
+      error: (err) => finish(err),
     });
-    body.once('end', () => {
-      try {
-        handle(decoder.end());
-      } catch (err) {
-        return finish(err);
-      }
-      finish();
-    });
-    body.once('error', (err) => finish(err));
-    body.once('close', () => finish(Object.assign(new Error('premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })));
   });
   if (!clientGone && !vendorError && !failure && !sawDone) {
     failure = new ApiError('upstream_error', `${d.target.provider.name} ended the stream before it finished.`);
