@@ -1,10 +1,10 @@
-// The one module that talks to the network. Keep-alive pools per origin on
-// undici's dispatcher API (no fetch, no stream objects on the hot path), separate
-// connect, first-byte and idle timeouts (from config), and an address check on the
-// socket actually connected to.
-import { Pool, buildConnector, type Dispatcher } from 'undici';
+// The one module that talks to the network (with its HTTP/1.1 client, http1-client.ts):
+// keep-alive connections per origin, no fetch and no stream objects on the hot path,
+// separate connect, first-byte and idle timeouts (from config), and an address check
+// on the socket actually connected to.
 import type { Socket } from 'node:net';
 import { isPrivateAddress } from './address-guard.ts';
+import { Http1Client, type Exchange as ClientExchange, type ResponseHandler } from './http1-client.ts';
 
 export interface Timeouts {
   connectMs: number;
@@ -44,20 +44,6 @@ export interface OutboundResponse {
   statusCode: number;
   headers: ResponseHeaders;
   body: OutboundBody;
-}
-
-/** Response headers as undici's request API gives them: lower-case names, repeats as arrays. */
-function parseHeaders(raw: Buffer[]): ResponseHeaders {
-  const out: ResponseHeaders = {};
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i]!.toString('latin1').toLowerCase();
-    const value = raw[i + 1]!.toString('latin1');
-    const seen = out[name];
-    if (seen === undefined) out[name] = value;
-    else if (Array.isArray(seen)) seen.push(value);
-    else out[name] = [seen, value];
-  }
-  return out;
 }
 
 /**
@@ -135,25 +121,29 @@ export class OutboundBody {
 }
 
 /**
- * One request on undici's dispatcher (its legacy handler interface, which the pool calls
- * directly): settles with the response at its headers, then feeds the body. An abort
+ * One request: settles with the response at its headers, then feeds the body. An abort
  * signal ends the request at any point, with the signal's reason as the error.
  */
-class Exchange implements Dispatcher.DispatchHandler {
+class Exchange implements ResponseHandler {
   readonly #resolve: (r: OutboundResponse) => void;
   readonly #reject: (err: unknown) => void;
   readonly #signal: AbortSignal | undefined;
-  #abortUpstream: ((err: Error) => void) | null = null;
+  readonly #client: Http1Client;
+  #exchange: ClientExchange | null = null;
   #reason: Error | null = null;
   #body: OutboundBody | null = null;
-  #settled = false;
   #finished = false;
 
-  constructor(resolve: (r: OutboundResponse) => void, reject: (err: unknown) => void, signal: AbortSignal | undefined) {
+  constructor(client: Http1Client, resolve: (r: OutboundResponse) => void, reject: (err: unknown) => void, signal: AbortSignal | undefined) {
+    this.#client = client;
     this.#resolve = resolve;
     this.#reject = reject;
     this.#signal = signal;
     signal?.addEventListener('abort', this.#onAbort);
+  }
+
+  start(url: URL, req: OutboundRequest): void {
+    this.#exchange = this.#client.request(url, { method: req.method, path: url.pathname + url.search, headers: req.headers, body: req.body }, this);
   }
 
   readonly #onAbort = (): void => this.#cancel(this.#signal!.reason as Error);
@@ -161,7 +151,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   #cancel(err: Error): void {
     if (this.#finished) return;
     this.#reason ??= err;
-    if (this.#abortUpstream !== null) this.#abortUpstream(this.#reason);
+    if (this.#exchange !== null) this.#client.cancel(this.#exchange, this.#reason);
   }
 
   #cleanup(): void {
@@ -169,30 +159,14 @@ class Exchange implements Dispatcher.DispatchHandler {
     this.#signal?.removeEventListener('abort', this.#onAbort);
   }
 
-  onConnect(abort: (err?: Error) => void): void {
-    if (this.#reason !== null) return abort(this.#reason);
-    this.#abortUpstream = abort;
-  }
-
-  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
-    if (statusCode < 200) return true; // 1xx: the final response follows
+  onHeaders(statusCode: number, headers: ResponseHeaders): void {
     const body = new OutboundBody((err) => this.#cancel(err));
     this.#body = body;
-    this.#settled = true;
-    let headers: ResponseHeaders | undefined;
-    this.#resolve({
-      statusCode,
-      get headers() {
-        return (headers ??= parseHeaders(rawHeaders));
-      },
-      body,
-    });
-    return true;
+    this.#resolve({ statusCode, headers, body });
   }
 
-  onData(chunk: Buffer): boolean {
+  onData(chunk: Buffer): void {
     this.#body!.push(chunk);
-    return true;
   }
 
   onComplete(): void {
@@ -203,69 +177,36 @@ class Exchange implements Dispatcher.DispatchHandler {
   onError(err: Error): void {
     this.#cleanup();
     const reason = this.#reason ?? err;
-    if (this.#settled) this.#body?.fail(reason);
-    else {
-      this.#settled = true;
-      this.#reject(reason);
-    }
+    if (this.#body !== null) this.#body.fail(reason);
+    else this.#reject(reason);
   }
 }
 
-function guardedConnector(policy: AddressPolicy, timeoutMs: number): buildConnector.connector {
-  const connect = buildConnector({ timeout: timeoutMs, keepAlive: true });
-  if (policy === 'any') return connect;
-  return (opts, cb) => {
-    connect(opts, (err, socket) => {
-      if (err || !socket) return cb(err ?? new Error('connect failed'), null);
-      const ip = (socket as Socket).remoteAddress ?? '';
-      if (isPrivateAddress(ip)) {
-        socket.destroy();
-        return cb(new BlockedAddressError(`refused to connect to ${ip}: not a public address`), null);
-      }
-      cb(null, socket);
-    });
-  };
+/** Refuses a socket connected to a private address (the address actually connected to, after DNS). */
+function publicOnly(socket: Socket): Error | null {
+  const ip = socket.remoteAddress ?? '';
+  return isPrivateAddress(ip) ? new BlockedAddressError(`refused to connect to ${ip}: not a public address`) : null;
 }
 
 export class Outbound {
-  readonly #pools = new Map<string, Pool>();
-  readonly #timeouts: Timeouts;
+  readonly #clients: Record<AddressPolicy, Http1Client>;
 
   constructor(timeouts: Partial<Timeouts> = {}) {
-    this.#timeouts = { ...defaultTimeouts, ...timeouts };
-  }
-
-  #pool(origin: string, policy: AddressPolicy): Pool {
-    const t = this.#timeouts;
-    const key = policy === 'any' ? origin : `${policy}|${origin}`;
-    let pool = this.#pools.get(key);
-    if (!pool) {
-      pool = new Pool(origin, {
-        connect: guardedConnector(policy, t.connectMs),
-        headersTimeout: t.firstByteMs,
-        bodyTimeout: t.idleMs,
-        keepAliveTimeout: 30_000,
-        connections: 256,
-        pipelining: 1,
-      });
-      this.#pools.set(key, pool);
-    }
-    return pool;
+    const t = { ...defaultTimeouts, ...timeouts };
+    const opts = (check: ((s: Socket) => Error | null) | null) =>
+      new Http1Client({ timeouts: { connectMs: t.connectMs, firstByteMs: t.firstByteMs, idleMs: t.idleMs, keepAliveMs: 30_000 }, maxConnections: 256, check });
+    this.#clients = { any: opts(null), 'public-only': opts(publicOnly) };
   }
 
   /** Settles once the response's headers arrive; its body then arrives on `body`. */
   request(req: OutboundRequest): Promise<OutboundResponse> {
     const signal = req.signal;
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
-    const pool = this.#pool(req.url.origin, req.policy ?? 'any');
-    return new Promise<OutboundResponse>((resolve, reject) => {
-      const exchange = new Exchange(resolve, reject, signal);
-      pool.dispatch({ path: req.url.pathname + req.url.search, method: req.method, headers: req.headers, body: req.body }, exchange);
-    });
+    const client = this.#clients[req.policy ?? 'any'];
+    return new Promise<OutboundResponse>((resolve, reject) => new Exchange(client, resolve, reject, signal).start(req.url, req));
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.#pools.values()].map((p) => p.close()));
-    this.#pools.clear();
+    await Promise.all(Object.values(this.#clients).map((c) => c.close()));
   }
 }
