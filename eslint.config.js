@@ -45,7 +45,7 @@ export default tseslint.config(
         'error',
         {
           paths: [
-            { name: 'undici', message: 'Outbound calls go through apps/api/src/providers/outbound.ts, the only module that imports undici.' },
+            { name: 'undici', message: 'Outbound calls go through apps/api/src/providers/outbound.ts and its HTTP/1.1 client.' },
             { name: 'axios', message: 'Use the outbound module.' },
             { name: 'node-fetch', message: 'Use the outbound module.' },
           ],
