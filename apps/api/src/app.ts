@@ -3,7 +3,8 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import { ApiError } from './errors.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { registerWeb } from './http/web.ts';
-import { FastPath, serverWithFastPath } from './http/fast-path.ts';
+import { FastPath } from './http/fast-path.ts';
+import { serverWithFastPath } from './http/fast-server.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { registerSignupRoutes } from './routes/signup.ts';
 import { registerAgentRoutes } from './routes/agents.ts';
@@ -22,11 +23,11 @@ import { registerTrpc } from './trpc/plugin.ts';
 import type { Services } from './services.ts';
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
-  // The completion route's hot path is served on node:http in front of Fastify (http/fast-path.ts).
+  // The completion route's hot path is read off the socket in front of node:http and Fastify (http/fast-server.ts, http/fast-path.ts).
   let fast: FastPath | null = null;
   let closing = false;
   const app = Fastify({
-    serverFactory: serverWithFastPath(() => fast),
+    serverFactory: serverWithFastPath(() => fast, () => services.config.BODY_LIMIT_BYTES),
     loggerInstance: services.logger as FastifyBaseLogger,
     bodyLimit: services.config.BODY_LIMIT_BYTES,
     logController: new LogController({ disableRequestLogging: true }),

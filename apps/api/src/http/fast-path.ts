@@ -1,11 +1,11 @@
-// The data plane's hot path on node:http, in front of Fastify. A well-formed
-// `POST /v1/chat/completions` (JSON body with a Content-Length within the limit) is
-// served here: bearer auth from memory, body read and parsed once, then the same
-// pipeline handler the Fastify route runs, with a small reply object that answers
-// exactly as Fastify would (status, headers, error envelope, log line). Anything
-// else, including every malformed variant of that request, falls through to Fastify,
-// whose route and error handling stay the reference. See docs/decisions.md.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+// The data plane's hot path, in front of Fastify. A well-formed
+// `POST /v1/chat/completions` (JSON body with a Content-Length within the limit), read
+// off the socket by fast-server.ts, is served here: bearer auth from memory, body
+// parsed once, then the same pipeline handler the Fastify route runs, with a small
+// reply object that answers exactly as Fastify would (status, headers, error envelope,
+// log line). Anything else, including every malformed variant of that request, goes to
+// Fastify, whose route and error handling stay the reference. See docs/decisions.md.
+import type { IncomingMessage } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
@@ -13,6 +13,7 @@ import type { Principal } from '../tenancy/key-cache.ts';
 import { TENANT_KEY_PREFIX } from '../security/secrets.ts';
 import type { Metrics } from './metrics.ts';
 import { toApiError } from './error-handler.ts';
+import type { FastHandler, FastRequest, FastResponse } from './fast-server.ts';
 
 /** What the completion handler reads from a request, whichever server received it. */
 export interface PipelineRequest {
@@ -26,12 +27,12 @@ export interface PipelineRequest {
 export type PipelineHandler = (request: PipelineRequest, reply: FastifyReply) => Promise<void>;
 
 /**
- * The subset of FastifyReply the pipeline uses, on a bare ServerResponse. `send`
- * takes what the pipeline sends (strings, or an object for the error envelope) and
- * sets Content-Type and Content-Length the way Fastify does for those.
+ * The subset of FastifyReply the pipeline uses, on a FastResponse. `send` takes what
+ * the pipeline sends (strings, or an object for the error envelope) and sets
+ * Content-Type and Content-Length the way Fastify does for those.
  */
 export class RawReply {
-  readonly raw: ServerResponse;
+  readonly raw: FastResponse;
   readonly #startedAt: number;
   statusCode = 200;
   sent = false;
@@ -40,7 +41,7 @@ export class RawReply {
   /** What must be done before a response leaves (metering lines reaching their file); null when nothing. */
   readonly #gate: () => Promise<void> | null;
 
-  constructor(res: ServerResponse, startedAt: number, gate: () => Promise<void> | null = () => null) {
+  constructor(res: FastResponse, startedAt: number, gate: () => Promise<void> | null = () => null) {
     this.raw = res;
     this.#startedAt = startedAt;
     this.#gate = gate;
@@ -158,35 +159,28 @@ export function parseJsonBody(text: string): unknown {
 
 let reqSeq = 0;
 
-export class FastPath {
+export class FastPath implements FastHandler {
   readonly #d: FastPathDeps;
 
   constructor(deps: FastPathDeps) {
     this.#d = deps;
   }
 
-  /** True when this request is served here; false leaves it to Fastify untouched. */
-  handle(req: IncomingMessage, res: ServerResponse): boolean {
-    if (req.method !== 'POST' || req.url !== ROUTE) return false;
-    const h = req.headers;
-    const length = h['content-length'];
-    if (length === undefined || h['transfer-encoding'] !== undefined || !isJson(h['content-type'])) return false;
-    const size = Number(length);
-    if (!(size <= this.#d.bodyLimit) || this.#d.closing()) return false;
-    const startedAt = performance.now();
-    const reply = new RawReply(res, startedAt, this.#d.written);
-    const reqId = typeof h['x-request-id'] === 'string' && h['x-request-id'] ? h['x-request-id'] : `req-${(++reqSeq).toString(36)}`;
-    res.once('finish', () => this.#d.metrics.requests.incRoute(ROUTE, res.statusCode));
+  accepts(headers: Record<string, string>): boolean {
+    return isJson(headers['content-type']) && !this.#d.closing();
+  }
 
+  serve(req: FastRequest, res: FastResponse): void {
+    const h = req.headers;
+    const reply = new RawReply(res, performance.now(), this.#d.written);
+    const reqId = h['x-request-id'] || `req-${(++reqSeq).toString(36)}`;
+    res.once('finish', () => this.#d.metrics.requests.incRoute(ROUTE, res.statusCode));
     const request: PipelineRequest = { headers: h, body: undefined, principal: null };
     const fail = (err: unknown) => this.#fail(err, reqId, reply);
     const run = () => {
-      let text: string;
       try {
-        text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, received).toString('utf8');
-        if (received !== size) throw new ApiError('invalid_request', 'Content-Length does not match the body.');
-        request.body = parseJsonBody(text);
-        request.rawBody = text;
+        request.body = parseJsonBody(req.body);
+        request.rawBody = req.body;
       } catch (err) {
         // As Fastify does when a body cannot be parsed: the client may send more, so the connection closes.
         reply.header('connection', 'close');
@@ -196,45 +190,21 @@ export class FastPath {
     };
 
     // Authenticate first (as the route's onRequest hook does), from memory when possible.
-    const m = typeof h.authorization === 'string' ? BEARER.exec(h.authorization) : null;
-    let authed: Promise<void> | null = null;
-    if (!m) fail(new ApiError('missing_api_key'));
-    else if (!m[1]!.startsWith(TENANT_KEY_PREFIX)) fail(new ApiError('invalid_api_key'));
-    else {
-      const key = m[1]!;
-      const cached = this.#d.cachedKey(key);
-      if (cached === null) fail(new ApiError('invalid_api_key'));
-      else if (cached) request.principal = cached;
-      else {
-        authed = this.#d.resolveKey(key).then((p) => {
-          if (!p) throw new ApiError('invalid_api_key');
-          request.principal = p;
-        });
-      }
+    const m = h.authorization === undefined ? null : BEARER.exec(h.authorization);
+    if (!m) return fail(new ApiError('missing_api_key'));
+    const key = m[1]!;
+    if (!key.startsWith(TENANT_KEY_PREFIX)) return fail(new ApiError('invalid_api_key'));
+    const cached = this.#d.cachedKey(key);
+    if (cached === null) return fail(new ApiError('invalid_api_key'));
+    if (cached) {
+      request.principal = cached;
+      return run();
     }
-    if (reply.sent) {
-      req.resume(); // the body is drained and dropped, as Fastify does after an onRequest error
-      return true;
-    }
-
-    const chunks: Buffer[] = [];
-    let received = 0;
-    let ended = false;
-    req.on('data', (c: Buffer) => {
-      received += c.length;
-      if (received <= size) chunks.push(c);
-    });
-    req.on('end', () => {
-      ended = true;
-      if (authed === null) run();
-    });
-    if (authed) {
-      authed.then(() => {
-        authed = null;
-        if (ended) run();
-      }, fail);
-    }
-    return true;
+    this.#d.resolveKey(key).then((p) => {
+      if (!p) throw new ApiError('invalid_api_key');
+      request.principal = p;
+      run();
+    }, fail).catch(fail);
   }
 
   #fail(err: unknown, reqId: string, reply: RawReply): void {
@@ -247,19 +217,4 @@ export class FastPath {
     }
     reply.code(e.status).headers(e.headers).send(e.toBody());
   }
-}
-
-/** A Fastify `serverFactory`: the node:http server, with the fast path in front of Fastify's handler. */
-export function serverWithFastPath(fast: () => FastPath | null) {
-  return (handler: (req: IncomingMessage, res: ServerResponse) => void, opts: { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number }): Server => {
-    const server = createServer((req, res) => {
-      const f = fast();
-      if (f === null || !f.handle(req, res)) handler(req, res);
-    });
-    // What Fastify sets on the server it makes itself.
-    server.keepAliveTimeout = opts.keepAliveTimeout ?? 72_000;
-    server.requestTimeout = opts.requestTimeout ?? 0;
-    server.setTimeout(opts.connectionTimeout ?? 0);
-    return server;
-  };
 }
