@@ -54,7 +54,7 @@ export function signedHeaders(url: URL, body: string, creds: AwsCredentials, reg
     { method: 'POST', host: url.host, path: url.pathname, query: url.search.slice(1), headers: { 'content-type': 'application/json' }, body },
     { credentials: creds, region, service: SERVICE, date: now, contentSha256Header: true },
   );
-  // undici writes Host from the URL itself, the same value that was signed.
+  // The outbound client writes Host from the URL itself (url.host), the same value that was signed.
   const { host: _host, ...headers } = signed.headers;
   return { ...headers, accept: stream ? EVENT_STREAM : 'application/json' };
 }
