@@ -87,6 +87,19 @@ describe('the hot route on raw connections', () => {
     c.socket.destroy();
   });
 
+  it('serves a large body that arrives in many pieces', async () => {
+    const c = await open();
+    const text = chat(`big ${'x'.repeat(300_000)}`);
+    for (let i = 0; i < text.length; i += 16_384) {
+      c.socket.write(text.slice(i, i + 16_384));
+      await new Promise((r) => setImmediate(r));
+    }
+    await expect.poll(() => c.answers.length).toBe(1);
+    expect(c.answers[0]!.status).toBe(200);
+    expect(JSON.parse(c.answers[0]!.body).choices[0].message.content).toContain('big xxx');
+    c.socket.destroy();
+  });
+
   it('answers pipelined requests in order, handing the connection to node:http at the first other route', async () => {
     const c = await open();
     c.socket.write(chat('first') + chat('second') + health + chat('after hand-off'));

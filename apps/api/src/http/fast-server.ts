@@ -24,6 +24,8 @@ export interface FastHandler {
 const REQUEST_LINE = 'POST /v1/chat/completions HTTP/1.1\r\n';
 const MAX_HEAD = 16 * 1024;
 const MAX_HEADERS = 100;
+/** Pipelined bytes kept while an answer is in flight before reading pauses. */
+const MAX_PIPELINED = 1024 * 1024;
 // A field value may hold tab, visible characters and obs-text, nothing else (RFC 9110 5.5).
 // eslint-disable-next-line no-control-regex -- control characters are exactly what it refuses
 const HEADER_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+):[ \t]*([^\0-\x08\x0a-\x1f\x7f]*?)[ \t]*$/;
@@ -163,7 +165,11 @@ class FastConnection {
   readonly socket: Socket;
   readonly keepAliveSec: number;
   readonly #d: ServerDeps;
-  #buf: Buffer | null = null;
+  /** Bytes read and not yet used, in arrival order. */
+  #chunks: Buffer[] = [];
+  #size = 0;
+  /** The request whose head is read and whose body is still arriving. */
+  #pending: { headers: Record<string, string>; handler: FastHandler; start: number; length: number } | null = null;
   #response: FastResponse | null = null;
   #closing = false;
 
@@ -180,10 +186,6 @@ class FastConnection {
     socket.on('close', this.#onClose);
   }
 
-  get idle(): boolean {
-    return this.#response === null;
-  }
-
   /** Ends the connection once its answer in flight, if any, has gone. */
   closeWhenIdle(): void {
     this.#closing = true;
@@ -191,9 +193,17 @@ class FastConnection {
   }
 
   readonly #onData = (chunk: Buffer): void => {
-    this.#buf = this.#buf === null ? chunk : Buffer.concat([this.#buf, chunk]);
+    this.#chunks.push(chunk);
+    this.#size += chunk.length;
     if (this.#response === null) this.#next();
+    else if (this.#size > MAX_PIPELINED) this.socket.pause(); // read on once the answer in flight has gone
   };
+
+  /** The unread bytes as one buffer. */
+  #joined(): Buffer {
+    if (this.#chunks.length > 1) this.#chunks = [Buffer.concat(this.#chunks, this.#size)];
+    return this.#chunks[0]!;
+  }
 
   readonly #onTimeout = (): void => {
     if (this.#response === null) this.socket.destroy(); // idle too long, or a request that never finishes arriving
@@ -210,28 +220,36 @@ class FastConnection {
   answered(): void {
     this.#response = null;
     if (this.#closing) return void this.socket.destroy();
-    this.socket.setTimeout(this.#buf === null ? this.#d.keepAliveMs : this.#d.headersTimeoutMs);
-    if (this.#buf !== null) this.#next();
+    this.socket.setTimeout(this.#size === 0 ? this.#d.keepAliveMs : this.#d.headersTimeoutMs);
+    if (this.socket.isPaused()) this.socket.resume();
+    if (this.#size > 0) this.#next();
   }
 
   /** Reads the next request from the buffer: serves it, waits for more bytes, or hands off. */
   #next(): void {
-    const buf = this.#buf!;
-    const prefix = Math.min(buf.length, REQUEST_LINE.length);
-    if (buf.toString('latin1', 0, prefix) !== REQUEST_LINE.slice(0, prefix)) return this.#handOff();
-    const end = buf.indexOf('\r\n\r\n');
-    if (end < 0) {
-      if (buf.length > MAX_HEAD) this.#handOff();
-      return;
+    if (this.#pending === null) {
+      const buf = this.#joined();
+      const prefix = Math.min(buf.length, REQUEST_LINE.length);
+      if (buf.toString('latin1', 0, prefix) !== REQUEST_LINE.slice(0, prefix)) return this.#handOff();
+      const end = buf.indexOf('\r\n\r\n');
+      if (end < 0) {
+        if (buf.length > MAX_HEAD) this.#handOff();
+        return;
+      }
+      const headers = parseHeaders(buf.toString('latin1', REQUEST_LINE.length, end));
+      const handler = this.#d.handler();
+      const length = headers === null ? NaN : Number(headers['content-length']);
+      if (headers === null || handler === null || !(length <= this.#d.bodyLimit()) || !handler.accepts(headers, length)) return this.#handOff();
+      this.#pending = { headers, handler, start: end + 4, length };
     }
-    const headers = parseHeaders(buf.toString('latin1', REQUEST_LINE.length, end));
-    const handler = this.#d.handler();
-    const length = headers === null ? NaN : Number(headers['content-length']);
-    if (headers === null || handler === null || !(length <= this.#d.bodyLimit()) || !handler.accepts(headers, length)) return this.#handOff();
-    const start = end + 4;
-    if (buf.length < start + length) return; // the body is still arriving
+    const { headers, handler, start, length } = this.#pending;
+    if (this.#size < start + length) return; // the body is still arriving
+    const buf = this.#joined();
     const body = buf.toString('utf8', start, start + length);
-    this.#buf = buf.length > start + length ? buf.subarray(start + length) : null;
+    const rest = buf.length - start - length;
+    this.#chunks = rest > 0 ? [buf.subarray(start + length)] : [];
+    this.#size = rest;
+    this.#pending = null;
     const res = new FastResponse(this);
     this.#response = res;
     this.socket.setTimeout(0); // an answer may stream for as long as the vendor does
@@ -248,8 +266,10 @@ class FastConnection {
     s.setTimeout(0);
     this.#d.connections.delete(this);
     s.pause();
-    if (this.#buf !== null) s.unshift(this.#buf);
-    this.#buf = null;
+    if (this.#size > 0) s.unshift(this.#joined());
+    this.#chunks = [];
+    this.#size = 0;
+    this.#pending = null;
     // node:http reads through the socket's stream (in order, after the bytes put back) rather
     // than straight from the handle, as it does for any socket already read from JavaScript
     const handle = (s as unknown as { _handle?: { _consumed?: boolean } })._handle;

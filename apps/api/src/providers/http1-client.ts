@@ -84,10 +84,6 @@ class Connection {
     socket.on('close', () => this.#onClose());
   }
 
-  get busy(): boolean {
-    return this.#handler !== null;
-  }
-
   /** Sends the request that waited for the connection to open. */
   connected(): void {
     const first = this.#first;
