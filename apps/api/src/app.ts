@@ -86,7 +86,6 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   fast = new FastPath({
     logger: services.logger,
     metrics: services.metrics,
-    bodyLimit: services.config.BODY_LIMIT_BYTES,
     cachedKey: (key) => services.keys.cached(key),
     resolveKey: (key) => services.keys.resolve(key),
     completion,

@@ -126,7 +126,6 @@ export class RawReply {
 export interface FastPathDeps {
   logger: Logger;
   metrics: Metrics;
-  bodyLimit: number;
   /** Resolves a bearer key from memory when it can (undefined: ask `resolveKey`). */
   cachedKey: (key: string) => Principal | null | undefined;
   resolveKey: (key: string) => Promise<Principal | null>;
