@@ -15,9 +15,9 @@ export interface FastRequest {
   body: string;
 }
 
-/** Serves one hot-route request; false (before anything is written) leaves it to node:http. */
+/** Serves hot-route requests; one it does not accept (before anything is written) goes to node:http. */
 export interface FastHandler {
-  accepts(headers: Record<string, string>, length: number): boolean;
+  accepts(headers: Record<string, string>): boolean;
   serve(request: FastRequest, res: FastResponse): void;
 }
 
@@ -239,7 +239,7 @@ class FastConnection {
       const headers = parseHeaders(buf.toString('latin1', REQUEST_LINE.length, end));
       const handler = this.#d.handler();
       const length = headers === null ? NaN : Number(headers['content-length']);
-      if (headers === null || handler === null || !(length <= this.#d.bodyLimit()) || !handler.accepts(headers, length)) return this.#handOff();
+      if (headers === null || handler === null || !(length <= this.#d.bodyLimit()) || !handler.accepts(headers)) return this.#handOff();
       this.#pending = { headers, handler, start: end + 4, length };
     }
     const { headers, handler, start, length } = this.#pending;

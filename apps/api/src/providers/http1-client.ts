@@ -22,9 +22,9 @@ export interface ResponseHandler {
   onError(err: Error): void;
 }
 
+/** A request; where it goes (origin, path and query) is its URL's. */
 export interface ClientRequest {
   method: string;
-  path: string;
   headers: Record<string, string>;
   body: string | undefined;
 }
@@ -46,6 +46,7 @@ const MAX_CHUNK_LINE = 4096;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const UNSAFE_VALUE = /[\r\n\0]/;
 const FRAMING = new Set(['host', 'connection', 'content-length', 'transfer-encoding']);
+const closedError = () => new UpstreamError('UND_ERR_CLOSED', 'the client is closed');
 const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: [^\r\n]*)?$/;
 
 type Phase = 'connecting' | 'waiting' | 'body' | 'idle';
@@ -111,13 +112,13 @@ class Connection {
     if (this.#handler === handler) this.#fail(err);
   }
 
-  timedOut(now: number, t: ClientTimeouts): UpstreamError | null {
+  /** Ends what has waited too long in its phase: the exchange with its timeout error, or the idle connection. */
+  sweep(now: number, t: ClientTimeouts): void {
     const idle = now - this.lastActive;
-    if (this.phase === 'connecting' && idle > t.connectMs) return new UpstreamError('UND_ERR_CONNECT_TIMEOUT', `connect timed out after ${t.connectMs} ms`);
-    if (this.phase === 'waiting' && idle > t.firstByteMs) return new UpstreamError('UND_ERR_HEADERS_TIMEOUT', `no response headers within ${t.firstByteMs} ms`);
-    if (this.phase === 'body' && idle > t.idleMs) return new UpstreamError('UND_ERR_BODY_TIMEOUT', `no response data for ${t.idleMs} ms`);
-    if (this.phase === 'idle' && idle > t.keepAliveMs) return new UpstreamError('UND_ERR_CLOSED', 'idle connection closed');
-    return null;
+    if (this.phase === 'connecting' && idle > t.connectMs) this.#fail(new UpstreamError('UND_ERR_CONNECT_TIMEOUT', `connect timed out after ${t.connectMs} ms`));
+    else if (this.phase === 'waiting' && idle > t.firstByteMs) this.#fail(new UpstreamError('UND_ERR_HEADERS_TIMEOUT', `no response headers within ${t.firstByteMs} ms`));
+    else if (this.phase === 'body' && idle > t.idleMs) this.#fail(new UpstreamError('UND_ERR_BODY_TIMEOUT', `no response data for ${t.idleMs} ms`));
+    else if (this.phase === 'idle' && idle > t.keepAliveMs) this.socket.destroy();
   }
 
   #onData(chunk: Buffer): void {
@@ -127,7 +128,7 @@ class Connection {
       return;
     }
     try {
-      if (this.#head !== null || this.phase === 'waiting') this.#readHead(chunk);
+      if (this.phase === 'waiting') this.#readHead(chunk);
       else this.#readBody(chunk, 0);
     } catch (err) {
       this.#fail(err as Error);
@@ -196,9 +197,6 @@ class Connection {
         return;
       case Framing.Chunked:
         return this.#readChunked(buf, from);
-      case Framing.None:
-        this.#keepAlive = false; // a body where none belongs
-        return;
     }
   }
 
@@ -298,8 +296,8 @@ function framingOf(status: number, headers: Record<string, string | string[]>): 
   return Framing.UntilClose;
 }
 
-function requestText(req: ClientRequest, host: string): string {
-  let head = `${req.method} ${req.path} HTTP/1.1\r\nhost: ${host}\r\nconnection: keep-alive\r\n`;
+function requestText(url: URL, req: ClientRequest): string {
+  let head = `${req.method} ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\nconnection: keep-alive\r\n`;
   for (const name in req.headers) {
     if (FRAMING.has(name)) continue; // the client frames the request itself
     const value = req.headers[name]!;
@@ -321,7 +319,6 @@ export interface Exchange {
 
 /** The connections to one origin, at most `max` of them, and the requests waiting for one. */
 class Origin {
-  readonly hostHeader: string;
   readonly #url: URL;
   readonly #t: ClientTimeouts;
   readonly #check: SocketCheck | null;
@@ -338,11 +335,10 @@ class Origin {
     this.#t = t;
     this.#check = check;
     this.#max = max;
-    this.hostHeader = url.host;
   }
 
   start(x: Exchange): void {
-    if (this.closing) return x.handler.onError(new UpstreamError('UND_ERR_CLOSED', 'the client is closed'));
+    if (this.closing) return x.handler.onError(closedError());
     const conn = this.#idle.pop();
     if (conn !== undefined) conn.send(x);
     else if (this.#all.size >= this.#max) this.#queue.push(x);
@@ -389,7 +385,7 @@ class Origin {
     if (i >= 0) this.#idle.splice(i, 1);
     const next = this.#queue.shift();
     if (next !== undefined) {
-      if (this.closing) next.handler.onError(new UpstreamError('UND_ERR_CLOSED', 'the client is closed'));
+      if (this.closing) next.handler.onError(closedError());
       else this.#open(next);
     }
     if (this.#all.size === 0) {
@@ -405,12 +401,7 @@ class Origin {
     const every = Math.max(25, Math.min(1000, Math.min(t.connectMs, t.firstByteMs, t.idleMs) / 8));
     this.#sweep = setInterval(() => {
       const now = performance.now();
-      for (const conn of this.#all) {
-        const err = conn.timedOut(now, t);
-        if (err === null) continue;
-        if (conn.phase === 'idle') conn.socket.destroy();
-        else conn.abort(err);
-      }
+      for (const conn of this.#all) conn.sweep(now, t);
     }, every);
     this.#sweep.unref();
   }
@@ -419,7 +410,7 @@ class Origin {
   close(): Promise<void> {
     this.closing = true;
     for (const conn of this.#idle) conn.socket.destroy();
-    for (const w of this.#queue.splice(0)) w.handler.onError(new UpstreamError('UND_ERR_CLOSED', 'the client is closed'));
+    for (const w of this.#queue.splice(0)) w.handler.onError(closedError());
     if (this.#all.size === 0) return Promise.resolve();
     return new Promise((resolve) => (this.#drained = resolve));
   }
@@ -449,11 +440,10 @@ export class Http1Client {
     }
     let text: string;
     try {
-      text = requestText(req, origin.hostHeader);
+      text = requestText(url, req);
     } catch (err) {
-      text = '';
       queueMicrotask(() => handler.onError(err as Error));
-      return { text, handler, conn: null, origin };
+      return { text: '', handler, conn: null, origin };
     }
     const x: Exchange = { text, handler, conn: null, origin };
     origin.start(x);

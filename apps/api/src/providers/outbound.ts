@@ -2,9 +2,8 @@
 // keep-alive connections per origin, no fetch and no stream objects on the hot path,
 // separate connect, first-byte and idle timeouts (from config), and an address check
 // on the socket actually connected to.
-import type { Socket } from 'node:net';
 import { isPrivateAddress } from './address-guard.ts';
-import { Http1Client, type Exchange as ClientExchange, type ResponseHandler } from './http1-client.ts';
+import { Http1Client, type Exchange as ClientExchange, type ResponseHandler, type SocketCheck } from './http1-client.ts';
 
 export interface Timeouts {
   connectMs: number;
@@ -142,8 +141,8 @@ class Exchange implements ResponseHandler {
     signal?.addEventListener('abort', this.#onAbort);
   }
 
-  start(url: URL, req: OutboundRequest): void {
-    this.#exchange = this.#client.request(url, { method: req.method, path: url.pathname + url.search, headers: req.headers, body: req.body }, this);
+  start(req: OutboundRequest): void {
+    this.#exchange = this.#client.request(req.url, { method: req.method, headers: req.headers, body: req.body }, this);
   }
 
   readonly #onAbort = (): void => this.#cancel(this.#signal!.reason as Error);
@@ -183,19 +182,18 @@ class Exchange implements ResponseHandler {
 }
 
 /** Refuses a socket connected to a private address (the address actually connected to, after DNS). */
-function publicOnly(socket: Socket): Error | null {
+const publicOnly: SocketCheck = (socket) => {
   const ip = socket.remoteAddress ?? '';
   return isPrivateAddress(ip) ? new BlockedAddressError(`refused to connect to ${ip}: not a public address`) : null;
-}
+};
 
 export class Outbound {
   readonly #clients: Record<AddressPolicy, Http1Client>;
 
   constructor(timeouts: Partial<Timeouts> = {}) {
     const t = { ...defaultTimeouts, ...timeouts };
-    const opts = (check: ((s: Socket) => Error | null) | null) =>
-      new Http1Client({ timeouts: { connectMs: t.connectMs, firstByteMs: t.firstByteMs, idleMs: t.idleMs, keepAliveMs: 30_000 }, maxConnections: 256, check });
-    this.#clients = { any: opts(null), 'public-only': opts(publicOnly) };
+    const clientWith = (check: SocketCheck | null) => new Http1Client({ timeouts: { ...t, keepAliveMs: 30_000 }, maxConnections: 256, check });
+    this.#clients = { any: clientWith(null), 'public-only': clientWith(publicOnly) };
   }
 
   /** Settles once the response's headers arrive; its body then arrives on `body`. */
@@ -203,7 +201,7 @@ export class Outbound {
     const signal = req.signal;
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
     const client = this.#clients[req.policy ?? 'any'];
-    return new Promise<OutboundResponse>((resolve, reject) => new Exchange(client, resolve, reject, signal).start(req.url, req));
+    return new Promise<OutboundResponse>((resolve, reject) => new Exchange(client, resolve, reject, signal).start(req));
   }
 
   async close(): Promise<void> {
