@@ -139,6 +139,17 @@ describe('the vendor HTTP/1.1 client', () => {
     expect(s.connections).toBe(2);
   });
 
+  it('never reuses a connection that sent bytes after a bodiless answer', async () => {
+    const s = await scripted((sock, _r, i) => {
+      if (i === 0) sock.write('HTTP/1.1 204 No Content\r\n\r\nstray');
+      else sock.write(ok('{}'));
+    });
+    const c = client();
+    expect(await send(c, s.url)).toMatchObject({ status: 204, body: '' });
+    expect((await send(c, s.url)).body).toBe('{}');
+    expect(s.connections).toBe(2);
+  });
+
   it('fails an answer cut short, and one that is not HTTP', async () => {
     const s = await scripted((sock, _r, i) => {
       if (i === 0) sock.end('HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\nshort');

@@ -176,7 +176,8 @@ class Connection {
     this.phase = 'body';
     this.#handler!.onHeaders(code, headers);
     if (this.#handler === null) return; // the handler ended the exchange
-    if (this.#framing === Framing.None || (this.#framing === Framing.Length && this.#remaining === 0)) return this.#complete();
+    // an answer without a body ends at its head; bytes after it mean the connection is not reused
+    if (this.#framing === Framing.None || (this.#framing === Framing.Length && this.#remaining === 0)) return this.#complete(rest < buf.length);
     if (rest < buf.length) this.#readBody(buf, rest);
   }
 
