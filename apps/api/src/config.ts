@@ -66,7 +66,7 @@ export const configSchema = z
     UPSTREAM_MAX_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
     CIRCUIT_FAILURES: z.coerce.number().int().min(1).default(5),
     CIRCUIT_COOLDOWN_MS: z.coerce.number().int().positive().default(30_000),
-    /** The semantic cache's sentence-embedding model: a directory with onnx/model.onnx and tokenizer.json (else the lexical fallback). */
+    /** Overrides the semantic cache's packaged all-MiniLM-L6-v2: a directory with onnx/model.onnx and tokenizer.json. */
     EMBEDDING_MODEL_DIR: z.string().min(1).optional(),
     /** How long a semantic lookup waits for its question's embedding before it counts as a miss. */
     SEMANTIC_EMBED_TIMEOUT_MS: z.coerce.number().int().positive().default(250),

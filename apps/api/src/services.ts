@@ -63,7 +63,7 @@ export interface Services {
 
 export interface ServiceHooks {
   announceAdminKey?: (key: string) => void;
-  /** Makes the semantic cache's embedder (default: MiniLM from EMBEDDING_MODEL_DIR, else lexical). */
+  /** Makes the semantic cache's embedder (default: MiniLM from EMBEDDING_MODEL_DIR, else the packaged model, else lexical). */
   createEmbedder?: () => Promise<Embedder>;
 }
 
@@ -114,7 +114,7 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
     embedTimeoutMs: config.SEMANTIC_EMBED_TIMEOUT_MS,
     createEmbedder:
       hooks.createEmbedder ??
-      (() => createEmbedder({ modelDir: config.EMBEDDING_MODEL_DIR, onFallback: (why) => logger.warn({ why }, 'semantic cache: no embedding model; using the lexical fallback') })),
+      (() => createEmbedder({ modelDir: config.EMBEDDING_MODEL_DIR, onFallback: (why, next) => logger.warn({ why, next }, `semantic cache: embedding model did not load; trying the ${next}`) })),
   });
   await semanticCache.start();
   await routingSettings.start();

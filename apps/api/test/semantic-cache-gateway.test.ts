@@ -293,6 +293,7 @@ describe('a slow or failing embedder', () => {
   const embedder: Embedder = {
     dims: 384,
     name: 'onnx-minilm',
+    source: 'test',
     embed: () => (mode === 'fail' ? Promise.reject(new Error('model crashed')) : new Promise<Float32Array[]>(() => undefined)),
     close: async () => undefined,
   };

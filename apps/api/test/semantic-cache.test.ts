@@ -239,14 +239,17 @@ describe('semantic index', () => {
 });
 
 describe('lexical fallback', () => {
-  it('is used when the model directory is missing, and embeds', async () => {
+  it('is used when no model loads, and embeds', async () => {
     const missing = join(repoRoot, 'no-such-model-dir');
     expect(existsSync(missing)).toBe(false);
-    const reasons: string[] = [];
-    const embedder = await createEmbedder({ modelDir: missing, onFallback: (r) => reasons.push(r) });
+    const reasons: [string, string][] = [];
+    const embedder = await createEmbedder({ modelDir: missing, packaged: false, onFallback: (r, next) => reasons.push([r, next]) });
     try {
       expect(embedder).toBeInstanceOf(LexicalEmbedder);
-      expect(reasons[0]).toMatch(/did not load/);
+      expect(embedder.source).toBe('built-in');
+      expect(reasons).toHaveLength(1);
+      expect(reasons[0]![0]).toMatch(/did not load/);
+      expect(reasons[0]![1]).toBe('lexical fallback');
       const [x, y, z] = await embedder.embed(['How do I reset my password?', 'How do I reset my password', 'What is the capital of France?']);
       expect(x).toHaveLength(embedder.dims);
       expect(cosine(x!, x!)).toBeCloseTo(1, 5);
@@ -261,15 +264,17 @@ describe('lexical fallback', () => {
     }
   });
 
-  it('is also what createEmbedder gives without any model directory', async () => {
-    const saved = process.env.EMBEDDING_MODEL_DIR;
-    delete process.env.EMBEDDING_MODEL_DIR;
+  it('is not used when only the model directory fails: the packaged model takes over, and says why', async () => {
+    const reasons: [string, string][] = [];
+    const embedder = await createEmbedder({ modelDir: join(repoRoot, 'no-such-model-dir'), onFallback: (r, next) => reasons.push([r, next]) });
     try {
-      const embedder = await createEmbedder();
-      expect(embedder.name).toBe('lexical');
-      await embedder.close();
+      expect(embedder).toBeInstanceOf(OnnxMiniLM);
+      expect(embedder.source).toBe('packaged');
+      expect(reasons).toHaveLength(1);
+      expect(reasons[0]![0]).toMatch(/did not load from .*no-such-model-dir/);
+      expect(reasons[0]![1]).toBe('packaged model');
     } finally {
-      if (saved !== undefined) process.env.EMBEDDING_MODEL_DIR = saved;
+      await embedder.close();
     }
   });
 });

@@ -14,6 +14,7 @@ import type { Logger } from '../logger.ts';
 import type { CachedAnswer } from '../pipeline/cache.ts';
 import { newId } from '../security/secrets.ts';
 import { defaultThresholdFor, effectiveThreshold, SemanticIndex, type Embedder } from './semantic/index.ts';
+import { describeEmbedder, type EmbedderStatus } from './semantic-metrics.ts';
 
 const ENTRY_CHANNEL = 'semantic-cache:entry';
 const STEP_CHANNEL = 'semantic-cache:step';
@@ -160,6 +161,7 @@ export class SemanticCache {
   readonly #origin = randomUUID();
   #embedder: Promise<Embedder> | null = null;
   #ready: Embedder | null = null;
+  #embedderFailed = false;
   #index: SemanticIndex | null = null;
   readonly #answers = new Map<string, Map<string, Stored>>();
   /** Per tenant, its entries' ids (to their index key), oldest first: the tenant's bound is kept on it. */
@@ -223,6 +225,13 @@ export class SemanticCache {
     return this.#ready?.name ?? null;
   }
 
+  /** Which embedder the cache uses, for /metrics: not made yet, loading, ready (with its model) or failed. */
+  get embedderStatus(): EmbedderStatus {
+    if (this.#ready) return { state: 'ready', embedder: this.#ready };
+    if (this.#embedderFailed) return { state: 'failed' };
+    return { state: this.#embedder ? 'loading' : 'idle' };
+  }
+
   /** The default threshold in force (the loaded embedder's; MiniLM's before it loads). */
   get defaultThreshold(): number {
     return defaultThresholdFor(this.#ready?.name ?? 'onnx-minilm');
@@ -234,10 +243,14 @@ export class SemanticCache {
       this.#embedder = this.#create().then((e) => {
         this.#ready = e;
         this.#index = new SemanticIndex({ threshold: defaultThresholdFor(e.name), maxEntriesPerKey: MAX_PER_SCOPE + 1 });
-        this.#logger.info({ embedder: e.name, dims: e.dims, ms: Math.round(performance.now() - t0) }, 'semantic cache: embedder ready');
+        const ms = Math.round(performance.now() - t0);
+        this.#logger.info({ embedder: e.name, source: e.source, model: e.model, dims: e.dims, ms }, `semantic cache: embedder ${describeEmbedder(e)} ready`);
         return e;
       });
-      this.#embedder.catch((err: unknown) => this.#logger.warn({ err: String(err) }, 'semantic cache: no embedder'));
+      this.#embedder.catch((err: unknown) => {
+        this.#embedderFailed = true;
+        this.#logger.warn({ err: String(err) }, 'semantic cache: no embedder');
+      });
     }
     return this.#embedder;
   }

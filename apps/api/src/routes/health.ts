@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { renderEmbedderGauge } from '../cache/semantic-metrics.ts';
 import type { Services } from '../services.ts';
 
 export function registerHealthRoutes(app: FastifyInstance, s: Services): void {
@@ -22,6 +23,6 @@ export function registerHealthRoutes(app: FastifyInstance, s: Services): void {
 
   app.get('/metrics', async (_request, reply) => {
     s.metrics.meterPending.value = s.meter.pending;
-    return reply.type('text/plain; version=0.0.4; charset=utf-8').send(s.metrics.render());
+    return reply.type('text/plain; version=0.0.4; charset=utf-8').send(s.metrics.render() + renderEmbedderGauge(s.semanticCache.embedderStatus) + '\n');
   });
 }

