@@ -159,6 +159,7 @@ export interface WorkflowStep {
   probes: number;
   served: number;
   judge_error?: number;
+  exploration?: { calls: number; baseline_usd: number; spent_usd: number; share_of_baseline: number; payback: number; rate: number };
   candidates?: { policy: string; n: number; retention: number; lcb: number; cost_share: number; by_judge?: { retention: number; n: number }; by_outcome?: { retention: number; n: number } }[];
 }
 

@@ -25,7 +25,13 @@ export const routingSettingsWrite = z
     judge_model: modelName.optional(),
     quality_floor: unit.optional(),
     exploration: z
-      .object({ step_budget_usd: z.number().min(0).optional(), daily_budget_usd: z.number().min(0).optional() })
+      .object({
+        // the most exploration may take of a step's own baseline spend so far (default 0.1)
+        step_share: unit.optional(),
+        // an optional fixed cap per step, on top of the share
+        step_budget_usd: z.number().min(0).optional(),
+        daily_budget_usd: z.number().min(0).optional(),
+      })
       .strict()
       .optional(),
     cache: z

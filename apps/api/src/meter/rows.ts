@@ -65,7 +65,7 @@ export interface EvidenceRow {
   workflow_id: string;
   fingerprint: string;
   release: string;
-  kind: 'probe' | 'served';
+  kind: 'probe' | 'served' | 'judge';
   created_at: string;
   sample: Record<string, unknown>;
 }

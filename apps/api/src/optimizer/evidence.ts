@@ -17,6 +17,16 @@ export interface ProbeAnswer {
 
 export interface Probe {
   at: number;
+  /**
+   * The candidate policy this probe was for. Such a probe grades only answers that disagree
+   * with the baseline's (and the baseline's then), so its `baselineScore` is a fair sample of
+   * the baseline's quality only when `baselineSampled` says it was graded at random. Probes
+   * without it (older ones) graded the baseline's answer always.
+   */
+  policy?: string;
+  baselineSampled?: boolean;
+  /** Every answer that differed from the baseline's was graded: evidence for each of its models too. */
+  complete?: boolean;
   /** The judge's largest cost for grading one answer to this request (older probes; see ProbeAnswer). */
   judgeCostMicros?: number;
   baselineScore: number | null;
@@ -67,6 +77,8 @@ export interface PolicyStats {
 const Z = 1.0;
 /** Outcome reports the baseline needs before outcomes are compared with it. */
 const MIN_BASELINE_OUTCOMES = 20;
+/** Randomly sampled baseline grades before they say what the baseline's quality is. */
+const MIN_BASELINE_SAMPLES = 10;
 /** Answers graded twice before the judge's error rate is estimated. */
 const MIN_REGRADES = 10;
 /** Beyond this error rate the judge says too little to correct for (its evidence is capped at 3× its face value). */
@@ -142,6 +154,8 @@ export class StepEvidence {
   readonly #stats = new Map<string, PolicyStats>();
   /** Each policy's graded differences and costs over the probes, kept until the probes change. */
   readonly #probed = new Map<string, { diffs: number[]; costs: number[] }>();
+  /** Each policy's share of probes that disagreed with the baseline, kept until the probes change. */
+  readonly #disagreement = new Map<string, { n: number; rate: number }>();
   /** The judge's error rate from the probes, kept until the probes change. */
   #judgeError: number | undefined;
   /** Pruning's retention, kept until the evidence changes (it is read on every routed call). */
@@ -149,7 +163,7 @@ export class StepEvidence {
 
   addProbe(p: Probe): void {
     this.probes.push(p);
-    if (p.baselineScore !== null) this.#baselineScores.push(p.baselineScore);
+    if (p.baselineScore !== null && (p.policy === undefined || p.baselineSampled)) this.#baselineScores.push(p.baselineScore);
     this.#changed(true);
   }
 
@@ -159,6 +173,7 @@ export class StepEvidence {
     this.#pruneStats = undefined;
     if (!probes) return;
     this.#probed.clear();
+    this.#disagreement.clear();
     this.#judgeError = undefined;
   }
 
@@ -190,6 +205,69 @@ export class StepEvidence {
   baselineMean(): number {
     if (this.#baselineScores.length === 0) return 1;
     return this.#baselineScores.mean();
+  }
+
+  /**
+   * The baseline's true mean quality, as a band one standard error wide each side: from the
+   * clients' outcomes when there are enough (they are the truth), else from the judge's
+   * grades of randomly sampled baseline answers with its error undone; unknown, [0.5, 1].
+   */
+  baselineBand(): { lo: number; hi: number } {
+    const clamp = (lo: number, hi: number) => ({ lo: Math.min(1, Math.max(0.2, lo)), hi: Math.min(1, Math.max(0.2, hi)) });
+    const o = this.#baselineOutcomes;
+    if (o.length >= MIN_BASELINE_OUTCOMES) {
+      const se = Math.max(o.sd(), 0.05) / Math.sqrt(o.length);
+      return clamp(o.mean() - se, o.mean() + se);
+    }
+    const j = this.#baselineScores;
+    if (j.length < MIN_BASELINE_SAMPLES) return { lo: 0.5, hi: 1 };
+    const e = this.judgeErrorRate();
+    const m = (j.mean() - e) / (1 - 2 * e);
+    const se = Math.max(j.sd(), 0.05) / Math.sqrt(j.length) / (1 - 2 * e);
+    return clamp(m - se, m + se);
+  }
+
+  /** Whether the baseline's quality is known well enough: enough outcomes, or enough random grades. */
+  baselineKnown(): boolean {
+    return this.#baselineOutcomes.length >= MIN_BASELINE_OUTCOMES || this.#baselineScores.length >= 2 * MIN_BASELINE_SAMPLES;
+  }
+
+  /**
+   * How often a probe of the policy needed grades: its answer differed from the baseline's
+   * (for a gate: both cheap models agreed on an answer other than the baseline's).
+   */
+  disagreement(policy: Policy, baselineModel: string): { n: number; rate: number } {
+    const key = `${policyKey(policy)}\0${baselineModel}`;
+    let d = this.#disagreement.get(key);
+    if (!d) {
+      let n = 0;
+      let differ = 0;
+      for (const p of this.probes) {
+        const models = policy.kind === 'gate' ? [policy.a, policy.b] : policy.kind === 'model' || policy.kind === 'verify' ? [policy.model] : [];
+        const answers = models.map((m) => p.answers[m]);
+        if (models.length === 0 || answers.some((a) => !a)) continue;
+        n++;
+        const [a, b] = answers as ProbeAnswer[];
+        if (b ? agree(a!.text, b.text) && !agree(a!.text, p.baselineText) : !agree(a!.text, p.baselineText)) differ++;
+      }
+      d = { n, rate: n ? differ / n : 0 };
+      this.#disagreement.set(key, d);
+    }
+    return d;
+  }
+
+  /** What one judge grade cost as a share of a baseline answer, over the probes that paid for one; null before three. */
+  judgeCostShare(): number | null {
+    let judge = 0;
+    let base = 0;
+    let n = 0;
+    for (const p of this.probes) {
+      if (!p.judgeCostMicros || !p.baselineCostMicros) continue;
+      judge += p.judgeCostMicros;
+      base += p.baselineCostMicros;
+      n++;
+    }
+    return n >= 3 ? judge / base : null;
   }
 
   /**
@@ -225,7 +303,7 @@ export class StepEvidence {
     // and pulls the baseline's mean toward a half; both are undone before comparing
     const e = this.judgeErrorRate();
     for (let i = 0; i < diffs.length; i++) diffs[i]! /= 1 - 2 * e;
-    const mb = Math.max(0, (this.baselineMean() - e) / (1 - 2 * e));
+    const band = this.baselineBand();
     const outcomes: number[] = [];
     const judgedBaseline = this.baselineMean();
     for (const s of this.#servedBy.get(name) ?? []) {
@@ -234,9 +312,11 @@ export class StepEvidence {
     }
     const estimates: { r: number; se: number; n: number }[] = [];
     let judged: { r: number; se: number; n: number } | null = null;
-    if (diffs.length > 0 && mb > 0) {
+    if (diffs.length > 0) {
       const m = mean(diffs);
       const spread = diffs.length > 1 ? sd(diffs, m) : 1;
+      // a loss weighs most against a low baseline, a gain least against a high one: the cautious side of each
+      const mb = m < 0 ? band.lo : band.hi;
       judged = { r: 1 + m / mb, se: Math.max(spread, 0.05) / Math.sqrt(diffs.length) / mb, n: diffs.length };
       estimates.push(judged);
     }
@@ -303,10 +383,20 @@ export class StepEvidence {
     return (this.#judgeError ??= this.#measureJudgeError());
   }
 
+  /** The judge's error rate as measured for the whole tenant (a judge panel), used until the step's own regrades say. */
+  setSharedJudgeError(e: number | undefined): void {
+    const rounded = e === undefined ? undefined : Math.round(Math.min(MAX_JUDGE_ERROR, e) * 100) / 100;
+    if (rounded === this.#sharedJudgeError) return;
+    this.#sharedJudgeError = rounded;
+    this.#changed(true);
+  }
+
+  #sharedJudgeError: number | undefined;
+
   #measureJudgeError(): number {
     const d: number[] = [];
     for (const p of this.probes) if (p.baselineRegrade !== undefined && p.baselineScore !== null) d.push(Math.abs(p.baselineScore - p.baselineRegrade));
-    if (d.length < MIN_REGRADES) return 0;
+    if (d.length < MIN_REGRADES) return this.#sharedJudgeError ?? 0;
     const m = Math.min(0.5, mean(d));
     return Math.min(MAX_JUDGE_ERROR, (1 - Math.sqrt(1 - 2 * m)) / 2);
   }
@@ -327,6 +417,9 @@ export class StepEvidence {
 
   /** A policy's answer to one probed request, graded: its score minus the baseline's, and what it cost. */
   #probeDiff(p: Probe, policy: Policy, baselineModel: string): { diff: number; cost: number } | null {
+    // a probe for one candidate graded only what that candidate needed: it is evidence for it alone
+    const isBaseline = policy.kind === 'model' && policy.model === baselineModel;
+    if (p.policy !== undefined && !isBaseline && !covers(p, policy)) return null;
     const base = p.baselineScore;
     // the policy's served answer (from `model`) and its cost, or an escalation to the baseline
     const served = (model: string, cost: number): { diff: number; cost: number } | null => {
@@ -383,6 +476,14 @@ export class StepEvidence {
   recent(policy: string, since: number): ServedSample[] {
     return (this.#servedBy.get(policy) ?? []).filter((s) => s.at >= since);
   }
+}
+
+/** Whether a probe made for one candidate graded all that `policy`'s evidence needs. */
+function covers(p: Probe, policy: Policy): boolean {
+  if (p.policy === policyKey(policy)) return true;
+  // a verify probe grades its model's answer always, a complete probe every differing answer: evidence for each model alone
+  if (policy.kind !== 'model') return p.complete === true && policy.kind === 'gate' && p.answers[policy.a] !== undefined && p.answers[policy.b] !== undefined;
+  return p.policy === `verify:${policy.model}` || (p.complete === true && p.answers[policy.model] !== undefined);
 }
 
 export function mean(xs: number[]): number {

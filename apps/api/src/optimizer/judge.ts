@@ -6,14 +6,24 @@ export const JUDGE_RUBRIC =
   'Reply with JSON only: {"score": number between 0 and 1, "reason": short string}. ' +
   '1 means fully correct, 0 means wrong, refused or off-task; use values between only for partly correct answers.';
 
-export function judgeBody(judgeModel: string, request: unknown[], answer: string): Record<string, unknown> & { model: string; messages: Record<string, unknown>[] } {
-  return {
+/**
+ * The grading request; a judge without structured outputs is held to JSON by the rubric
+ * alone. A second opinion is sampled (temperature 1): at 0 a judge repeats itself and its
+ * self-agreement would say nothing of its errors.
+ */
+export function judgeBody(judgeModel: string, request: unknown[], answer: string, opts: { structured?: boolean; resample?: boolean } = {}): Record<string, unknown> & { model: string; messages: Record<string, unknown>[] } {
+  const structured = opts.structured ?? true;
+  const body = {
     model: judgeModel,
-    temperature: 0,
+    temperature: opts.resample ? 1 : 0,
     messages: [
       { role: 'system', content: JUDGE_RUBRIC },
       { role: 'user', content: JSON.stringify({ request, answer }) },
     ],
+  };
+  if (!structured) return body;
+  return {
+    ...body,
     response_format: {
       type: 'json_schema',
       json_schema: {

@@ -9,26 +9,34 @@ import { newId } from '../security/secrets.ts';
 import type { CallEvent } from '../pipeline/context.ts';
 import { mean, sd, StepEvidence, type PolicyStats, type Probe, type ServedSample } from './evidence.ts';
 import { candidatePolicies, describePolicy, parsePolicy, policyKey, policyModels, type Policy } from './policies.ts';
+import { MIN_EVIDENCE, planExploration, type Prospect } from './exploration.ts';
+import { AUDIT_SHARE, JudgePanel, type JudgePair } from './judge-panel.ts';
+
+/** How often a cheap model's answer is taken to differ from the baseline's before probes say. */
+const DEFAULT_DISAGREEMENT = 0.3;
+/** Grades a step's exploration is planned over, for the expected cost of one. */
+const PLANNED_GRADES = 100;
+
+/** A judge pair as stored: which judges it compared. */
+type StoredJudgePair = JudgePair & { judge: string; cheap: string };
 
 /** Samples a policy needs before it may serve. */
-export const MIN_SAMPLES = 60;
+export const MIN_SAMPLES = MIN_EVIDENCE;
 /** Samples a candidate gets before a poor estimate may close it. */
 const MIN_OPEN_SAMPLES = 30;
 /** Pruned requests compared with their unpruned form before pruning may go on once a step settles. */
 const MIN_PRUNE_SAMPLES = 20;
+/** While the baseline's quality is not known, the share of probes that grade its answer at random. */
+const BASELINE_SAMPLE_RATE = 0.25;
 /** Share of probes on which the judge grades the baseline's answer twice. */
 const REGRADE_SHARE = 0.5;
 /** Regrades per step after which the judge's error rate is known well enough. */
-const MAX_REGRADES = 80;
-/** Probes a step collects before it may settle. */
-export const SETTLE_PROBES = 120;
-/** The same, for a step re-opened by drift (the rest of its evidence still stands). */
-const RESETTLE_PROBES = 20;
-const RESETTLE_MAX_PROBES = 40;
-/** Probes after which a step stops exploring even if something is still open. */
-export const MAX_PROBES = 180;
-/** Models probed at most per explored call. */
-const MAX_PROBE_MODELS = 10;
+const MAX_REGRADES = 30;
+/** Exploration may take this share of a step's baseline spend so far, plus a start-up allowance of this many baseline calls. */
+export const DEFAULT_BUDGET_SHARE = 0.1;
+export const DEFAULT_ALLOWANCE_CALLS = 2;
+/** How far a candidate's retention is believed to sit from the floor before any evidence (its prior's spread). */
+const PRIOR_SE = 0.05;
 /** On a settled step with scarce outcomes, every this-many-th call gets a judge check (0.5 %). */
 const DRIFT_CHECK_EVERY = 200;
 /** Drift is tested once per this many new grades of the serving policy, over the last two blocks. */
@@ -57,6 +65,12 @@ interface StepState {
   evidence: StepEvidence;
   settled: boolean;
   everSettled: boolean;
+  /** Re-opened by drift and not settled since (settling then is a `resettled` event). */
+  resettling: boolean;
+  /** The step's routed traffic (this process's view): calls and their baseline cost. */
+  traffic: { calls: number; baselineMicros: number };
+  /** The last decision's best payback and probing rate, for the step view. */
+  lastPlan: { payback: number; rate: number };
   /** Models whose evidence a drift wiped; re-opened, the step re-verifies only them. */
   drifted: string[];
   reopenedAt: number;
@@ -71,17 +85,23 @@ interface StepState {
 
 export interface Decision {
   policy: Policy;
-  /** Models to probe on this call (empty once the step has settled). */
+  /** Models to probe on this call (at most one candidate policy's; empty when not exploring). */
   probe: string[];
+  /** The candidate policy the probe is for. */
+  probing?: string;
   /** Judge-check the served answer (a drift check on a settled step). */
   check: boolean;
   /** Have the judge grade the baseline's probed answer a second time (its self-consistency). */
   regrade: boolean;
+  /** Have the judge grade the baseline's answer at random (how good the baseline is, while outcomes do not say). */
+  sampleBaseline: boolean;
   /**
    * Whether this call's context may be pruned: while the step explores (to gather the
    * evidence) and, once it settles, only while that evidence says pruned answers hold the bar.
    */
   prune: boolean;
+  /** The least share of the prompt pruning must remove to be applied (0 once pruning is proven on the step). */
+  pruneMinShare: number;
   settled: boolean;
   reasons: string[];
 }
@@ -95,8 +115,17 @@ export interface DecideInput {
   allowGates: boolean;
   /** A uniform draw in [0, 1) for sampling decisions. */
   draw: number;
-  /** Exploration budgets in micro-dollars: this step's in all, the tenant's over the last 24 h. */
-  budget?: { stepMicros: number; dailyMicros: number };
+  /**
+   * Exploration budgets: a share of the step's own baseline spend plus an allowance in
+   * baseline calls; optionally a fixed cap for the step; the tenant's over the last 24 h.
+   */
+  budget?: { share: number; allowanceCalls: number; stepMicros?: number; dailyMicros: number };
+  /** Each cheaper candidate's price as a share of the baseline's. */
+  priceShares?: Record<string, number>;
+  /** The judge's price as a share of the baseline's (what a grade costs until measured). */
+  judgeShare?: number;
+  /** The tenant's panel of the configured judge and a cheaper one, and the cheaper one's price share. */
+  judges?: { panel: JudgePanel; cheapShare: number };
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
@@ -196,10 +225,14 @@ export class Optimizer {
       // drivers differ: a Date from node-postgres, the text of the timestamp from PGlite's wire
       const at = new Date(r.created_at).getTime();
       this.#seen.set(r.id, at);
+      if (at - 5_000 > this.#lastLoaded.getTime()) this.#lastLoaded = new Date(at - 5_000);
+      if (r.kind === 'judge') {
+        this.#addJudgePair(r.account_id, r.sample as unknown as StoredJudgePair);
+        continue;
+      }
       const s = this.#state({ accountId: r.account_id, workflowId: r.workflow_id, fingerprint: r.fingerprint, label: '', release: r.release }, at);
       if (r.kind === 'probe') this.#addProbe(s, r.sample as unknown as Probe);
       else s.evidence.addServed(r.sample as unknown as ServedSample, (r.sample as { baseline?: boolean }).baseline === true);
-      if (at - 5_000 > this.#lastLoaded.getTime()) this.#lastLoaded = new Date(at - 5_000);
     }
     // a load asks only for rows newer than #lastLoaded: older ids can never come back
     const forgetBefore = this.#lastLoaded.getTime() - 60_000;
@@ -216,18 +249,31 @@ export class Optimizer {
   #state(k: StepKey, at = Date.now()): StepState {
     const id = stepId(k);
     let s = this.#states.get(id);
-    if (!s) this.#states.set(id, (s = { key: k, evidence: new StepEvidence(), settled: false, everSettled: false, drifted: [], reopenedAt: 0, chosen: '', view: [], settledCalls: 0, lastUsed: at }));
+    if (!s) {
+      s = { key: k, evidence: new StepEvidence(), settled: false, everSettled: false, resettling: false, traffic: { calls: 0, baselineMicros: 0 }, lastPlan: { payback: 0, rate: 0 }, drifted: [], reopenedAt: 0, chosen: '', view: [], settledCalls: 0, lastUsed: at };
+      this.#states.set(id, s);
+    }
     if (k.label && !s.key.label) s.key = k;
     if (at > s.lastUsed) s.lastUsed = at;
     return s;
+  }
+
+  /** A routed call on the step was priced: its traffic, for the payback rule and the step's exploration budget. */
+  noteCall(step: StepKey, baselineMicros: number): void {
+    const s = this.#state(step);
+    s.traffic.calls++;
+    s.traffic.baselineMicros += Math.max(0, baselineMicros);
   }
 
   decide(input: DecideInput): Decision {
     const s = this.#state(input.step);
     const base: Policy = { kind: 'model', model: input.baseline };
     const floor = input.floor;
+    const judged = input.judges?.panel.errors();
+    if (judged) s.evidence.setSharedJudgeError(input.judges!.panel.adopted ? judged.cheap : judged.main);
     const baseStats = s.evidence.stats(base, input.baseline);
-    const baselineCost = Number.isFinite(baseStats.costMicros) ? baseStats.costMicros : Infinity;
+    const perCall = s.traffic.calls > 0 ? s.traffic.baselineMicros / s.traffic.calls : NaN;
+    const baselineCost = Number.isFinite(baseStats.costMicros) ? baseStats.costMicros : Number.isFinite(perCall) ? perCall : Infinity;
     const available = new Set(input.cheaper);
     const stats = new Map<string, PolicyStats>();
     let best: { policy: Policy; stats: PolicyStats } | null = null;
@@ -238,8 +284,99 @@ export class Optimizer {
       const holds = st.n >= MIN_SAMPLES && st.lcb >= floor;
       // worth serving only if it saves a margin: its mean cost at most WORTHWHILE of the baseline's
       if (holds && st.costMicros < WORTHWHILE * baselineCost && (!best || st.costMicros < best.stats.costMicros)) best = { policy: p, stats: st };
-      if (!holds && (st.n < MIN_OPEN_SAMPLES || st.ucb >= floor) && st.n < MAX_PROBES) open.push(p);
+      if (!holds && (st.n < MIN_OPEN_SAMPLES || st.ucb >= floor)) open.push(p);
     }
+    s.view = this.#view(stats, baselineCost);
+    const events: CallEvent[] = [];
+    // a settled step keeps its choice while it still holds and can serve; a cheaper proven policy takes over
+    let chosen = best?.policy ?? base;
+    let chosenStats = best?.stats;
+    if (s.chosen && s.settled) {
+      const current = parsePolicy(s.chosen);
+      const usable = policyModels(current).every((m) => m === input.baseline || available.has(m));
+      const st = stats.get(s.chosen);
+      const isBase = current.kind === 'model' && current.model === input.baseline;
+      const stillHolds = isBase ? best === null : st !== undefined && st.n >= MIN_SAMPLES && st.lcb >= floor;
+      if (usable && (stillHolds || !input.allowGates) && !(best && st && best.stats.costMicros < st.costMicros)) [chosen, chosenStats] = [current, st];
+    }
+    const chosenShare = chosenStats && Number.isFinite(chosenStats.costMicros) ? chosenStats.costMicros / baselineCost : 1;
+    const chosenIsBase = chosen.kind === 'model' && chosen.model === input.baseline;
+    // re-opened by drift, only what the drift touched is still in question
+    const stillOpen = open.filter((p) => !s.drifted.length || policyModels(p).some((m) => s.drifted.includes(m)));
+    const plan = planExploration({
+      traffic: { calls: s.traffic.calls, baselineMicros: s.traffic.baselineMicros, spentMicros: s.evidence.spentSince(0) },
+      floor,
+      servingShare: chosenShare,
+      gradeShare: this.#gradeShare(s, input),
+      budgetShare: input.budget?.share ?? DEFAULT_BUDGET_SHARE,
+      allowanceCalls: input.budget?.allowanceCalls ?? DEFAULT_ALLOWANCE_CALLS,
+      blocked: this.#overBudget(s, input),
+      prospects: stillOpen.flatMap((p) => this.#prospect(s, p, stats.get(policyKey(p))!, input, baselineCost, chosenIsBase) ?? []),
+      draw: input.draw,
+    });
+    const settled = plan.payback < 1;
+    if (settled && !s.settled) {
+      s.drifted = [];
+      if (s.resettling) events.push({ kind: 'resettled', at: new Date(), payload: { step: input.step.label, fingerprint: input.step.fingerprint, policy: policyKey(chosen) } });
+      s.everSettled = true;
+      s.resettling = false;
+    }
+    s.settled = settled;
+    s.chosen = policyKey(chosen);
+    s.lastPlan = { payback: plan.payback, rate: plan.rate };
+    this.#pendingEvents.set(stepId(input.step), events);
+    const probe = plan.probe ? plan.probe.models.filter((m) => m !== input.baseline) : [];
+    const d = this.#decision(s, chosen, chosenStats, input, stillOpen, settled, probe);
+    if (plan.probe) d.probing = plan.probe.key;
+    d.reasons.push(plan.reason);
+    return d;
+  }
+
+  /** A candidate as exploration prices it, or null when it cannot be probed as one policy. */
+  #prospect(s: StepState, p: Policy, st: PolicyStats, input: DecideInput, baselineCost: number, servingBaseline: boolean): Prospect | null {
+    if (p.kind !== 'model' && p.kind !== 'gate' && p.kind !== 'verify') return null;
+    const models = policyModels(p);
+    const share = (m: string) => input.priceShares?.[m] ?? 0.5;
+    const grade = this.#gradeShare(s, input);
+    const disagree = s.evidence.disagreement(p, input.baseline);
+    const rate = disagree.n >= 10 ? disagree.rate : p.kind === 'gate' ? DEFAULT_DISAGREEMENT / 3 : DEFAULT_DISAGREEMENT;
+    const answers = models.reduce((a, m) => a + share(m), 0);
+    const measured = Number.isFinite(st.costMicros) && st.n >= 10 ? st.costMicros / baselineCost : undefined;
+    const costShare = measured ?? (p.kind === 'gate' ? answers + 0.3 : p.kind === 'verify' ? answers + grade + 0.3 : answers);
+    // a grade for each answer that disagrees with the baseline's, and the baseline's own; verify grades its answer always;
+    // a gate only its agreed answer, unless a cheap judge grades every differing answer of both
+    const grades = p.kind === 'verify' ? 1 + rate : p.kind === 'gate' && input.judges?.panel.adopted ? 3 * DEFAULT_DISAGREEMENT : 2 * rate;
+    const prior = st.n > 0 ? { retention: st.retention, se: Math.max((st.ucb - st.lcb) / 2, 1e-3) } : { retention: input.floor, se: PRIOR_SE };
+    return {
+      key: policyKey(p),
+      models,
+      n: st.n,
+      ...prior,
+      costShare,
+      // serving something other than the baseline, a probe also pays for the baseline's answer to compare with
+      probeShare: answers + (servingBaseline ? 0 : 1),
+      gradesPerProbe: grades,
+    };
+  }
+
+  /**
+   * What one judge grade is expected to cost over the coming probes, as a share of a baseline
+   * call. The configured judge's cost is measured on the step's probes (else priced); a cheaper
+   * judge, once adopted, costs its price (a grade, a resampled second grade, a few audits); while
+   * its panel is still deciding, the next grades are the configured judge's and the rest the
+   * cheaper one's, if it is adopted.
+   */
+  #gradeShare(s: StepState, input: DecideInput): number {
+    const main = s.evidence.judgeCostShare() ?? input.judgeShare ?? 1;
+    const judges = input.judges;
+    if (!judges || (judges.panel.decided && !judges.panel.adopted)) return main;
+    const cheap = 2 * judges.cheapShare + AUDIT_SHARE * main;
+    if (judges.panel.adopted) return cheap;
+    const need = Math.min(PLANNED_GRADES, judges.panel.crossNeeded());
+    return (need * main + (PLANNED_GRADES - need) * cheap) / PLANNED_GRADES;
+  }
+
+  #view(stats: Map<string, PolicyStats>, baselineCost: number): StepState['view'] {
     const view = [...stats.entries()]
       .filter(([, st]) => st.n > 0 && Number.isFinite(st.costMicros))
       .map(([policy, st]) => ({
@@ -255,63 +392,7 @@ export class Optimizer {
     const byCost = [...view].sort((a, b) => a.cost_share - b.cost_share).slice(0, 6);
     const byLcb = [...view].sort((a, b) => b.lcb - a.lcb).filter((v) => !byCost.includes(v)).slice(0, 6);
     const gates = view.filter((v) => v.policy.startsWith('gate:') && v.cost_share < 1).sort((a, b) => b.lcb - a.lcb).filter((v) => !byLcb.includes(v)).slice(0, 4);
-    s.view = [...byCost, ...byLcb, ...gates];
-    const events: CallEvent[] = [];
-    // A settled step keeps its choice (stable, no exploring) while it still holds and can serve;
-    // only drift, or its models leaving the catalog, re-opens the decision.
-    if (s.settled && s.chosen) {
-      const current = parsePolicy(s.chosen);
-      const usable = policyModels(current).every((m) => m === input.baseline || available.has(m));
-      const st = stats.get(s.chosen);
-      const stillHolds = current.kind === 'model' && current.model === input.baseline ? best === null : st !== undefined && st.n >= MIN_SAMPLES && st.lcb >= floor;
-      if (usable && (stillHolds || !input.allowGates)) {
-        // a cheaper proven policy (say, a model re-enabled with its evidence intact) takes over without exploring
-        const pick = best && st && best.stats.costMicros < st.costMicros ? best : { policy: current, stats: st };
-        s.chosen = policyKey(pick.policy);
-        this.#pendingEvents.set(stepId(input.step), events);
-        return this.#decision(s, pick.policy, pick.stats, input, [], true);
-      }
-    }
-    const chosen = best?.policy ?? base;
-    const chosenCost = best?.stats.costMicros ?? baselineCost;
-    const stillOpen = open.filter((p) => {
-      const st = stats.get(policyKey(p))!;
-      // re-opened by drift, only what the drift touched is still in question
-      if (s.drifted.length && !policyModels(p).some((m) => s.drifted.includes(m))) return false;
-      return !Number.isFinite(st.costMicros) || st.costMicros < chosenCost;
-    });
-    const probesSinceReopen = s.evidence.probes.filter((p) => p.at >= s.reopenedAt).length;
-    // settle only on enough probes that every candidate's estimate is steady
-    // after a drift only the drifted models lost their evidence: a shorter re-verification will do
-    const [need, most] = s.everSettled ? [RESETTLE_PROBES, RESETTLE_MAX_PROBES] : [SETTLE_PROBES, MAX_PROBES];
-    const settled = probesSinceReopen >= need && (stillOpen.length === 0 || probesSinceReopen >= most);
-    if (settled && !s.settled) {
-      s.settled = true;
-      s.drifted = [];
-      if (s.everSettled) events.push({ kind: 'resettled', at: new Date(), payload: { step: input.step.label, fingerprint: input.step.fingerprint, policy: policyKey(chosen) } });
-      s.everSettled = true;
-    }
-    s.chosen = policyKey(chosen);
-    let probe: string[] = [];
-    let budgetNote = '';
-    if (!settled) {
-      // the open candidates; with none open yet too few probes, every cheaper model, to steady the estimates
-      const models = new Set<string>();
-      for (const p of stillOpen) for (const m of policyModels(p)) models.add(m);
-      if (models.size === 0) for (const m of input.cheaper) models.add(m);
-      // re-opened by drift: the rest of the evidence stands, so only the drifted models are probed
-      const redo = s.drifted.filter((m) => input.cheaper.includes(m));
-      probe = (redo.length ? redo : [...models].filter((m) => m !== input.baseline)).slice(0, MAX_PROBE_MODELS);
-      const spent = this.#overBudget(s, input);
-      if (spent) {
-        probe = [];
-        budgetNote = spent;
-      }
-    }
-    this.#pendingEvents.set(stepId(input.step), events);
-    const d = this.#decision(s, chosen, best?.stats, input, stillOpen, settled, probe);
-    if (budgetNote) d.reasons.push(budgetNote);
-    return d;
+    return [...byCost, ...byLcb, ...gates];
   }
 
   /**
@@ -333,10 +414,10 @@ export class Optimizer {
   #overBudget(s: StepState, input: DecideInput): string {
     if (!input.budget) return '';
     const usd = (m: number) => (m / 1e6).toFixed(2);
-    const step = s.evidence.spentSince(0);
-    if (step >= input.budget.stepMicros) return `not exploring: this step's exploration budget (${usd(input.budget.stepMicros)} USD) is spent`;
+    const cap = input.budget.stepMicros;
+    if (cap !== undefined && s.evidence.spentSince(0) >= cap) return `this step's exploration cap (${usd(cap)} USD) is spent`;
     const day = this.#daySpend(input.step.accountId);
-    if (day >= input.budget.dailyMicros) return `not exploring: the tenant's daily exploration budget (${usd(input.budget.dailyMicros)} USD) is spent`;
+    if (day >= input.budget.dailyMicros) return `the tenant's daily exploration budget (${usd(input.budget.dailyMicros)} USD) is spent`;
     return '';
   }
 
@@ -353,6 +434,26 @@ export class Optimizer {
   }
 
   readonly #daySpends = new Map<string, { at: number; micros: number }>();
+
+  readonly #panels = new Map<string, JudgePanel>();
+
+  /** The tenant's panel for a configured judge and its cheaper candidate. */
+  judgePanel(accountId: string, judge: string, cheap: string): JudgePanel {
+    const key = `${accountId}|${judge}|${cheap}`;
+    let p = this.#panels.get(key);
+    if (!p) this.#panels.set(key, (p = new JudgePanel(judge, cheap)));
+    return p;
+  }
+
+  #addJudgePair(accountId: string, pair: StoredJudgePair): void {
+    this.judgePanel(accountId, pair.judge, pair.cheap).add({ kind: pair.kind, a: pair.a, b: pair.b });
+  }
+
+  /** Records a paired grade of the two judges; the row goes out with the call's evidence. */
+  recordJudgePair(step: StepKey, panel: JudgePanel, pair: JudgePair): EvidenceRow {
+    panel.add(pair);
+    return this.#row({ ...step, fingerprint: '' }, 'judge', { ...pair, judge: panel.judge, cheap: panel.cheap });
+  }
 
   #addProbe(s: StepState, probe: Probe): void {
     s.evidence.addProbe(probe);
@@ -373,8 +474,19 @@ export class Optimizer {
     s.settledCalls = settled ? s.settledCalls + 1 : 0;
     const check = settled && !isBaseline && this.#recentOutcomeShare(s) < 0.05 && s.settledCalls % DRIFT_CHECK_EVERY === 0;
     const pruning = s.evidence.pruneStats();
-    const prune = probe.length > 0 ? !(pruning.n >= MIN_OPEN_SAMPLES && pruning.ucb < input.floor) : pruning.n >= MIN_PRUNE_SAMPLES && pruning.lcb >= input.floor;
-    return { policy: chosen, probe, check, settled, reasons, regrade: probe.length > 0 && input.draw < REGRADE_SHARE && s.evidence.regrades() < MAX_REGRADES, prune };
+    const proven = pruning.n >= MIN_PRUNE_SAMPLES && pruning.lcb >= input.floor;
+    const rejected = pruning.n >= MIN_OPEN_SAMPLES && pruning.ucb < input.floor;
+    // proving pruning takes a shadow per call (the baseline on the request as sent, and a grade unless
+    // the answers agree): it pays only where pruning removes enough of the prompt, over the step's remaining traffic
+    const shadows = Math.max(1, MIN_PRUNE_SAMPLES - pruning.n);
+    const pruneMinShare = proven ? 0 : (shadows * (1 + this.#gradeShare(s, input))) / Math.max(1, s.traffic.calls);
+    const prune = proven || (probe.length > 0 && !rejected && pruneMinShare < 1);
+    // a second draw for the judge's samples, independent enough of the one that chose to probe
+    const draw2 = (input.draw * 7919) % 1;
+    const sampleBaseline = probe.length > 0 && !s.evidence.baselineKnown() && draw2 < BASELINE_SAMPLE_RATE;
+    // the judge's error comes from its panel when it has one; else from regrades of the baseline's answer
+    const regrade = probe.length > 0 && !input.judges?.panel.errors() && draw2 < REGRADE_SHARE && s.evidence.regrades() < MAX_REGRADES;
+    return { policy: chosen, probe, check, settled, reasons, regrade, sampleBaseline, prune, pruneMinShare };
   }
 
   readonly #pendingEvents = new Map<string, CallEvent[]>();
@@ -416,6 +528,7 @@ export class Optimizer {
         s.evidence.forgetModels(policyModels(policy), [sample.policy]);
         s.drifted = policyModels(policy);
         s.settled = false;
+        s.resettling = true;
         s.reopenedAt = Date.now();
         events.push({ kind: 'drift', at: new Date(), payload: { step: step.label, fingerprint: step.fingerprint, policy: sample.policy, recent_retention: Math.round(fell * 1000) / 1000, floor } });
       }
@@ -446,7 +559,7 @@ export class Optimizer {
     return failRate ** run < DRIFT_RUN_P ? mean(shares.slice(-run)) : null;
   }
 
-  #row(step: StepKey, kind: 'probe' | 'served', sample: Record<string, unknown>): EvidenceRow {
+  #row(step: StepKey, kind: 'probe' | 'served' | 'judge', sample: Record<string, unknown>): EvidenceRow {
     const row: EvidenceRow = {
       id: newId('ev'),
       account_id: step.accountId,
@@ -492,6 +605,14 @@ export class Optimizer {
         probes: s.evidence.probes.length,
         served: s.evidence.servedCount,
         judge_error: round(s.evidence.judgeErrorRate()),
+        exploration: {
+          calls: s.traffic.calls,
+          baseline_usd: s.traffic.baselineMicros / 1e6,
+          spent_usd: s.evidence.spentSince(0) / 1e6,
+          share_of_baseline: s.traffic.baselineMicros > 0 ? round(s.evidence.spentSince(0) / s.traffic.baselineMicros) : 0,
+          payback: round(s.lastPlan.payback),
+          rate: round(s.lastPlan.rate),
+        },
         pruning: (({ n, retention, lcb }) => ({ n, retention: round(retention), lcb: round(lcb) }))(s.evidence.pruneStats()),
         candidates: s.view,
       }));

@@ -11,9 +11,9 @@ import { fits, needsOf } from '../pipeline/failover.ts';
 import type { RoutedPlan } from '../pipeline/serve-routed.ts';
 import { stepIdentity } from './fingerprint.ts';
 import { policyKey, primaryModel } from './policies.ts';
+import { DEFAULT_ALLOWANCE_CALLS, DEFAULT_BUDGET_SHARE } from './optimizer.ts';
 
-/** Exploration budgets unless the routing settings say otherwise (USD). */
-export const DEFAULT_STEP_BUDGET_USD = 20;
+/** The tenant's daily exploration budget unless the routing settings say otherwise (USD). */
 export const DEFAULT_DAILY_BUDGET_USD = 200;
 
 function blendedPrice(p: ModelProfile): number {
@@ -50,6 +50,20 @@ export function effortVariants(baseline: ModelProfile, requested: unknown): { na
     .map((e) => ({ name: `${baseline.model}@${e}`, price: blendedPrice(baseline) * EFFORT_SHARE[e]! }));
 }
 
+/** A judge must cost at most this share of the configured one for its panel to be worth keeping. */
+const CHEAP_JUDGE_SHARE = 0.2;
+
+/**
+ * The cheaper judge to measure against the configured one: the strongest model (by the
+ * catalog's prior) at most a fifth of its price, the cheaper of equals.
+ */
+export function cheaperJudge(usable: ModelProfile[], judge: ModelProfile): ModelProfile | undefined {
+  const cap = blendedPrice(judge) * CHEAP_JUDGE_SHARE;
+  return usable
+    .filter((m) => m.model !== judge.model && blendedPrice(m) <= cap)
+    .reduce<ModelProfile | undefined>((best, m) => (!best || meanStrength(m) > meanStrength(best) || (meanStrength(m) === meanStrength(best) && blendedPrice(m) < blendedPrice(best)) ? m : best), undefined);
+}
+
 export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
   const accountId = ctx.principal.accountId;
   const settings = s.routingSettings.get(accountId);
@@ -62,12 +76,18 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
       : usable.reduce<ModelProfile | undefined>((best, m) => (!best || meanStrength(m) > meanStrength(best) || (meanStrength(m) === meanStrength(best) && blendedPrice(m) > blendedPrice(best)) ? m : best), undefined);
   if (!baseline) throw new ApiError('provider_unavailable', 'No enabled, reachable model in the catalog can serve this request.', { param: 'model' });
   const judgeModel = settings.judge_model && s.catalog.get(settings.judge_model) ? settings.judge_model : baseline.model;
-  const cheaper = usable
+  const ranked = usable
     .filter((m) => m.model !== baseline.model && blendedPrice(m) < blendedPrice(baseline))
     .map((m) => ({ name: m.model, price: blendedPrice(m) }))
     .concat(effortVariants(baseline, ctx.body.reasoning_effort))
-    .sort((a, b) => a.price - b.price)
-    .map((c) => c.name);
+    .sort((a, b) => a.price - b.price);
+  const cheaper = ranked.map((c) => c.name);
+  const basePrice = blendedPrice(baseline) || 1;
+  const priceShares = Object.fromEntries(ranked.map((c) => [c.name, c.price / basePrice]));
+  const judgeProfile = s.catalog.get(judgeModel);
+  const judgeShare = judgeProfile ? blendedPrice(judgeProfile) / basePrice : 1;
+  const cheapJudge = judgeProfile ? cheaperJudge(usable, judgeProfile) : undefined;
+  const judges = cheapJudge ? { panel: s.optimizer.judgePanel(accountId, judgeModel, cheapJudge.model), cheapShare: blendedPrice(cheapJudge) / basePrice } : undefined;
   let floor = s.routingSettings.floor(accountId);
   const minScore = ctx.annotation?.step?.quality?.min_score;
   if (minScore !== undefined) floor = Math.max(floor, minScore); // it can only tighten the bar
@@ -75,12 +95,18 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
   const id = stepIdentity(ctx.principal.workflowId, ctx.annotation, ctx.body);
   const step = { accountId, workflowId: ctx.principal.workflowId, fingerprint: id.fingerprint, label: id.label, release: ctx.annotation?.source?.release ?? '' };
   s.steps.seen(step, 'tuning'); // the step registry (memory; written in batches)
+  const exploration = settings.exploration;
   const budget = {
-    stepMicros: (settings.exploration?.step_budget_usd ?? DEFAULT_STEP_BUDGET_USD) * 1e6,
-    dailyMicros: (settings.exploration?.daily_budget_usd ?? DEFAULT_DAILY_BUDGET_USD) * 1e6,
+    share: exploration?.step_share ?? DEFAULT_BUDGET_SHARE,
+    allowanceCalls: DEFAULT_ALLOWANCE_CALLS,
+    ...(exploration?.step_budget_usd !== undefined ? { stepMicros: exploration.step_budget_usd * 1e6 } : {}),
+    dailyMicros: (exploration?.daily_budget_usd ?? DEFAULT_DAILY_BUDGET_USD) * 1e6,
   };
-  const decision = s.optimizer.decide({ step, baseline: baseline.model, cheaper, floor, allowGates: !ctx.stream, draw: randomInt(0, 1_000_000) / 1_000_000, budget });
-  if (ctx.stream) decision.probe = []; // streams are served as they arrive: no probes on them
+  const decision = s.optimizer.decide({ step, baseline: baseline.model, cheaper, floor, allowGates: !ctx.stream, draw: randomInt(0, 1_000_000) / 1_000_000, budget, priceShares, judgeShare, judges });
+  if (ctx.stream && decision.probe.length) {
+    decision.probe = []; // streams are served as they arrive: no probes on them
+    decision.reasons = decision.reasons.map((r) => (r.startsWith('explored:') ? 'no probe: a streamed answer is not probed' : r));
+  }
   ctx.events.push(...s.optimizer.takeEvents(step));
   ctx.optimizer = { fingerprint: id.fingerprint, step: id.label, policy: policyKey(decision.policy), settled: decision.settled, baseline: baseline.model, floor };
   const runId = ctx.annotation?.run?.id;
@@ -99,7 +125,7 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
     baselineProfile: baseline,
     reasons: [...decision.reasons, `quality bar ${floor} for step ${id.label}`],
   };
-  return { decision, step, baseline: baseline.model, judge: judgeModel, floor };
+  return { decision, step, baseline: baseline.model, judge: judgeModel, ...(judges ? { panel: judges.panel } : {}), floor };
 }
 
 /**

@@ -61,6 +61,12 @@ export interface StepView {
   judge_error: number;
   /** Pruning's evidence on this step: pruned requests compared with the same requests as sent. */
   pruning: { n: number; retention: number; lcb: number };
+  /**
+   * The step's exploration as an investment (this replica's view): its routed calls and their
+   * baseline cost, what exploring has cost and as a share of that, the best candidate's payback
+   * at the last decision and the share of calls probed at it.
+   */
+  exploration: OptimizerStep['exploration'];
   /** The judge's checks of this step's semantic-cache hits, and whether the step lost semantic caching. */
   semantic_cache: SemanticStepCheck;
   candidates: OptimizerStep['candidates'];
@@ -231,6 +237,7 @@ export class StepRegistry {
         served: st?.served ?? 0,
         judge_error: st?.judge_error ?? 0,
         pruning: st?.pruning ?? { n: 0, retention: 1, lcb: 0 },
+        exploration: st?.exploration ?? { calls: 0, baseline_usd: 0, spent_usd: 0, share_of_baseline: 0, payback: 0, rate: 0 },
         semantic_cache: this.#semantic(accountId, r.fingerprint),
         candidates: st?.candidates ?? [],
       };

@@ -17,7 +17,7 @@ import { noUsage } from './pricing.ts';
 import { respondJson, sendAnswer } from './respond.ts';
 import { isRouted, route } from './route.ts';
 import { notePinned, planRouted } from '../optimizer/plan.ts';
-import { serveRouted } from './serve-routed.ts';
+import { serveRouted, type RoutedPlan } from './serve-routed.ts';
 import { relayStream } from './stream.ts';
 import { serveFromCache } from './cache-stage.ts';
 import { pruneStage } from './prune-stage.ts';
@@ -64,11 +64,12 @@ function completionHandler(s: Services): PipelineHandler {
       if (!reply.raw.writableFinished) abort.abort();
     });
     const signal = abort.signal;
+    let plan: RoutedPlan | null = null;
     try {
       annotate(ctx, request.body, request.rawBody);
-      const plan = isRouted(ctx.requestedModel) ? planRouted(ctx, s) : (route(ctx, s), notePinned(ctx, s), null);
+      plan = isRouted(ctx.requestedModel) ? planRouted(ctx, s) : (route(ctx, s), notePinned(ctx, s), null);
       if (await serveFromCache(ctx, s, request.headers['cache-control'], reply)) return;
-      if (plan?.decision.prune) pruneStage(ctx, ctx.route?.baselineProfile);
+      if (plan?.decision.prune) pruneStage(ctx, ctx.route?.baselineProfile, plan.decision.pruneMinShare);
       if (plan && s.discovery.creditSpent(ctx.principal.workflowId)) plan.decision.probe = []; // discovery credit used up
       if (plan && !ctx.stream) {
         const t0 = performance.now();
@@ -89,6 +90,9 @@ function completionHandler(s: Services): PipelineHandler {
         else await s.idempotency.release(ctx.claim);
       }
       throw e;
+    } finally {
+      // the step's traffic, for its payback rule and exploration budget (cache hits and failures count too)
+      if (plan && ctx.priced) s.optimizer.noteCall(plan.step, ctx.priced.baseline);
     }
   };
 }

@@ -65,6 +65,8 @@ export interface CallContext {
   prunedTokens: number;
   /** The messages as the client sent them, when pruning changed them (exploration compares both). */
   unprunedMessages?: unknown[];
+  /** What the call cost and would have cost, once metered. */
+  priced: Costs | null;
   /** Evidence rows this call produced, metered with it. */
   evidence: import('../meter/rows.ts').EvidenceRow[];
 }
@@ -105,6 +107,7 @@ export function newCallContext(principal: Principal, providerKeyHeader: unknown)
     cacheHit: null,
     afterAnswer: null,
     prunedTokens: 0,
+    priced: null,
     evidence: [],
     upstreamMs: 0,
   };

@@ -44,6 +44,7 @@ export function priceCall(ctx: CallContext, usage: Usage): Costs {
 
 export function meterCall(ctx: CallContext, meter: Meter, m: MeterInput): Costs {
   const costs = priceCall(ctx, m.usage);
+  ctx.priced = costs;
   const route = ctx.route;
   const call: CallRow = {
     id: ctx.id,

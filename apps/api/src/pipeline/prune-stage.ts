@@ -8,13 +8,14 @@ import type { ModelProfile } from '@optimizer/schema';
 import type { CallContext } from './context.ts';
 import { prune, type Message } from './prune/index.ts';
 
-export function pruneStage(ctx: CallContext, baseline: ModelProfile | undefined): void {
+/** Prunes unless that would remove less than `minShare` of the prompt's tokens. */
+export function pruneStage(ctx: CallContext, baseline: ModelProfile | undefined, minShare = 0): void {
   const messages = ctx.body.messages as Message[] | undefined;
   if (!Array.isArray(messages) || messages.length < 3) return;
   const reserve = Number(ctx.body.max_completion_tokens ?? ctx.body.max_tokens ?? 0) || 0;
   const result = prune(messages, baseline ? { contextTokens: Math.max(1024, baseline.context_length - reserve) } : {});
   const removed = result.tokensBefore - result.tokensAfter;
-  if (removed <= 0) return;
+  if (removed <= 0 || removed < minShare * result.tokensBefore) return;
   ctx.unprunedMessages = messages;
   ctx.body = { ...ctx.body, messages: result.messages };
   ctx.prunedTokens = removed;

@@ -10,6 +10,7 @@ import { agree, normalizeAnswer } from '../optimizer/normalize.ts';
 import { judgeBody, parseGrade } from '../optimizer/judge.ts';
 import type { Probe, ProbeAnswer } from '../optimizer/evidence.ts';
 import type { Decision, StepKey } from '../optimizer/optimizer.ts';
+import { JudgePanel } from '../optimizer/judge-panel.ts';
 import { policyKey } from '../optimizer/policies.ts';
 import { attemptCost, explorationSpend } from './meter-call.ts';
 import { validateAnswer } from './quality-gate.ts';
@@ -21,6 +22,8 @@ export interface RoutedPlan {
   step: StepKey;
   baseline: string;
   judge: string;
+  /** The tenant's panel of the configured judge and a cheaper candidate (none without a cheaper model). */
+  panel?: JudgePanel;
   floor: number;
 }
 
@@ -74,20 +77,49 @@ async function servePolicy(ctx: CallContext, s: Services, signal: AbortSignal, p
   });
 }
 
-/** The judge's grade of an answer to this call's request (or to `messages`); null when it gives none. */
+/**
+ * The judge's grade of an answer to this call's request (or to `messages`); null when it
+ * gives none. The cheaper judge grades once its panel has adopted it (a small share is
+ * audited by the configured judge); until then the configured judge grades and the
+ * cheaper one grades beside it, and now and then twice, to measure both.
+ */
 async function grade(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan, answer: string, role: 'judge' | 'serve' = 'judge', spent?: { micros: number }, messages = (ctx.body.messages as unknown[]) ?? []): Promise<number | null> {
-  try {
-    const c = await completeOn(ctx, s, signal, candidate(s, plan.judge), role, judgeBody(plan.judge, messages, answer) as ChatBody);
-    if (spent) spent.micros = Math.max(spent.micros, costOf(c));
-    return parseGrade(c.answer);
-  } catch {
-    return null;
+  const ask = async (model: string, as: 'judge' | 'serve', resample = false): Promise<{ score: number | null; micros: number }> => {
+    try {
+      const structured = s.catalog.get(model)?.structured_outputs ?? true;
+      const c = await completeOn(ctx, s, signal, candidate(s, model), as, judgeBody(model, messages, answer, { structured, resample }) as ChatBody);
+      return { score: parseGrade(c.answer), micros: costOf(c) };
+    } catch {
+      return { score: null, micros: 0 };
+    }
+  };
+  const panel = plan.panel;
+  const pair = (kind: 'cross' | 'self', a: number | null, b: number | null) => ctx.evidence.push(s.optimizer.recordJudgePair(plan.step, panel!, JudgePanel.pair(kind, a, b)));
+  let used: { score: number | null; micros: number };
+  if (!panel) used = await ask(plan.judge, role);
+  else if (panel.adopted) {
+    used = await ask(panel.cheap, role);
+    if (panel.wantsCross(Math.random())) pair('cross', (await ask(plan.judge, 'judge')).score, used.score);
+    if (panel.wantsSelf()) pair('self', used.score, (await ask(panel.cheap, 'judge', true)).score);
+  } else {
+    const cross = panel.wantsCross(0);
+    const [main, cheap] = await Promise.all([ask(plan.judge, role), cross ? ask(panel.cheap, 'judge') : null]);
+    used = main;
+    if (cheap) pair('cross', main.score, cheap.score);
+    if (cheap && panel.wantsSelf()) pair('self', cheap.score, (await ask(panel.cheap, 'judge', true)).score);
   }
+  if (spent) spent.micros = Math.max(spent.micros, used.micros);
+  return used.score;
 }
 
 const costOf = (c: Completed) => attemptCost(c.attempt);
 
-/** Probes the open candidates, grades the distinct answers, and records one probe of evidence. */
+/**
+ * Records one probe of evidence for the candidate policy the decision named. Its answers
+ * are compared with the baseline's first (free); the judge is paid only for answers that
+ * differ (and then for the baseline's too), for a verify candidate's own answer, and for
+ * the baseline's answer on a random share of probes (the bar every policy is held to).
+ */
 async function explore(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan, served: Completed & { name: string }, probes: Promise<PromiseSettledResult<Completed>[]>): Promise<void> {
   const settled = await probes;
   const answers = new Map<string, Completed>();
@@ -95,49 +127,64 @@ async function explore(ctx: CallContext, s: Services, signal: AbortSignal, plan:
     const r = settled[i]!;
     if (r.status === 'fulfilled' && r.value.answer) answers.set(m, r.value);
   });
-  let baseline: Completed | undefined = served.name === plan.baseline ? served : answers.get(plan.baseline);
+  if (answers.size < plan.decision.probe.length) return; // a probe that failed says nothing
+  let baseline: Completed | undefined = served.name === plan.baseline ? served : undefined;
   if (!baseline) {
     baseline = await runOn(ctx, s, signal, plan.baseline, 'probe').catch(() => undefined);
     if (!baseline) return;
   }
-  // grade each distinct answer once; an answer that agrees with the baseline's needs no grade
-  const distinct = new Map<string, { score: number | null; judgeMicros: number }>();
-  const needs = new Set<string>();
-  for (const [m, c] of answers) if (m !== plan.baseline && !agree(c.answer, baseline.answer)) needs.add(normalizeAnswer(c.answer));
-  // the baseline's own answer is always graded: an unbiased measure of the bar every policy is held to
-  needs.add(normalizeAnswer(baseline.answer));
-  const judgeSpend = { micros: 0 };
+  const base = baseline.answer;
+  const policy = plan.decision.probing ?? '';
+  const [a, b] = [...answers.values()];
+  const toGrade = new Set<string>();
+  // with a cheap judge, every answer that differs is graded (evidence for each model too); else a gate's agreed answer only
+  const complete = !policy.startsWith('gate:') || plan.panel?.adopted === true;
+  if (!complete) {
+    // a gate serves only when its two answers agree: only an agreed answer that differs from the baseline's needs grades
+    if (a && b && agree(a.answer, b.answer) && !agree(a.answer, base)) toGrade.add(a.answer).add(base);
+  } else if (b) {
+    for (const c of [a!, b]) if (!agree(c.answer, base)) toGrade.add(c.answer).add(base);
+  } else if (a) {
+    if (policy.startsWith('verify:')) toGrade.add(a.answer);
+    if (!agree(a.answer, base)) toGrade.add(a.answer).add(base);
+  }
+  const sampled = plan.decision.sampleBaseline;
+  if (sampled) toGrade.add(base);
+  const grades = new Map<string, { score: number | null; micros: number }>();
   await Promise.all(
-    [...needs].map(async (norm) => {
-      const text = norm === normalizeAnswer(baseline.answer) ? baseline.answer : [...answers.values()].find((c) => normalizeAnswer(c.answer) === norm)!.answer;
+    [...new Set([...toGrade].map(normalizeAnswer))].map(async (norm) => {
+      const text = [...toGrade].find((t) => normalizeAnswer(t) === norm)!;
       const spent = { micros: 0 };
-      distinct.set(norm, { score: await grade(ctx, s, signal, plan, text, 'judge', spent), judgeMicros: spent.micros });
-      judgeSpend.micros = Math.max(judgeSpend.micros, spent.micros);
+      grades.set(norm, { score: await grade(ctx, s, signal, plan, text, 'judge', spent), micros: spent.micros });
     }),
   );
-  const baselineGrade = distinct.get(normalizeAnswer(baseline.answer));
+  const gradeOf = (text: string) => grades.get(normalizeAnswer(text));
+  const baselineGrade = gradeOf(base);
+  if (baselineGrade && baselineGrade.score === null) return; // the judge gave no grade: no evidence
   // now and then the baseline's answer is graded twice: how often the judge disagrees with itself
-  const regrade = plan.decision.regrade && baselineGrade?.score != null ? await grade(ctx, s, signal, plan, baseline.answer) : null;
-  const unpruned = await answerUnpruned(ctx, s, signal, plan, baseline.answer);
+  const regrade = plan.decision.regrade && baselineGrade?.score != null ? await grade(ctx, s, signal, plan, base) : null;
+  const unpruned = await answerUnpruned(ctx, s, signal, plan, base);
+  const judgeMicros = Math.max(0, ...[...grades.values()].map((g) => g.micros));
   const probe: Probe = {
     at: Date.now(),
+    policy,
+    ...(sampled ? { baselineSampled: true } : {}),
+    ...(complete ? { complete: true } : {}),
     spentMicros: explorationSpend(ctx),
-    judgeCostMicros: judgeSpend.micros,
+    judgeCostMicros: judgeMicros,
     baselineScore: baselineGrade?.score ?? null,
     ...(regrade !== null ? { baselineRegrade: regrade } : {}),
     ...(unpruned ? { unpruned } : {}),
-    baselineText: baseline.answer,
+    baselineText: base,
     baselineCostMicros: costOf(baseline),
     answers: {},
   };
   for (const [m, c] of answers) {
-    if (m === plan.baseline) continue;
-    const norm = normalizeAnswer(c.answer);
-    const same = agree(c.answer, baseline.answer);
-    const graded = same ? baselineGrade : distinct.get(norm);
-    const a: ProbeAnswer = { text: c.answer, score: same ? null : (graded?.score ?? null), costMicros: costOf(c), judgeCostMicros: graded?.judgeMicros };
-    if (a.score === null && !agree(c.answer, baseline.answer)) continue; // ungraded: no evidence
-    probe.answers[m] = a;
+    const g = gradeOf(c.answer);
+    if (g && g.score === null) return; // an answer the judge could not grade leaves the probe incomplete
+    const same = agree(c.answer, base);
+    const answer: ProbeAnswer = { text: c.answer, score: same && !policy.startsWith('verify:') ? null : (g?.score ?? null), costMicros: costOf(c), ...(g ? { judgeCostMicros: g.micros } : {}) };
+    probe.answers[m] = answer;
   }
   ctx.evidence.push(s.optimizer.recordProbe(plan.step, probe));
 }

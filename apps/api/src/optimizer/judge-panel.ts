@@ -1,0 +1,121 @@
+// A cheaper judge that takes over from the configured one once it is measured to grade
+// as well. Two kinds of paired grades, both nearly free: the cheap judge beside the
+// configured one on answers the configured one grades anyway (cross), and the cheap
+// judge twice on the same answer (self). With independent errors, self-agreement gives
+// the cheap judge's error rate e₂ (s = 1 − 2e₂(1 − e₂)), and cross-agreement then gives
+// the configured judge's e₁ (a = 1 − e₁ − e₂ + 2e₁e₂): no costly regrades of the
+// configured judge are needed. The cheap judge grades once its error, at its upper
+// bound, is within a margin of the configured judge's; a small share of its grades
+// keeps being audited, and the verdict follows the most recent pairs.
+
+export interface JudgePair {
+  kind: 'cross' | 'self';
+  /** Grades as pass (1) / fail (0); -1 when a judge gave no readable grade. */
+  a: number;
+  b: number;
+}
+
+/** Pairs of each kind before the cheap judge may take over. */
+const MIN_CROSS = 40;
+const MIN_SELF = 60;
+/** Pairs of each kind kept (the most recent): the verdict follows the judges as they are now. */
+const WINDOW = 200;
+/** How much worse than the configured judge the cheap one may be (error rate). */
+const MARGIN = 0.06;
+/** Once adopted, the share of its grades the configured judge grades too. */
+export const AUDIT_SHARE = 0.05;
+
+const pass = (g: number | null): number => (g === null ? -1 : g >= 0.5 ? 1 : 0);
+
+/**
+ * The error model above assumes errors independent of the truth; a judge that passes (or
+ * fails) nearly everything, or at random, fits it by accident. So the cheap judge must
+ * also pass about as often as the configured one, and fail clearly more often where the
+ * configured one fails than where it passes.
+ */
+function discriminates(cross: JudgePair[]): boolean {
+  const graded = cross.filter((p) => p.a >= 0 && p.b >= 0);
+  const mainFails = graded.filter((p) => p.a === 0);
+  const mainPasses = graded.filter((p) => p.a === 1);
+  if (mainFails.length < 5 || mainPasses.length < 5) return false;
+  const passRate = (xs: JudgePair[], side: 'a' | 'b') => xs.filter((p) => p[side] === 1).length / xs.length;
+  if (Math.abs(passRate(graded, 'a') - passRate(graded, 'b')) > MAX_PASS_GAP) return false;
+  const failsWhenFailed = 1 - passRate(mainFails, 'b');
+  const failsWhenPassed = 1 - passRate(mainPasses, 'b');
+  return failsWhenFailed - failsWhenPassed >= MIN_LIFT;
+}
+
+/** How far the two judges' pass rates may differ, and how much more often the cheap one must fail where the configured one fails. */
+const MAX_PASS_GAP = 0.1;
+const MIN_LIFT = 0.15;
+
+export class JudgePanel {
+  readonly judge: string;
+  readonly cheap: string;
+  #cross: JudgePair[] = [];
+  #self: JudgePair[] = [];
+  #errors: { main: number; cheap: number; adopted: boolean } | undefined;
+
+  constructor(judge: string, cheap: string) {
+    this.judge = judge;
+    this.cheap = cheap;
+  }
+
+  static pair(kind: JudgePair['kind'], a: number | null, b: number | null): JudgePair {
+    return { kind, a: pass(a), b: pass(b) };
+  }
+
+  add(p: JudgePair): void {
+    const list = p.kind === 'cross' ? this.#cross : this.#self;
+    list.push(p);
+    if (list.length > WINDOW * 1.5) list.splice(0, list.length - WINDOW);
+    this.#errors = undefined;
+  }
+
+  /** Whether a grade by the configured judge should also be asked of the cheap one. */
+  wantsCross(draw: number): boolean {
+    return this.#cross.length < MIN_CROSS || (this.adopted && draw < AUDIT_SHARE);
+  }
+
+  /** Whether a cheap grade should be asked twice. */
+  wantsSelf(): boolean {
+    return this.#self.length < WINDOW;
+  }
+
+  /** Cross pairs still needed before the panel can decide (cross pairs are what costs: a configured judge's grade each). */
+  crossNeeded(): number {
+    return Math.max(0, MIN_CROSS - this.#cross.length);
+  }
+
+  /** Whether the panel has pairs enough to decide either way. */
+  get decided(): boolean {
+    return this.errors() !== null;
+  }
+
+  get adopted(): boolean {
+    return this.#measure().adopted;
+  }
+
+  /** The two judges' error rates, once there are pairs enough to tell; null before. */
+  errors(): { main: number; cheap: number } | null {
+    const m = this.#measure();
+    return Number.isNaN(m.main) ? null : { main: m.main, cheap: m.cheap };
+  }
+
+  #measure(): { main: number; cheap: number; adopted: boolean } {
+    if (this.#errors) return this.#errors;
+    const cross = this.#cross.slice(-WINDOW);
+    const self = this.#self.slice(-WINDOW);
+    if (cross.length < MIN_CROSS || self.length < MIN_SELF) return (this.#errors = { main: NaN, cheap: NaN, adopted: false });
+    const agreeing = (xs: JudgePair[]) => xs.filter((p) => p.a === p.b && p.a >= 0).length / xs.length;
+    const s = agreeing(self);
+    const a = agreeing(cross);
+    const errorOf = (selfAgreement: number) => (1 - Math.sqrt(Math.max(0, 2 * selfAgreement - 1))) / 2;
+    const cheap = errorOf(s);
+    const main = Math.min(0.5, Math.max(0, (1 - cheap - a) / Math.max(1e-6, 1 - 2 * cheap)));
+    // the cheap judge's error at its upper bound: self-agreement one standard error lower
+    const cheapHigh = errorOf(s - Math.sqrt((s * (1 - s)) / self.length));
+    const adopted = cheap < 0.5 && cheapHigh <= main + MARGIN && discriminates(cross);
+    return (this.#errors = { main, cheap, adopted });
+  }
+}
