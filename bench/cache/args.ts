@@ -27,7 +27,7 @@ export interface Options {
   exactRequests: number;
 }
 
-/** Pairs below this similarity can never be hits at the default threshold (0.931) or any a request may set. */
+/** Pairs below this similarity can never be hits at the default threshold (0.94) or any a request may set. */
 export const NEAR_PAIRS_FLOOR = 0.925;
 
 export const USAGE = `usage: node bench/cache/run.ts [options]   (or: npm run bench:cache -- [options])
@@ -43,8 +43,8 @@ export const USAGE = `usage: node bench/cache/run.ts [options]   (or: npm run be
   --batch N           texts per embedding request (default 32)
   --timing N          queries timed one at a time for the hit and the miss path (default 200 each)
   --false-hits N      false hits printed at the end (default 20)
-  --near-pairs FILE   write the indices of the pairs with similarity ≥ ${NEAR_PAIRS_FLOOR} (all pairs only: no
-                      --offset/--limit), the fixture of apps/api/test/semantic-precision.test.ts
+  --near-pairs FILE   write the indices of the pairs with similarity ≥ ${NEAR_PAIRS_FLOOR} (every pair from --offset
+                      on: no --limit), the fixture of apps/api/test/semantic-precision.test.ts (--offset 8000)
   --out FILE          also write the full result as JSON here
   --gateway-limit N   pairs also asked through a real gateway (a, then b; default 1000; 0 skips the gateway)
   --gateway-llm-limit N  LLM paraphrase pairs asked through the gateway (default 300)
@@ -84,7 +84,7 @@ export function parseArgs(argv: string[], repoRoot: string): Options {
   const embedder = flags.get('embedder') ?? 'onnx';
   if (embedder !== 'onnx' && embedder !== 'lexical') throw new UsageError('--embedder must be onnx or lexical');
   const llm = flags.get('llm');
-  if (flags.has('near-pairs') && (flags.has('offset') || flags.has('limit') || embedder !== 'onnx')) throw new UsageError('--near-pairs needs all pairs (no --offset or --limit) and the onnx embedder');
+  if (flags.has('near-pairs') && (flags.has('limit') || embedder !== 'onnx')) throw new UsageError('--near-pairs needs every pair from --offset on (no --limit) and the onnx embedder');
   return {
     pairs: flags.get('pairs') ?? join(repoRoot, '..', 'shared', 'data', 'paraphrase', 'qqp_dev.jsonl'),
     llm: llm === 'none' ? undefined : (llm ?? join(repoRoot, '..', 'shared', 'data', 'paraphrase', 'llm_paraphrases.json')),

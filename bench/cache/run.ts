@@ -177,8 +177,8 @@ async function main(): Promise<void> {
 
     const scored = score(pairs, vectors);
     if (opts.nearPairs) {
-      const indices = scored.flatMap((s, i) => (s.similarity >= NEAR_PAIRS_FLOOR ? [i] : []));
-      const fixture = { pairs: basename(opts.pairs), embedder: embedder.name, floor: NEAR_PAIRS_FLOOR, rows: pairs.length, duplicates: qqpDuplicates(scored), indices };
+      const indices = scored.flatMap((s, i) => (s.similarity >= NEAR_PAIRS_FLOOR ? [opts.offset + i] : []));
+      const fixture = { pairs: basename(opts.pairs), embedder: embedder.name, floor: NEAR_PAIRS_FLOOR, offset: opts.offset, rows: pairs.length, duplicates: qqpDuplicates(scored), indices };
       writeFileSync(opts.nearPairs, `${JSON.stringify(fixture)}\n`);
       process.stderr.write(`[bench:cache] wrote ${indices.length} pairs with similarity ≥ ${NEAR_PAIRS_FLOOR} to ${opts.nearPairs}\n`);
     }
