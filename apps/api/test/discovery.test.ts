@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authed, signup } from './support/gateway.ts';
 import { routeOnMockOpenAI, startRig, type Rig } from './support/vendor.ts';
 import { costMicros } from '../src/pipeline/pricing.ts';
+import { learnStep } from './support/optimizer.ts';
 
 let rig: Rig;
 let stranger: { api_key: string };
@@ -77,10 +78,10 @@ describe('the discovery state and report', () => {
     const first = await discovery();
     expect(first.state).toBe('discovering');
     expect(first.steps).toMatchObject([{ label: 'classify', calls: 1, settled: false }]);
-    for (let i = 1; i < 125; i++) await ask('classify', i); // settles after 120 probes
+    const n = await learnStep(rig, 'classify', (i) => ask('classify', i), 1, 124);
     const settled = await discovery();
     expect(settled.state).toBe('optimized');
-    expect(settled.steps).toMatchObject([{ label: 'classify', calls: 125, settled: true }]);
+    expect(settled.steps).toMatchObject([{ label: 'classify', calls: n + 1, settled: true }]);
     expect(settled.steps[0].chosen).not.toBe('model:gpt-4.1');
     await ask('summarize', 0);
     const reopened = await discovery();

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ModelProfile } from '@optimizer/schema';
 import { authed } from './support/gateway.ts';
 import { callRecords, startRig, type Rig } from './support/vendor.ts';
+import { warmStep } from './support/optimizer.ts';
 
 let rig: Rig;
 beforeAll(async () => {
@@ -77,6 +78,11 @@ describe('the optimizer block', () => {
 
   it('serves a new step of model auto from the baseline and charges its exploration to the call', async () => {
     rig.vendor.script({ usage: { prompt_tokens: 100, completion_tokens: 50 } });
+    const first = await complete('auto');
+    // a new step has no traffic to pay back a probe: it costs what the baseline costs, no more
+    expect(first.optimizer.exploration_cost).toBe(0);
+    expect(first.optimizer.actual_cost).toBe(first.optimizer.baseline_cost);
+    warmStep(rig, { body: { messages: [{ role: 'user', content: 'price me' }] } });
     const res = await complete('auto');
     expect(res.optimizer.served_cost).toBe(res.optimizer.baseline_cost);
     expect(res.optimizer.exploration_cost).toBeGreaterThan(0);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authed, signup } from './support/gateway.ts';
 import { routeOnMockOpenAI, startRig, type Rig } from './support/vendor.ts';
 import { buildGraph } from '../src/reporting/graph.ts';
+import { learnStep } from './support/optimizer.ts';
 
 let rig: Rig;
 let stranger: { api_key: string };
@@ -39,12 +40,14 @@ const workflow = async () => ((await call('GET', '/v1/workflows')).body.data as 
 
 describe('the step registry', () => {
   it('records each step it sees, and excluding the unsettled one makes the workflow ready until it is expected again', async () => {
-    for (let i = 0; i < 125; i++) await ask('classify', i); // settles after 120 probes
+    const n = await learnStep(rig, 'classify', (i) => ask('classify', i), 0, 125);
     await ask('summarize', 0);
     const [classify, summarize] = [(await steps()).find((s) => s.label === 'classify'), (await steps()).find((s) => s.label === 'summarize')];
-    expect(classify).toMatchObject({ calls: 125, excluded: false, expected: true, settled: true, last_seen_phase: 'tuning', phases: { tuning: { calls: 125 } } });
+    expect(classify).toMatchObject({ calls: n, excluded: false, expected: true, settled: true, last_seen_phase: 'tuning', phases: { tuning: { calls: n } } });
     expect(classify.chosen).toMatch(/^(model|gate|verify):/);
-    expect(classify.probes).toBeGreaterThanOrEqual(120);
+    expect(classify.probes).toBeGreaterThanOrEqual(20);
+    expect(classify.exploration).toMatchObject({ calls: expect.any(Number), payback: expect.any(Number) });
+    expect(classify.exploration.share_of_baseline).toBeLessThanOrEqual(0.1);
     expect(Date.parse(classify.first_seen)).toBeLessThanOrEqual(Date.parse(classify.last_seen));
     expect(classify.phases.tuning).toMatchObject({ first_seen: classify.first_seen, last_seen: classify.last_seen });
     expect(summarize).toMatchObject({ calls: 1, expected: true, settled: false });

@@ -27,6 +27,12 @@ export interface Probe {
   baselineSampled?: boolean;
   /** Every answer that differed from the baseline's was graded: evidence for each of its models too. */
   complete?: boolean;
+  /**
+   * Made while the step served this policy instead of the baseline: `baselineText` and
+   * `baselineScore` are then that policy's served answer and its grade (no baseline call was
+   * paid for), and `baselineCostMicros` its cost.
+   */
+  reference?: string;
   /** The judge's largest cost for grading one answer to this request (older probes; see ProbeAnswer). */
   judgeCostMicros?: number;
   baselineScore: number | null;
@@ -163,7 +169,7 @@ export class StepEvidence {
 
   addProbe(p: Probe): void {
     this.probes.push(p);
-    if (p.baselineScore !== null && (p.policy === undefined || p.baselineSampled)) this.#baselineScores.push(p.baselineScore);
+    if (p.baselineScore !== null && !p.reference && (p.policy === undefined || p.baselineSampled)) this.#baselineScores.push(p.baselineScore);
     this.#changed(true);
   }
 
@@ -262,7 +268,7 @@ export class StepEvidence {
     let base = 0;
     let n = 0;
     for (const p of this.probes) {
-      if (!p.judgeCostMicros || !p.baselineCostMicros) continue;
+      if (!p.judgeCostMicros || !p.baselineCostMicros || p.reference) continue;
       judge += p.judgeCostMicros;
       base += p.baselineCostMicros;
       n++;
@@ -277,9 +283,9 @@ export class StepEvidence {
    * policy's served calls against the baseline's, each as clients report them). The two
    * estimates are combined by their precision; cost comes from the probes.
    */
-  stats(policy: Policy, baselineModel: string): PolicyStats {
+  stats(policy: Policy, baselineModel: string, chained = true): PolicyStats {
     const name = policyKey(policy);
-    const cacheKey = `${name}\0${baselineModel}`;
+    const cacheKey = `${name}\0${baselineModel}${chained ? '' : '\0direct'}`;
     const cached = this.#stats.get(cacheKey);
     if (cached) return cached;
     let probed = this.#probed.get(cacheKey);
@@ -294,11 +300,7 @@ export class StepEvidence {
       this.#probed.set(cacheKey, probed);
     }
     const diffs = [...probed.diffs];
-    const costs = probed.costs;
-    const costN = costs.length;
-    const costMean = costN ? mean(costs) : Infinity;
-    const costSd = costN > 1 ? sd(costs, costMean) : 0;
-    const costUcb = costN ? costMean + (2 * costSd) / Math.sqrt(costN) : Infinity;
+    const costs = [...probed.costs];
     // a judge that disagrees with itself at rate e shrinks every true difference by (1 − 2e)
     // and pulls the baseline's mean toward a half; both are undone before comparing
     const e = this.judgeErrorRate();
@@ -317,11 +319,21 @@ export class StepEvidence {
       const spread = diffs.length > 1 ? sd(diffs, m) : 1;
       // a loss weighs most against a low baseline, a gain least against a high one: the cautious side of each
       const mb = m < 0 ? band.lo : band.hi;
-      judged = { r: 1 + m / mb, se: Math.max(spread, 0.05) / Math.sqrt(diffs.length) / mb, n: diffs.length };
+      judged = { r: 1 + m / mb, se: Math.max(spread, leastSpread(diffs.length)) / Math.sqrt(diffs.length) / mb, n: diffs.length };
       estimates.push(judged);
     }
     const reported = this.#outcomeRetention(outcomes);
     if (reported) estimates.push(reported);
+    if (chained && policy.kind === 'model') {
+      for (const c of this.#chained(policy.model, baselineModel, e, band)) {
+        estimates.push(c.estimate);
+        costs.push(...c.costs);
+      }
+    }
+    const costN = costs.length;
+    const costMean = costN ? mean(costs) : Infinity;
+    const costSd = costN > 1 ? sd(costs, costMean) : 0;
+    const costUcb = costN ? costMean + (2 * costSd) / Math.sqrt(costN) : Infinity;
     let result: PolicyStats;
     if (estimates.length === 0) result = { n: 0, retention: 1, lcb: 0, ucb: 2, costMicros: costMean, costUcbMicros: costUcb };
     else {
@@ -362,7 +374,7 @@ export class StepEvidence {
     const mb = Math.max(0, (this.baselineMean() - e) / (1 - 2 * e));
     if (diffs.length === 0 || mb === 0) return { n: diffs.length, retention: 1, lcb: 0, ucb: 2 };
     const m = mean(diffs);
-    const se = Math.max(diffs.length > 1 ? sd(diffs, m) : 1, 0.05) / Math.sqrt(diffs.length) / mb;
+    const se = Math.max(diffs.length > 1 ? sd(diffs, m) : 1, leastSpread(diffs.length)) / Math.sqrt(diffs.length) / mb;
     const r = 1 + m / mb;
     return { n: diffs.length, retention: r, lcb: r - Z * se, ucb: r + Z * se };
   }
@@ -410,13 +422,48 @@ export class StepEvidence {
     if (mbo <= 0) return null;
     const r = mo / mbo;
     // the delta method for a ratio of two independent means
-    const seO = Math.max(sd(outcomes, mo), 0.05) / Math.sqrt(outcomes.length);
+    const seO = Math.max(sd(outcomes, mo), leastSpread(outcomes.length)) / Math.sqrt(outcomes.length);
     const seB = Math.max(base.sd(), 0.05) / Math.sqrt(base.length);
     return { r, se: Math.sqrt(seO * seO + r * r * seB * seB) / mbo, n: outcomes.length };
   }
 
+  /**
+   * A model's evidence from probes made while the step served another policy R: its answers
+   * against R's served answers (R's answers are not the baseline's, so the difference is to R).
+   * Chained to R's own retention (from R's direct evidence only, so no chain runs in a circle),
+   * it estimates the model's retention with both uncertainties added.
+   */
+  #chained(model: string, baselineModel: string, e: number, band: { lo: number; hi: number }): { estimate: { r: number; se: number; n: number }; costs: number[] }[] {
+    const byRef = new Map<string, { diffs: number[]; costs: number[] }>();
+    for (const p of this.probes) {
+      if (!p.reference || p.policy !== `model:${model}`) continue;
+      const a = p.answers[model];
+      if (!a) continue;
+      let diff: number;
+      if (agree(a.text, p.baselineText)) diff = 0;
+      else if (a.score !== null && p.baselineScore !== null) diff = (a.score - p.baselineScore) / (1 - 2 * e);
+      else continue;
+      const g = byRef.get(p.reference) ?? { diffs: [], costs: [] };
+      g.diffs.push(diff);
+      g.costs.push(a.costMicros);
+      byRef.set(p.reference, g);
+    }
+    const out: { estimate: { r: number; se: number; n: number }; costs: number[] }[] = [];
+    for (const [ref, g] of byRef) {
+      const r = this.stats(parsePolicy(ref), baselineModel, false);
+      if (r.n === 0) continue;
+      const m = mean(g.diffs);
+      const mb = m < 0 ? band.lo : band.hi;
+      const seD = Math.max(g.diffs.length > 1 ? sd(g.diffs, m) : 1, leastSpread(g.diffs.length)) / Math.sqrt(g.diffs.length) / mb;
+      const seR = (r.ucb - r.lcb) / (2 * Z);
+      out.push({ estimate: { r: r.retention + m / mb, se: Math.sqrt(seD * seD + seR * seR), n: g.diffs.length }, costs: g.costs });
+    }
+    return out;
+  }
+
   /** A policy's answer to one probed request, graded: its score minus the baseline's, and what it cost. */
   #probeDiff(p: Probe, policy: Policy, baselineModel: string): { diff: number; cost: number } | null {
+    if (p.reference) return null; // compared with another policy's answer, not the baseline's: see #chained
     // a probe for one candidate graded only what that candidate needed: it is evidence for it alone
     const isBaseline = policy.kind === 'model' && policy.model === baselineModel;
     if (p.policy !== undefined && !isBaseline && !covers(p, policy)) return null;
@@ -484,6 +531,16 @@ function covers(p: Probe, policy: Policy): boolean {
   // a verify probe grades its model's answer always, a complete probe every differing answer: evidence for each model alone
   if (policy.kind !== 'model') return p.complete === true && policy.kind === 'gate' && p.answers[policy.a] !== undefined && p.answers[policy.b] !== undefined;
   return p.policy === `verify:${policy.model}` || (p.complete === true && p.answers[policy.model] !== undefined);
+}
+
+/**
+ * The least spread n graded samples are taken to have: that of a failure rate of 1/(n+2)
+ * (Laplace's rule). A few agreeing probes show no spread at all, yet say little: without
+ * this floor, four agreeing answers would prove a model as surely as hundreds.
+ */
+export function leastSpread(n: number): number {
+  const p = 1 / (n + 2);
+  return Math.sqrt(p * (1 - p));
 }
 
 export function mean(xs: number[]): number {

@@ -81,8 +81,8 @@ const MAX_PLANNED = 400;
  */
 export function probesNeeded(p: Prospect, floor: number): number {
   const spread = p.n >= 10 ? p.se * Math.sqrt(p.n) : DEFAULT_SPREAD;
-  // with an estimate on the floor the gap is what its own uncertainty allows, no less
-  const gap = Math.max(Math.abs(p.retention - floor), p.se / 2, 0.01);
+  // with an estimate on the floor, the gap its own uncertainty expects (the mean |N(0, se)| is 0.8 se)
+  const gap = Math.max(Math.abs(p.retention - floor), 0.8 * p.se, 0.01);
   const total = Math.ceil(((Z * spread) / gap) ** 2);
   return Math.min(MAX_PLANNED, Math.max(MIN_EVIDENCE - p.n, total - p.n, 1));
 }
@@ -124,7 +124,8 @@ export function planExploration(input: ExploreInput): ExplorePlan {
     return { probe: null, reason: `no probe: ${why}`, payback: bestPayback, rate: 0 };
   }
   const perCall = t.calls > 0 ? t.baselineMicros / t.calls : 0;
-  const allowed = input.budgetShare * t.baselineMicros + input.allowanceCalls * perCall;
+  // a share of 0 turns exploring off, allowance included
+  const allowed = input.budgetShare > 0 ? input.budgetShare * t.baselineMicros + input.allowanceCalls * perCall : 0;
   if (input.blocked) return { probe: null, reason: `no probe: ${input.blocked}`, payback: bestPayback, rate: 0 };
   if (t.spentMicros >= allowed) return { probe: null, reason: `no probe: step budget ${pct(input.budgetShare)} used`, payback: bestPayback, rate: 0 };
   // a sure investment is made on every call; a marginal one on a share of calls

@@ -4,9 +4,10 @@
 // judge twice on the same answer (self). With independent errors, self-agreement gives
 // the cheap judge's error rate e₂ (s = 1 − 2e₂(1 − e₂)), and cross-agreement then gives
 // the configured judge's e₁ (a = 1 − e₁ − e₂ + 2e₁e₂): no costly regrades of the
-// configured judge are needed. The cheap judge grades once its error, at its upper
-// bound, is within a margin of the configured judge's; a small share of its grades
-// keeps being audited, and the verdict follows the most recent pairs.
+// configured judge are needed. The cheap judge grades once it agrees with the configured
+// one about as often as with itself (its disagreements are its own noise, not another
+// standard) and errs little, or no more than the configured one plus a margin; a small
+// share of its grades keeps being audited, and the verdict follows the recent pairs.
 
 export interface JudgePair {
   kind: 'cross' | 'self';
@@ -17,13 +18,15 @@ export interface JudgePair {
 
 /** Pairs of each kind before the cheap judge may take over. */
 const MIN_CROSS = 40;
-const MIN_SELF = 60;
+const MIN_SELF = 40;
 /** Pairs of each kind kept (the most recent): the verdict follows the judges as they are now. */
 const WINDOW = 200;
-/** How much worse than the configured judge the cheap one may be (error rate). */
-const MARGIN = 0.06;
+/** How much less the cheap judge may agree with the configured one than with itself. */
+const MARGIN = 0.08;
+/** How much a cheap judge may err in any case, and beyond that no more than the configured one plus the margin. */
+const MAX_CHEAP_ERROR = 0.15;
 /** Once adopted, the share of its grades the configured judge grades too. */
-export const AUDIT_SHARE = 0.05;
+export const AUDIT_SHARE = 0.02;
 
 const pass = (g: number | null): number => (g === null ? -1 : g >= 0.5 ? 1 : 0);
 
@@ -113,9 +116,8 @@ export class JudgePanel {
     const errorOf = (selfAgreement: number) => (1 - Math.sqrt(Math.max(0, 2 * selfAgreement - 1))) / 2;
     const cheap = errorOf(s);
     const main = Math.min(0.5, Math.max(0, (1 - cheap - a) / Math.max(1e-6, 1 - 2 * cheap)));
-    // the cheap judge's error at its upper bound: self-agreement one standard error lower
-    const cheapHigh = errorOf(s - Math.sqrt((s * (1 - s)) / self.length));
-    const adopted = cheap < 0.5 && cheapHigh <= main + MARGIN && discriminates(cross);
+    // its disagreements with the configured judge are no more than its own noise explains: no other standard
+    const adopted = cheap <= Math.max(MAX_CHEAP_ERROR, main + MARGIN) && a >= s - MARGIN && discriminates(cross);
     return (this.#errors = { main, cheap, adopted });
   }
 }

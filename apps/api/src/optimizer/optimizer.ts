@@ -2,6 +2,7 @@
 // "auto"` call (the cheapest one proven to hold the step's quality bar, else the
 // baseline), which candidates to probe while the step is still open, when it has
 // settled, and when a settled choice drifts.
+import { createRequire } from 'node:module'; const require = createRequire(import.meta.url); // DEBUG
 import type { Database } from '../db/database.ts';
 import type { Meter } from '../meter/meter.ts';
 import type { EvidenceRow } from '../meter/rows.ts';
@@ -89,6 +90,8 @@ export interface Decision {
   probe: string[];
   /** The candidate policy the probe is for. */
   probing?: string;
+  /** Compare the probe with the served answer, not the baseline's (a model probed while another policy serves). */
+  chained?: boolean;
   /** Judge-check the served answer (a drift check on a settled step). */
   check: boolean;
   /** Have the judge grade the baseline's probed answer a second time (its self-consistency). */
@@ -314,7 +317,9 @@ export class Optimizer {
       prospects: stillOpen.flatMap((p) => this.#prospect(s, p, stats.get(policyKey(p))!, input, baselineCost, chosenIsBase) ?? []),
       draw: input.draw,
     });
-    const settled = plan.payback < 1;
+    // settled: it has learned (probed) and no cheaper candidate is worth proving now; a step still too
+    // young to pay for a probe is waiting, not settled
+    const settled = plan.payback < 1 && s.evidence.probes.length > 0;
     if (settled && !s.settled) {
       s.drifted = [];
       if (s.resettling) events.push({ kind: 'resettled', at: new Date(), payload: { step: input.step.label, fingerprint: input.step.fingerprint, policy: policyKey(chosen) } });
@@ -327,7 +332,10 @@ export class Optimizer {
     this.#pendingEvents.set(stepId(input.step), events);
     const probe = plan.probe ? plan.probe.models.filter((m) => m !== input.baseline) : [];
     const d = this.#decision(s, chosen, chosenStats, input, stillOpen, settled, probe);
-    if (plan.probe) d.probing = plan.probe.key;
+    if (plan.probe) {
+      d.probing = plan.probe.key;
+      d.chained = !chosenIsBase && plan.probe.key.startsWith('model:');
+    }
     d.reasons.push(plan.reason);
     return d;
   }
@@ -353,8 +361,9 @@ export class Optimizer {
       n: st.n,
       ...prior,
       costShare,
-      // serving something other than the baseline, a probe also pays for the baseline's answer to compare with
-      probeShare: answers + (servingBaseline ? 0 : 1),
+      // serving something other than the baseline, a probe also pays for the baseline's answer to compare with,
+      // but a single model is compared with the served answer instead (chained to the served policy's evidence)
+      probeShare: answers + (servingBaseline || p.kind === 'model' ? 0 : 1),
       gradesPerProbe: grades,
     };
   }
@@ -505,6 +514,7 @@ export class Optimizer {
   }
 
   recordProbe(step: StepKey, probe: Probe): EvidenceRow {
+    require('node:fs').appendFileSync('/tmp/probes.log', JSON.stringify({ step: step.fingerprint.slice(0, 6), t: this.#state(step).traffic.calls, policy: probe.policy, spent: probe.spentMicros, base: probe.baselineCostMicros, judge: probe.judgeCostMicros, sampled: probe.baselineSampled, n: Object.keys(probe.answers).length, chosen: this.#state(step).chosen }) + '\n'); // DEBUG
     this.#addProbe(this.#state(step), probe);
     return this.#row(step, 'probe', probe as unknown as Record<string, unknown>);
   }

@@ -1,0 +1,34 @@
+// Driving a step to a decision in tests: the traffic its exploration must pay back, and
+// asking until the optimizer has settled it.
+import { stepIdentity } from '../../src/optimizer/fingerprint.ts';
+import { authed } from './gateway.ts';
+import type { Rig } from './vendor.ts';
+
+/**
+ * Tells the optimizer a step has already seen `calls` routed calls that each cost `micros` on
+ * the baseline: the traffic its exploration must pay back (a real step earns it call by call).
+ */
+export function warmStep(rig: Rig, step: string | { body: Record<string, unknown> }, calls = 2000, micros = 2000): void {
+  // a declared step id, or an unannotated request's shape
+  const id = typeof step === 'string' ? stepIdentity(rig.tenant.workflow_id, { step: { id: step } }, {}) : stepIdentity(rig.tenant.workflow_id, undefined, step.body);
+  const key = { accountId: rig.tenant.account_id, workflowId: rig.tenant.workflow_id, fingerprint: id.fingerprint, label: id.label, release: '' };
+  for (let i = 0; i < calls; i++) rig.gw.services.optimizer.noteCall(key, micros);
+}
+
+/** The step registry's view of one step of the rig tenant's workflow. */
+export async function stepView(rig: Rig, label: string): Promise<any> {
+  const r = await fetch(`${rig.gw.url}/v1/workflows/${rig.tenant.workflow_id}/steps`, { headers: authed(rig.tenant.api_key) });
+  return ((await r.json()) as { data: any[] }).data.find((s) => s.label === label);
+}
+
+/** Warms the step, then asks (`ask(i)`, i from `from`) `least` times and on until it has settled; the number of calls made. */
+export async function learnStep(rig: Rig, step: string, ask: (i: number) => Promise<unknown>, from = 0, least = 0, max = 2000): Promise<number> {
+  warmStep(rig, step);
+  let i = from;
+  for (; i < from + least; i++) await ask(i);
+  while (i < from + max) {
+    if ((await stepView(rig, step))?.settled) return i - from;
+    for (const end = i + 25; i < end; i++) await ask(i);
+  }
+  throw new Error(`${step} did not settle in ${max} calls`);
+}
