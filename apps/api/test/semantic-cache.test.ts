@@ -157,17 +157,7 @@ describe('guards on hard negatives', () => {
     expect(admissible('What is the best Kirby strategy?', 'What is the best strategy against Kirby?').reason).toBe('swapped-roles:against');
     expect(admissible('Is Earth a black hole?', 'Is Earth in a black hole?').reason).toBe('swapped-roles:+in');
     expect(admissible('How do I do business with Alibaba?', 'How do I have a business like Alibaba?').reason).toBe('swapped-roles:like/with');
-    // "like" against "to" is not a shifted role here (the differing words are the content guard's call)
-    expect(admissible('What are some other sites like Quora?', 'What are some similar websites to Quora?').reason).not.toMatch(/^swapped-roles/);
-  });
-
-  it('refuses any content word without a counterpart on the other side, however many are replaced', () => {
-    expect(admissible('How can I buy steroids?', 'How can I buy steroids online?').reason).toBe('content:+onlin');
-    expect(admissible('Is a Kindle good for reading?', 'Is a tablet good for reading?').reason).toMatch(/^content:/);
-    expect(admissible('Is it safe to travel to Darjeeling now?', 'Is it safe to go to Darjeeling for vacation?').reason).toBe('content:travel/go,vacation');
-    expect(admissible('What are some amazing facts about Swami Vivekananda?', 'What are some mind blowing facts about Swami Vivekananda?').reason).toBe('content:amaz/mind,blow');
-    // inflections and typos are the same word
-    expect(admissible('How can I start preparing for civil service examination?', 'How do I start preparing for civil services exam?').ok).toBe(true);
+    expect(admissible('What are some other sites like Quora?', 'What are some similar websites to Quora?').ok).toBe(true);
   });
 
   it('refuses a degree on one side only, unless the other grades with a superlative', () => {

@@ -1,8 +1,8 @@
 // The semantic cache's figure on unseen pairs, as a test: at the default settings (threshold
 // and guards, the packaged MiniLM) on the held-out half of qqp_dev, the pairs from 8,000 on,
 // which the defaults were not chosen on (they were chosen on the first 8,000). There they give
-// precision 0.947 (322 true hits, 18 false) at recall 0.106: under the 0.96 issue 13 asks for,
-// which no threshold and no guard chosen on the first half reached (see the README beside the
+// precision 0.949 (338 true hits, 18 false) at recall 0.112: under the 0.96 issue 13 asks for,
+// which no threshold or guard chosen on the first half reached (see the README beside the
 // cache). The test holds that level, so a change of the defaults that loses precision or recall
 // on unseen pairs fails it. Embedding 16,000 questions takes minutes, so the test embeds only
 // the pairs that can be hits: those whose similarity was at least `floor` (0.925, under the
@@ -77,7 +77,7 @@ describe('semantic cache on the held-out half of qqp_dev at the default settings
     expect(fixture.floor).toBeLessThan(DEFAULT_THRESHOLD);
   });
 
-  it('serves paraphrases of unseen pairs with precision ≥ 0.945 at recall ≥ 0.10', () => {
+  it('serves paraphrases of unseen pairs with precision ≥ 0.945 at recall ≥ 0.11', () => {
     const index = new SemanticIndex({ threshold: DEFAULT_THRESHOLD });
     let trueHits = 0;
     let falseHits = 0;
@@ -94,6 +94,6 @@ describe('semantic cache on the held-out half of qqp_dev at the default settings
     const precision = trueHits / (trueHits + falseHits);
     const recall = trueHits / fixture.duplicates;
     expect(precision).toBeGreaterThanOrEqual(0.945);
-    expect(recall).toBeGreaterThanOrEqual(0.1);
+    expect(recall).toBeGreaterThanOrEqual(0.11);
   });
 });

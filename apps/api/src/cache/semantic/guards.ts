@@ -470,6 +470,10 @@ function personShift(a: TextFeatures, b: TextFeatures): string | undefined {
 const FIRST_PERSON = ['i', 'me', 'my', 'mine', 'myself', "i'm", "i've", 'we', 'us', 'our'];
 const SECOND_PERSON = ['you', 'your', 'yours', 'yourself', "you're", "you've"];
 
+function substitution(a: TextFeatures, b: TextFeatures): string | undefined {
+  const { onlyA, onlyB } = contentDiff(a, b);
+  return onlyA.length === 1 && onlyB.length === 1 ? `${onlyA[0]}/${onlyB[0]}` : undefined;
+}
 function countQuestions(f: TextFeatures): number {
   return Math.max(1, f.raw.split(/\?+/).filter((p) => /[\p{L}\p{N}]{2,}/u.test(p)).length);
 }
@@ -493,19 +497,12 @@ function leadWord(a: TextFeatures, b: TextFeatures): string | undefined {
   return la && lb && la !== lb ? `${la}/${lb}` : undefined;
 }
 
-/**
- * Each question's content words all have a counterpart in the other (the same word, an
- * inflection, a typo, a synonym from the antonym table). Refuses one question plus extra
- * content ("… buy steroids" vs "… buy steroids online") and any content word replaced by
- * others ("Kindle" vs "iPad", "travel" vs "go … on vacation"): a rule over all words, where a
- * table of known contrasts only covers the pairs someone has read.
- */
-function contentMismatch(a: TextFeatures, b: TextFeatures): string | undefined {
+/** One question is the other plus extra content words ("… buy steroids" vs "… buy steroids online"). */
+function addedQualifier(a: TextFeatures, b: TextFeatures): string | undefined {
   const { onlyA, onlyB } = contentDiff(a, b);
-  if (onlyA.length === 0 && onlyB.length === 0) return undefined;
-  if (onlyB.length === 0) return `+${onlyA.join(',')}`;
-  if (onlyA.length === 0) return `+${onlyB.join(',')}`;
-  return `${onlyA.join(',')}/${onlyB.join(',')}`;
+  if (onlyA.length > 0 && onlyB.length === 0) return `+${onlyA.join(',')}`;
+  if (onlyB.length > 0 && onlyA.length === 0) return `+${onlyB.join(',')}`;
+  return undefined;
 }
 
 /** Content words of each question with no counterpart (same word, inflection, or typo) in the other. */
@@ -747,7 +744,7 @@ export const GUARDS: readonly Guard[] = [
   { name: 'entity', check: entityMismatch },
   { name: 'person', check: personShift },
   { name: 'degree', check: degreeShift },
-  { name: 'content', check: contentMismatch },
+  { name: 'content', check: (a, b) => addedQualifier(a, b) ?? substitution(a, b) },
 ];
 
 /** Guard verdict on two analysed texts. */
