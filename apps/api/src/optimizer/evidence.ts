@@ -33,6 +33,10 @@ export interface Probe {
    * paid for), and `baselineCostMicros` its cost.
    */
   reference?: string;
+  /** The call it was made on: the client's outcome for that call, when it comes, is its baseline's true score. */
+  call?: string;
+  /** That outcome (set when it arrives, not stored with the probe). */
+  outcome?: number;
   /** The judge's largest cost for grading one answer to this request (older probes; see ProbeAnswer). */
   judgeCostMicros?: number;
   baselineScore: number | null;
@@ -56,6 +60,8 @@ export interface ServedSample {
   score: number;
   /** Who graded it: the client (an outcome) or the judge. Each is compared with the baseline as that same grader sees it. */
   source?: 'outcome' | 'judge';
+  /** The call the outcome is for (links it to a probe made on that call). */
+  call?: string;
 }
 
 export interface PruneStats {
@@ -83,6 +89,8 @@ export interface PolicyStats {
 const Z = 1.0;
 /** Outcome reports the baseline needs before outcomes are compared with it. */
 const MIN_BASELINE_OUTCOMES = 20;
+/** Probes remembered per step while their call's outcome may still come. */
+const MAX_AWAITING = 5_000;
 /** Randomly sampled baseline grades before they say what the baseline's quality is. */
 const MIN_BASELINE_SAMPLES = 10;
 /** Answers graded twice before the judge's error rate is estimated. */
@@ -169,6 +177,10 @@ export class StepEvidence {
 
   addProbe(p: Probe): void {
     this.probes.push(p);
+    if (p.call) {
+      this.#probeByCall.set(p.call, p);
+      if (this.#probeByCall.size > MAX_AWAITING) this.#probeByCall.delete(this.#probeByCall.keys().next().value!);
+    }
     if (p.baselineScore !== null && !p.reference && (p.policy === undefined || p.baselineSampled)) this.#baselineScores.push(p.baselineScore);
     this.#changed(true);
   }
@@ -191,8 +203,17 @@ export class StepEvidence {
     own.push(s);
     this.#servedBy.set(s.policy, trimmed(own));
     if (isBaseline) (s.source === 'judge' ? this.#baselineScores : this.#baselineOutcomes).push(s.score);
-    this.#changed(false);
+    // the outcome of a call a probe was made on: the truth for the answer the probe compared with
+    const probed = s.source === 'outcome' && s.call ? this.#probeByCall.get(s.call) : undefined;
+    if (probed && !probed.reference) {
+      probed.outcome = s.score;
+      this.#probeByCall.delete(s.call!);
+    }
+    this.#changed(probed !== undefined);
   }
+
+  /** Probes still waiting for their call's outcome (the newest; older ones rarely get one). */
+  readonly #probeByCall = new Map<string, Probe>();
 
   /** The baseline's mean quality as one grader sees it; outcomes fall back to the judge's view until there are enough. */
   baselineMeanBy(source: 'outcome' | 'judge' | undefined): number {
@@ -461,9 +482,41 @@ export class StepEvidence {
     return out;
   }
 
+  /**
+   * A probe whose call got an outcome: the baseline's answer has its true score. An answer
+   * that agrees with it shares that score; one that differs is graded when the judge graded
+   * it, and otherwise counted as wrong (a cautious bound that costs nothing: no judge).
+   */
+  #outcomeDiff(p: Probe, policy: Policy, baselineModel: string): { diff: number; cost: number } | null {
+    const truth = p.outcome!;
+    const differs = (model: string): number => {
+      const a = p.answers[model]!;
+      if (agree(a.text, p.baselineText)) return 0;
+      if (a.score !== null && p.baselineScore !== null) return a.score - p.baselineScore;
+      return -truth;
+    };
+    switch (policy.kind) {
+      case 'model': {
+        if (policy.model === baselineModel) return { diff: 0, cost: p.baselineCostMicros };
+        const a = p.answers[policy.model];
+        return a ? { diff: differs(policy.model), cost: a.costMicros } : null;
+      }
+      case 'gate': {
+        const a = p.answers[policy.a];
+        const b = p.answers[policy.b];
+        if (!a || !b) return null;
+        const cost = a.costMicros + b.costMicros;
+        return agree(a.text, b.text) ? { diff: differs(policy.a), cost } : { diff: 0, cost: cost + p.baselineCostMicros };
+      }
+      default:
+        return null;
+    }
+  }
+
   /** A policy's answer to one probed request, graded: its score minus the baseline's, and what it cost. */
   #probeDiff(p: Probe, policy: Policy, baselineModel: string): { diff: number; cost: number } | null {
     if (p.reference) return null; // compared with another policy's answer, not the baseline's: see #chained
+    if (p.outcome !== undefined && p.policy !== undefined && (policy.kind === 'model' || policy.kind === 'gate')) return this.#outcomeDiff(p, policy, baselineModel);
     // a probe for one candidate graded only what that candidate needed: it is evidence for it alone
     const isBaseline = policy.kind === 'model' && policy.model === baselineModel;
     if (p.policy !== undefined && !isBaseline && !covers(p, policy)) return null;

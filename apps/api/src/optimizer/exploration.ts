@@ -28,6 +28,8 @@ export interface Traffic {
   baselineMicros: number;
   /** What exploring on the step has cost so far. */
   spentMicros: number;
+  /** What those calls cost in all (served answers, escalations, exploration). */
+  actualMicros: number;
 }
 
 export interface ExploreInput {
@@ -71,6 +73,10 @@ const Z = 1;
 const DEFAULT_SPREAD = 0.4;
 /** Samples a policy needs before it may serve, whatever its prior says. */
 export const MIN_EVIDENCE = 20;
+/** The most a step may cost over its baseline so far, exploration included, before exploring waits for savings. */
+export const MAX_NET_LOSS = 0.04;
+/** How sharply the probed candidate is drawn toward the best payback. */
+const FOCUS = 4;
 /** Most probes an investment is planned for; a candidate this close to the bar is not worth proving. */
 const MAX_PLANNED = 400;
 
@@ -128,12 +134,19 @@ export function planExploration(input: ExploreInput): ExplorePlan {
   const allowed = input.budgetShare > 0 ? input.budgetShare * t.baselineMicros + input.allowanceCalls * perCall : 0;
   if (input.blocked) return { probe: null, reason: `no probe: ${input.blocked}`, payback: bestPayback, rate: 0 };
   if (t.spentMicros >= allowed) return { probe: null, reason: `no probe: step budget ${pct(input.budgetShare)} used`, payback: bestPayback, rate: 0 };
+  // whatever the budget allows, the step as a whole never costs more than its baseline plus a margin:
+  // exploring beyond what its own savings have paid back waits until they have
+  if (t.actualMicros - t.baselineMicros >= MAX_NET_LOSS * t.baselineMicros) {
+    return { probe: null, reason: `no probe: the step already costs ${pct(t.actualMicros / Math.max(1, t.baselineMicros) - 1)} over its baseline`, payback: bestPayback, rate: 0 };
+  }
   // a sure investment is made on every call; a marginal one on a share of calls
   const rate = Math.min(1, bestPayback - 1);
   if (input.draw >= rate) return { probe: null, reason: `no probe: sampled out at rate ${rate.toFixed(2)} (payback ${times(bestPayback)})`, payback: bestPayback, rate };
-  // which candidate: drawn in proportion to its payback, so a close second is learned about too
-  const total = viable.reduce((a, x) => a + x.v, 0);
-  let pick = ((input.draw / Math.max(rate, 1e-9)) * 7_919) % 1 * total;
-  const chosen = viable.find((x) => (pick -= x.v) < 0) ?? viable[viable.length - 1]!;
+  // which candidate: drawn by payback to the fourth power, so evidence goes to the best while a
+  // close second is still learned about (spread evenly, it would prove nothing in time)
+  const weight = (v: number) => (v / bestPayback) ** FOCUS;
+  const total = viable.reduce((a, x) => a + weight(x.v), 0);
+  let pick = (((input.draw / Math.max(rate, 1e-9)) * 7_919) % 1) * total;
+  const chosen = viable.find((x) => (pick -= weight(x.v)) < 0) ?? viable[viable.length - 1]!;
   return { probe: chosen.p, reason: `explored: probed ${chosen.p.key} (payback ${times(chosen.v)}, rate ${rate.toFixed(2)})`, payback: bestPayback, rate };
 }

@@ -2,6 +2,7 @@
 // "auto"` call (the cheapest one proven to hold the step's quality bar, else the
 // baseline), which candidates to probe while the step is still open, when it has
 // settled, and when a settled choice drifts.
+import { createRequire } from 'node:module'; const require = createRequire(import.meta.url); // DEBUG
 import type { Database } from '../db/database.ts';
 import type { Meter } from '../meter/meter.ts';
 import type { EvidenceRow } from '../meter/rows.ts';
@@ -11,6 +12,15 @@ import { mean, sd, StepEvidence, type PolicyStats, type Probe, type ServedSample
 import { candidatePolicies, describePolicy, parsePolicy, policyKey, policyModels, type Policy } from './policies.ts';
 import { MIN_EVIDENCE, planExploration, type Prospect } from './exploration.ts';
 import { AUDIT_SHARE, JudgePanel, type JudgePair } from './judge-panel.ts';
+import { pool, posterior, type Estimate } from './priors.ts';
+
+/** A policy's statistics with its retention taken from the posterior (own evidence shrunk toward a prior). */
+function shrink(st: PolicyStats, prior: ReturnType<typeof pool>): PolicyStats {
+  if (!prior) return st;
+  const own: Estimate = { retention: st.retention, se: st.n > 0 ? (st.ucb - st.lcb) / 2 : Infinity, n: st.n };
+  const post = posterior(own, prior);
+  return { ...st, retention: post.retention, lcb: post.retention - post.se, ucb: post.retention + post.se };
+}
 
 /** How often a cheap model's answer is taken to differ from the baseline's before probes say. */
 const DEFAULT_DISAGREEMENT = 0.3;
@@ -36,7 +46,15 @@ const MAX_REGRADES = 30;
 export const DEFAULT_BUDGET_SHARE = 0.1;
 export const DEFAULT_ALLOWANCE_CALLS = 2;
 /** How far a candidate's retention is believed to sit from the floor before any evidence (its prior's spread). */
-const PRIOR_SE = 0.05;
+const PRIOR_SE = 0.06;
+/** Below this share of calls with outcomes, probes pay the judge for differing answers. */
+const MIN_OUTCOME_SHARE = 0.1;
+/** Samples a policy needs before it may serve when other steps' evidence backs it. */
+const MIN_SAMPLES_WITH_PRIOR = 10;
+/** The one-sided z of PolicyStats' bounds. */
+const Z_STATS = 1;
+/** How long the tenant's pooled step estimates are reused (they change with each step's evidence). */
+const PRIORS_TTL_MS = 2_000;
 /** On a settled step with scarce outcomes, every this-many-th call gets a judge check (0.5 %). */
 const DRIFT_CHECK_EVERY = 200;
 /** Drift is tested once per this many new grades of the serving policy, over the last two blocks. */
@@ -58,6 +76,8 @@ export interface StepKey {
   fingerprint: string;
   label: string;
   release: string;
+  /** The step's declared kind (`optimizer.step.kind`): steps of one kind share priors. */
+  kind?: string;
 }
 
 interface StepState {
@@ -68,7 +88,7 @@ interface StepState {
   /** Re-opened by drift and not settled since (settling then is a `resettled` event). */
   resettling: boolean;
   /** The step's routed traffic (this process's view): calls and their baseline cost. */
-  traffic: { calls: number; baselineMicros: number };
+  traffic: { calls: number; baselineMicros: number; actualMicros: number; outcomes: number };
   /** The last decision's best payback and probing rate, for the step view. */
   lastPlan: { payback: number; rate: number };
   /** Models whose evidence a drift wiped; re-opened, the step re-verifies only them. */
@@ -91,6 +111,8 @@ export interface Decision {
   probing?: string;
   /** Compare the probe with the served answer, not the baseline's (a model probed while another policy serves). */
   chained?: boolean;
+  /** Have the judge grade probed answers that differ from the baseline's (else the call's outcome decides). */
+  gradeDiffering?: boolean;
   /** Judge-check the served answer (a drift check on a settled step). */
   check: boolean;
   /** Have the judge grade the baseline's probed answer a second time (its self-consistency). */
@@ -252,7 +274,7 @@ export class Optimizer {
     const id = stepId(k);
     let s = this.#states.get(id);
     if (!s) {
-      s = { key: k, evidence: new StepEvidence(), settled: false, everSettled: false, resettling: false, traffic: { calls: 0, baselineMicros: 0 }, lastPlan: { payback: 0, rate: 0 }, drifted: [], reopenedAt: 0, chosen: '', view: [], settledCalls: 0, lastUsed: at };
+      s = { key: k, evidence: new StepEvidence(), settled: false, everSettled: false, resettling: false, traffic: { calls: 0, baselineMicros: 0, actualMicros: 0, outcomes: 0 }, lastPlan: { payback: 0, rate: 0 }, drifted: [], reopenedAt: 0, chosen: '', view: [], settledCalls: 0, lastUsed: at };
       this.#states.set(id, s);
     }
     if (k.label && !s.key.label) s.key = k;
@@ -261,10 +283,11 @@ export class Optimizer {
   }
 
   /** A routed call on the step was priced: its traffic, for the payback rule and the step's exploration budget. */
-  noteCall(step: StepKey, baselineMicros: number): void {
+  noteCall(step: StepKey, baselineMicros: number, actualMicros = baselineMicros): void {
     const s = this.#state(step);
     s.traffic.calls++;
     s.traffic.baselineMicros += Math.max(0, baselineMicros);
+    s.traffic.actualMicros += Math.max(0, actualMicros);
   }
 
   decide(input: DecideInput): Decision {
@@ -280,15 +303,25 @@ export class Optimizer {
     const stats = new Map<string, PolicyStats>();
     let best: { policy: Policy; stats: PolicyStats } | null = null;
     const open: Policy[] = [];
+    const own = new Map<string, PolicyStats>();
+    /** Candidates the tenant's other steps give a prior. */
+    const backed = new Set<string>();
+    const priors = this.#priors(s);
     for (const p of candidatePolicies(input.cheaper, input.allowGates, this.#ensemblePool(s, input))) {
-      const st = s.evidence.stats(p, input.baseline);
-      stats.set(policyKey(p), st);
-      const holds = st.n >= MIN_SAMPLES && st.lcb >= floor;
+      const key = policyKey(p);
+      const mine = s.evidence.stats(p, input.baseline);
+      own.set(key, mine);
+      // the step's own estimate shrunk toward what the tenant's other steps say of the candidate
+      const prior = pool(priors.get(key)?.filter((x) => x.fingerprint !== s.key.fingerprint) ?? []);
+      const st = shrink(mine, prior);
+      stats.set(key, st);
+      if (prior) backed.add(key);
+      const holds = st.n >= (prior ? MIN_SAMPLES_WITH_PRIOR : MIN_SAMPLES) && st.lcb >= floor;
       // worth serving only if it saves a margin: its mean cost at most WORTHWHILE of the baseline's
       if (holds && st.costMicros < WORTHWHILE * baselineCost && (!best || st.costMicros < best.stats.costMicros)) best = { policy: p, stats: st };
       if (!holds && (st.n < MIN_OPEN_SAMPLES || st.ucb >= floor)) open.push(p);
     }
-    s.view = this.#view(stats, baselineCost);
+    s.view = this.#view(own, baselineCost);
     const events: CallEvent[] = [];
     // a settled step keeps its choice while it still holds and can serve; a cheaper proven policy takes over
     let chosen = best?.policy ?? base;
@@ -306,14 +339,14 @@ export class Optimizer {
     // re-opened by drift, only what the drift touched is still in question
     const stillOpen = open.filter((p) => !s.drifted.length || policyModels(p).some((m) => s.drifted.includes(m)));
     const plan = planExploration({
-      traffic: { calls: s.traffic.calls, baselineMicros: s.traffic.baselineMicros, spentMicros: s.evidence.spentSince(0) },
+      traffic: { calls: s.traffic.calls, baselineMicros: s.traffic.baselineMicros, actualMicros: s.traffic.actualMicros, spentMicros: s.evidence.spentSince(0) },
       floor,
       servingShare: chosenShare,
       gradeShare: this.#gradeShare(s, input),
       budgetShare: input.budget?.share ?? DEFAULT_BUDGET_SHARE,
       allowanceCalls: input.budget?.allowanceCalls ?? DEFAULT_ALLOWANCE_CALLS,
       blocked: this.#overBudget(s, input),
-      prospects: stillOpen.flatMap((p) => this.#prospect(s, p, stats.get(policyKey(p))!, input, baselineCost, chosenIsBase) ?? []),
+      prospects: stillOpen.flatMap((p) => this.#prospect(s, p, stats.get(policyKey(p))!, input, baselineCost, chosenIsBase, backed.has(policyKey(p))) ?? []),
       draw: input.draw,
     });
     // settled: it has learned (probed) and no cheaper candidate is worth proving now; a step still too
@@ -333,14 +366,53 @@ export class Optimizer {
     const d = this.#decision(s, chosen, chosenStats, input, stillOpen, settled, probe);
     if (plan.probe) {
       d.probing = plan.probe.key;
+      d.gradeDiffering = plan.probe.key.startsWith('verify:') || this.#judgesDisagreements(s, input);
       d.chained = !chosenIsBase && plan.probe.key.startsWith('model:');
     }
     d.reasons.push(plan.reason);
     return d;
   }
 
+  readonly #priorCache = new Map<string, { at: number; byPolicy: Map<string, (Estimate & { fingerprint: string })[]> }>();
+
+  /**
+   * The own estimates of every step of the tenant (of the same kind), by policy, for the
+   * shared priors: read from each step's candidate view, rebuilt at most every two seconds.
+   */
+  #priors(s: StepState): Map<string, (Estimate & { fingerprint: string })[]> {
+    const group = `${s.key.accountId}|${s.key.kind ?? ''}`;
+    const now = Date.now();
+    const held = this.#priorCache.get(group);
+    if (held && now - held.at < PRIORS_TTL_MS) return held.byPolicy;
+    const byPolicy = new Map<string, (Estimate & { fingerprint: string })[]>();
+    for (const o of this.#states.values()) {
+      if (o.key.accountId !== s.key.accountId || (o.key.kind ?? '') !== (s.key.kind ?? '')) continue;
+      for (const v of o.view) {
+        const list = byPolicy.get(v.policy) ?? [];
+        list.push({ fingerprint: o.key.fingerprint, retention: v.retention, se: Math.max(v.retention - v.lcb, 1e-3), n: v.n });
+        byPolicy.set(v.policy, list);
+      }
+    }
+    this.#priorCache.set(group, { at: now, byPolicy });
+    return byPolicy;
+  }
+
+  /** Share of the step's calls whose outcome the client reports. */
+  #outcomeShare(s: StepState): number {
+    return s.traffic.calls > 0 ? Math.min(1, s.traffic.outcomes / s.traffic.calls) : 0;
+  }
+
+  /**
+   * Whether probes pay the judge for answers that differ from the baseline's: yes once a cheap
+   * judge grades, or where too few outcomes come to say which answer was right; else the
+   * outcome of the probed call does, for free.
+   */
+  #judgesDisagreements(s: StepState, input: DecideInput): boolean {
+    return input.judges?.panel.adopted === true || this.#outcomeShare(s) < MIN_OUTCOME_SHARE;
+  }
+
   /** A candidate as exploration prices it, or null when it cannot be probed as one policy. */
-  #prospect(s: StepState, p: Policy, st: PolicyStats, input: DecideInput, baselineCost: number, servingBaseline: boolean): Prospect | null {
+  #prospect(s: StepState, p: Policy, st: PolicyStats, input: DecideInput, baselineCost: number, servingBaseline: boolean, shared: boolean): Prospect | null {
     if (p.kind !== 'model' && p.kind !== 'gate' && p.kind !== 'verify') return null;
     const models = policyModels(p);
     const share = (m: string) => input.priceShares?.[m] ?? 0.5;
@@ -351,9 +423,16 @@ export class Optimizer {
     const measured = Number.isFinite(st.costMicros) && st.n >= 10 ? st.costMicros / baselineCost : undefined;
     const costShare = measured ?? (p.kind === 'gate' ? answers + 0.3 : p.kind === 'verify' ? answers + grade + 0.3 : answers);
     // a grade for each answer that disagrees with the baseline's, and the baseline's own; verify grades its answer always;
-    // a gate only its agreed answer, unless a cheap judge grades every differing answer of both
-    const grades = p.kind === 'verify' ? 1 + rate : p.kind === 'gate' && input.judges?.panel.adopted ? 3 * DEFAULT_DISAGREEMENT : 2 * rate;
-    const prior = st.n > 0 ? { retention: st.retention, se: Math.max((st.ucb - st.lcb) / 2, 1e-3) } : { retention: input.floor, se: PRIOR_SE };
+    // a gate only its agreed answer, unless a cheap judge grades every differing answer of both. Where outcomes
+    // come and the judge is dear, differing answers go ungraded: only probes whose call gets an outcome count
+    const judging = p.kind === 'verify' || this.#judgesDisagreements(s, input);
+    const useful = judging ? 1 : Math.max(this.#outcomeShare(s), 0.05);
+    const grades = !judging ? 0 : p.kind === 'verify' ? 1 + rate : p.kind === 'gate' && input.judges?.panel.adopted ? 3 * DEFAULT_DISAGREEMENT : 2 * rate;
+    // what pays is judged against a sceptical prior (most cheaper candidates fall short of a high bar), unless
+    // the tenant's other steps already shrank the estimate toward theirs: a few agreeing probes promise little
+    const width = (st.ucb - st.lcb) / (2 * Z_STATS);
+    const estimate = shared ? { retention: st.retention, se: width, n: st.n } : posterior({ retention: st.retention, se: st.n > 0 ? width : Infinity, n: st.n }, { mean: input.floor - PRIOR_SE / 2, tau: PRIOR_SE, steps: 0 });
+    const prior = { retention: estimate.retention, se: Math.max(estimate.se, 1e-3) };
     return {
       key: policyKey(p),
       models,
@@ -362,8 +441,8 @@ export class Optimizer {
       costShare,
       // serving something other than the baseline, a probe also pays for the baseline's answer to compare with,
       // but a single model is compared with the served answer instead (chained to the served policy's evidence)
-      probeShare: answers + (servingBaseline || p.kind === 'model' ? 0 : 1),
-      gradesPerProbe: grades,
+      probeShare: (answers + (servingBaseline || p.kind === 'model' ? 0 : 1)) / useful,
+      gradesPerProbe: grades / useful,
     };
   }
 
@@ -513,6 +592,7 @@ export class Optimizer {
   }
 
   recordProbe(step: StepKey, probe: Probe): EvidenceRow {
+    require('node:fs').appendFileSync('/tmp/probes.log', JSON.stringify({ step: step.fingerprint.slice(0, 6), t: this.#state(step).traffic.calls, policy: probe.policy, spent: probe.spentMicros, base: probe.baselineCostMicros, judge: probe.judgeCostMicros, n: Object.keys(probe.answers).length, chosen: this.#state(step).chosen }) + '\n'); // DEBUG
     this.#addProbe(this.#state(step), probe);
     return this.#row(step, 'probe', probe as unknown as Record<string, unknown>);
   }
@@ -523,6 +603,7 @@ export class Optimizer {
    */
   recordServed(step: StepKey, sample: ServedSample, baseline: string, floor: number): { row: EvidenceRow; events: CallEvent[] } {
     const s = this.#state(step);
+    if (sample.source === 'outcome') s.traffic.outcomes++;
     const isBaseline = sample.policy === `model:${baseline}`;
     s.evidence.addServed(sample, isBaseline);
     const row = this.#row(step, 'served', { ...sample, baseline: isBaseline });

@@ -109,7 +109,7 @@ export class Outcomes {
     const events = [];
     for (const c of calls) {
       if (c.policy.startsWith(CACHE_POLICY)) continue; // a cached answer is no evidence for any policy
-      const r = this.#optimizer.recordServed(c.step, { at: Date.now(), policy: c.policy, score, source: 'outcome' }, c.baseline, c.floor);
+      const r = this.#optimizer.recordServed(c.step, { at: Date.now(), policy: c.policy, score, source: 'outcome', call: c.callId }, c.baseline, c.floor);
       evidence.push(r.row);
       events.push(...r.events.map((e) => ({ id: newId('evt'), account_id: accountId, workflow_id: c.step.workflowId, kind: e.kind, created_at: e.at.toISOString(), call_id: c.callId, payload: e.payload })));
     }

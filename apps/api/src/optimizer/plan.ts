@@ -93,7 +93,8 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
   if (minScore !== undefined) floor = Math.max(floor, minScore); // it can only tighten the bar
   if (ctx.annotation?.intent?.objective === 'quality') floor = Math.max(floor, 0.99);
   const id = stepIdentity(ctx.principal.workflowId, ctx.annotation, ctx.body);
-  const step = { accountId, workflowId: ctx.principal.workflowId, fingerprint: id.fingerprint, label: id.label, release: ctx.annotation?.source?.release ?? '' };
+  const kind = ctx.annotation?.step?.kind;
+  const step = { accountId, workflowId: ctx.principal.workflowId, fingerprint: id.fingerprint, label: id.label, release: ctx.annotation?.source?.release ?? '', ...(kind ? { kind } : {}) };
   s.steps.seen(step, 'tuning'); // the step registry (memory; written in batches)
   const exploration = settings.exploration;
   const budget = {

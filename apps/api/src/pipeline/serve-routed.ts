@@ -102,8 +102,9 @@ async function grade(ctx: CallContext, s: Services, signal: AbortSignal, plan: R
     if (panel.wantsCross(Math.random())) pair('cross', (await ask(plan.judge, 'judge')).score, used.score);
     if (panel.wantsSelf()) pair('self', used.score, (await ask(panel.cheap, 'judge', true)).score);
   } else {
-    const cross = panel.wantsCross(0);
-    const [main, cheap] = await Promise.all([ask(plan.judge, role), cross ? ask(panel.cheap, 'judge') : null]);
+    // until the panel decides, the cheaper judge grades beside the configured one (cheap), and twice while it needs self pairs
+    const measuring = panel.wantsCross(0) || panel.wantsSelf();
+    const [main, cheap] = await Promise.all([ask(plan.judge, role), measuring ? ask(panel.cheap, 'judge') : null]);
     used = main;
     if (cheap) pair('cross', main.score, cheap.score);
     if (cheap && panel.wantsSelf()) pair('self', cheap.score, (await ask(panel.cheap, 'judge', true)).score);
@@ -128,7 +129,10 @@ async function explore(ctx: CallContext, s: Services, signal: AbortSignal, plan:
     if (r.status === 'fulfilled' && r.value.answer) answers.set(m, r.value);
   });
   if (answers.size < plan.decision.probe.length) return; // a probe that failed says nothing
-  let baseline: Completed | undefined = served.name === plan.baseline ? served : undefined;
+  // a model probed while another policy serves is compared with whatever that policy served, on every
+  // call alike (escalated ones too: comparing only where it did not escalate would be a biased sample)
+  const reference = plan.decision.chained ? policyKey(plan.decision.policy) : undefined;
+  let baseline: Completed | undefined = served.name === plan.baseline || reference ? served : undefined;
   if (!baseline) {
     baseline = await runOn(ctx, s, signal, plan.baseline, 'probe').catch(() => undefined);
     if (!baseline) return;
@@ -137,9 +141,13 @@ async function explore(ctx: CallContext, s: Services, signal: AbortSignal, plan:
   const policy = plan.decision.probing ?? '';
   const [a, b] = [...answers.values()];
   const toGrade = new Set<string>();
-  // with a cheap judge, every answer that differs is graded (evidence for each model too); else a gate's agreed answer only
-  const complete = !policy.startsWith('gate:') || plan.panel?.adopted === true;
-  if (!complete) {
+  // with a cheap judge, every answer that differs is graded (evidence for each model too); else a gate's agreed answer only;
+  // where outcomes come and the judge is dear, none: the outcome of this call will say (chained probes have no outcome to go by)
+  const grading = plan.decision.gradeDiffering !== false || reference !== undefined;
+  const complete = grading && (!policy.startsWith('gate:') || plan.panel?.adopted === true);
+  if (!grading) {
+    // no grades: the probe waits for this call's outcome
+  } else if (!complete) {
     // a gate serves only when its two answers agree: only an agreed answer that differs from the baseline's needs grades
     if (a && b && agree(a.answer, b.answer) && !agree(a.answer, base)) toGrade.add(a.answer).add(base);
   } else if (b) {
@@ -148,7 +156,7 @@ async function explore(ctx: CallContext, s: Services, signal: AbortSignal, plan:
     if (policy.startsWith('verify:')) toGrade.add(a.answer);
     if (!agree(a.answer, base)) toGrade.add(a.answer).add(base);
   }
-  const sampled = plan.decision.sampleBaseline;
+  const sampled = plan.decision.sampleBaseline && !reference;
   if (sampled) toGrade.add(base);
   const grades = new Map<string, { score: number | null; micros: number }>();
   await Promise.all(
@@ -163,11 +171,13 @@ async function explore(ctx: CallContext, s: Services, signal: AbortSignal, plan:
   if (baselineGrade && baselineGrade.score === null) return; // the judge gave no grade: no evidence
   // now and then the baseline's answer is graded twice: how often the judge disagrees with itself
   const regrade = plan.decision.regrade && baselineGrade?.score != null ? await grade(ctx, s, signal, plan, base) : null;
-  const unpruned = await answerUnpruned(ctx, s, signal, plan, base);
+  const unpruned = reference ? null : await answerUnpruned(ctx, s, signal, plan, base);
   const judgeMicros = Math.max(0, ...[...grades.values()].map((g) => g.micros));
   const probe: Probe = {
     at: Date.now(),
     policy,
+    call: ctx.id,
+    ...(reference ? { reference } : {}),
     ...(sampled ? { baselineSampled: true } : {}),
     ...(complete ? { complete: true } : {}),
     spentMicros: explorationSpend(ctx),
