@@ -2,7 +2,6 @@
 // "auto"` call (the cheapest one proven to hold the step's quality bar, else the
 // baseline), which candidates to probe while the step is still open, when it has
 // settled, and when a settled choice drifts.
-import { createRequire } from 'node:module'; const require = createRequire(import.meta.url); // DEBUG
 import type { Database } from '../db/database.ts';
 import type { Meter } from '../meter/meter.ts';
 import type { EvidenceRow } from '../meter/rows.ts';
@@ -592,7 +591,6 @@ export class Optimizer {
   }
 
   recordProbe(step: StepKey, probe: Probe): EvidenceRow {
-    require('node:fs').appendFileSync('/tmp/probes.log', JSON.stringify({ step: step.fingerprint.slice(0, 6), t: this.#state(step).traffic.calls, policy: probe.policy, spent: probe.spentMicros, base: probe.baselineCostMicros, judge: probe.judgeCostMicros, n: Object.keys(probe.answers).length, chosen: this.#state(step).chosen }) + '\n'); // DEBUG
     this.#addProbe(this.#state(step), probe);
     return this.#row(step, 'probe', probe as unknown as Record<string, unknown>);
   }
