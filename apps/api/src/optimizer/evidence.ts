@@ -37,6 +37,11 @@ export interface Probe {
   call?: string;
   /** That outcome (set when it arrives, not stored with the probe). */
   outcome?: number;
+  /**
+   * Differing answers were left ungraded for the call's outcome to decide: until it comes the
+   * probe is no evidence at all (counting only its agreeing answers would be a biased sample).
+   */
+  awaitsOutcome?: boolean;
   /** The judge's largest cost for grading one answer to this request (older probes; see ProbeAnswer). */
   judgeCostMicros?: number;
   baselineScore: number | null;
@@ -195,7 +200,8 @@ export class StepEvidence {
     this.#judgeError = undefined;
   }
 
-  addServed(s: ServedSample, isBaseline: boolean): void {
+  /** Adds a served sample; the probe made on its call, when an outcome links it to one. */
+  addServed(s: ServedSample, isBaseline: boolean): Probe | undefined {
     this.served = trimmed(this.served);
     this.served.push(s);
     this.servedCount++;
@@ -210,6 +216,7 @@ export class StepEvidence {
       this.#probeByCall.delete(s.call!);
     }
     this.#changed(probed !== undefined);
+    return probed;
   }
 
   /** Probes still waiting for their call's outcome (the newest; older ones rarely get one). */
@@ -281,6 +288,24 @@ export class StepEvidence {
       this.#disagreement.set(key, d);
     }
     return d;
+  }
+
+  /**
+   * The share of recently probed answers that differ from the baseline's: near 1 where
+   * answers are free-form (code, prose), where agreement can prove nothing.
+   */
+  differingShare(): { n: number; share: number } {
+    let n = 0;
+    let differ = 0;
+    for (let i = this.probes.length - 1; i >= 0 && n < 50; i--) {
+      const p = this.probes[i]!;
+      if (p.reference) continue;
+      for (const a of Object.values(p.answers)) {
+        n++;
+        if (!agree(a.text, p.baselineText)) differ++;
+      }
+    }
+    return { n, share: n ? differ / n : 0 };
   }
 
   /** What one judge grade cost as a share of a baseline answer, over the probes that paid for one; null before three. */
@@ -517,6 +542,7 @@ export class StepEvidence {
   #probeDiff(p: Probe, policy: Policy, baselineModel: string): { diff: number; cost: number } | null {
     if (p.reference) return null; // compared with another policy's answer, not the baseline's: see #chained
     if (p.outcome !== undefined && p.policy !== undefined && (policy.kind === 'model' || policy.kind === 'gate')) return this.#outcomeDiff(p, policy, baselineModel);
+    if (p.awaitsOutcome) return null;
     // a probe for one candidate graded only what that candidate needed: it is evidence for it alone
     const isBaseline = policy.kind === 'model' && policy.model === baselineModel;
     if (p.policy !== undefined && !isBaseline && !covers(p, policy)) return null;

@@ -67,14 +67,18 @@ export function normalCdf(x: number): number {
   return x >= 0 ? (1 + y) / 2 : (1 - y) / 2;
 }
 
-/** Confidence a policy needs to serve (one-sided z of its lower bound; matches the evidence's). */
-const Z = 1;
+/**
+ * Confidence a policy needs to start serving: a one-sided z of 1.65 (95 %). A step re-checks
+ * its candidates on every call, so a looser bound is crossed by luck sooner or later; once
+ * serving, a policy keeps serving while its z = 1 bound holds (hysteresis, no flapping).
+ */
+export const HOLD_Z = 1.3;
 /** A probe's retention spread when the evidence has not measured it yet. */
 const DEFAULT_SPREAD = 0.4;
 /** Samples a policy needs before it may serve, whatever its prior says. */
-export const MIN_EVIDENCE = 20;
+export const MIN_EVIDENCE = 40;
 /** The most a step may cost over its baseline so far, exploration included, before exploring waits for savings. */
-export const MAX_NET_LOSS = 0.04;
+export const MAX_NET_LOSS = 0.03;
 /** How sharply the probed candidate is drawn toward the best payback. */
 const FOCUS = 4;
 /** Most probes an investment is planned for; a candidate this close to the bar is not worth proving. */
@@ -89,7 +93,7 @@ export function probesNeeded(p: Prospect, floor: number): number {
   const spread = p.n >= 10 ? p.se * Math.sqrt(p.n) : DEFAULT_SPREAD;
   // with an estimate on the floor, the gap its own uncertainty expects (the mean |N(0, se)| is 0.8 se)
   const gap = Math.max(Math.abs(p.retention - floor), 0.8 * p.se, 0.01);
-  const total = Math.ceil(((Z * spread) / gap) ** 2);
+  const total = Math.ceil(((HOLD_Z * spread) / gap) ** 2);
   return Math.min(MAX_PLANNED, Math.max(MIN_EVIDENCE - p.n, total - p.n, 1));
 }
 

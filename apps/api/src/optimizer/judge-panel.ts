@@ -10,12 +10,17 @@
 // share of its grades keeps being audited, and the verdict follows the recent pairs.
 
 export interface JudgePair {
-  kind: 'cross' | 'self';
+  /** cross: configured and cheap judge on one answer; self: the cheap judge twice; truth: the client's outcome and the cheap judge. */
+  kind: 'cross' | 'self' | 'truth';
   /** Grades as pass (1) / fail (0); -1 when a judge gave no readable grade. */
   a: number;
   b: number;
 }
 
+/** Outcome pairs before the cheap judge may take over on them, and the most it may then err (its grades are corrected for it). */
+const MIN_TRUTH = 30;
+const MIN_TRUTH_FAILS = 8;
+const MAX_TRUTH_ERROR = 0.25;
 /** Pairs of each kind before the cheap judge may take over. */
 const MIN_CROSS = 40;
 const MIN_SELF = 40;
@@ -56,6 +61,7 @@ export class JudgePanel {
   readonly judge: string;
   readonly cheap: string;
   #cross: JudgePair[] = [];
+  #truth: JudgePair[] = [];
   #self: JudgePair[] = [];
   #errors: { main: number; cheap: number; adopted: boolean } | undefined;
 
@@ -69,7 +75,7 @@ export class JudgePanel {
   }
 
   add(p: JudgePair): void {
-    const list = p.kind === 'cross' ? this.#cross : this.#self;
+    const list = p.kind === 'cross' ? this.#cross : p.kind === 'self' ? this.#self : this.#truth;
     list.push(p);
     if (list.length > WINDOW * 1.5) list.splice(0, list.length - WINDOW);
     this.#errors = undefined;
@@ -78,6 +84,11 @@ export class JudgePanel {
   /** Whether a grade by the configured judge should also be asked of the cheap one. */
   wantsCross(draw: number): boolean {
     return this.#cross.length < MIN_CROSS || (this.adopted && draw < AUDIT_SHARE);
+  }
+
+  /** Whether the cheap judge should grade an answer whose outcome the client may report. */
+  wantsTruth(): boolean {
+    return this.#truth.length < WINDOW;
   }
 
   /** Whether a cheap grade should be asked twice. */
@@ -107,6 +118,15 @@ export class JudgePanel {
 
   #measure(): { main: number; cheap: number; adopted: boolean } {
     if (this.#errors) return this.#errors;
+    // measured against the clients' outcomes, the cheap judge's error is simply how often it disagrees with them
+    // (balanced over right and wrong answers: a judge that passes everything must not look good where most answers pass)
+    const truth = this.#truth.slice(-WINDOW);
+    const right = truth.filter((p) => p.a === 1);
+    const wrong = truth.filter((p) => p.a === 0);
+    if (right.length >= MIN_TRUTH && wrong.length >= MIN_TRUTH_FAILS) {
+      const error = (right.filter((p) => p.b !== 1).length / right.length + wrong.filter((p) => p.b !== 0).length / wrong.length) / 2;
+      if (error <= MAX_TRUTH_ERROR) return (this.#errors = { main: error, cheap: error, adopted: true });
+    }
     const cross = this.#cross.slice(-WINDOW);
     const self = this.#self.slice(-WINDOW);
     if (cross.length < MIN_CROSS || self.length < MIN_SELF) return (this.#errors = { main: NaN, cheap: NaN, adopted: false });

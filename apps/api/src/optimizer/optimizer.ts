@@ -9,7 +9,7 @@ import { newId } from '../security/secrets.ts';
 import type { CallEvent } from '../pipeline/context.ts';
 import { mean, sd, StepEvidence, type PolicyStats, type Probe, type ServedSample } from './evidence.ts';
 import { candidatePolicies, describePolicy, parsePolicy, policyKey, policyModels, type Policy } from './policies.ts';
-import { MIN_EVIDENCE, planExploration, type Prospect } from './exploration.ts';
+import { HOLD_Z, MIN_EVIDENCE, planExploration, type Prospect } from './exploration.ts';
 import { AUDIT_SHARE, JudgePanel, type JudgePair } from './judge-panel.ts';
 import { pool, posterior, type Estimate } from './priors.ts';
 
@@ -46,10 +46,12 @@ export const DEFAULT_BUDGET_SHARE = 0.1;
 export const DEFAULT_ALLOWANCE_CALLS = 2;
 /** How far a candidate's retention is believed to sit from the floor before any evidence (its prior's spread). */
 const PRIOR_SE = 0.06;
+/** Above this share of probed answers that differ from the baseline's, a step's answers are free-form: the judge grades them. */
+const FREE_FORM_SHARE = 0.5;
 /** Below this share of calls with outcomes, probes pay the judge for differing answers. */
 const MIN_OUTCOME_SHARE = 0.1;
 /** Samples a policy needs before it may serve when other steps' evidence backs it. */
-const MIN_SAMPLES_WITH_PRIOR = 10;
+const MIN_SAMPLES_WITH_PRIOR = 20;
 /** The one-sided z of PolicyStats' bounds. */
 const Z_STATS = 1;
 /** How long the tenant's pooled step estimates are reused (they change with each step's evidence). */
@@ -112,6 +114,8 @@ export interface Decision {
   chained?: boolean;
   /** Have the judge grade probed answers that differ from the baseline's (else the call's outcome decides). */
   gradeDiffering?: boolean;
+  /** The step's clients report outcomes for enough of its calls (or it is too young to tell). */
+  outcomesCome?: boolean;
   /** Judge-check the served answer (a drift check on a settled step). */
   check: boolean;
   /** Have the judge grade the baseline's probed answer a second time (its self-consistency). */
@@ -315,7 +319,7 @@ export class Optimizer {
       const st = shrink(mine, prior);
       stats.set(key, st);
       if (prior) backed.add(key);
-      const holds = st.n >= (prior ? MIN_SAMPLES_WITH_PRIOR : MIN_SAMPLES) && st.lcb >= floor;
+      const holds = st.n >= (prior ? MIN_SAMPLES_WITH_PRIOR : MIN_SAMPLES) && st.retention - HOLD_Z * ((st.ucb - st.lcb) / (2 * Z_STATS)) >= floor;
       // worth serving only if it saves a margin: its mean cost at most WORTHWHILE of the baseline's
       if (holds && st.costMicros < WORTHWHILE * baselineCost && (!best || st.costMicros < best.stats.costMicros)) best = { policy: p, stats: st };
       if (!holds && (st.n < MIN_OPEN_SAMPLES || st.ucb >= floor)) open.push(p);
@@ -363,6 +367,7 @@ export class Optimizer {
     this.#pendingEvents.set(stepId(input.step), events);
     const probe = plan.probe ? plan.probe.models.filter((m) => m !== input.baseline) : [];
     const d = this.#decision(s, chosen, chosenStats, input, stillOpen, settled, probe);
+    d.outcomesCome = s.traffic.calls < 20 || this.#outcomeShare(s) >= MIN_OUTCOME_SHARE;
     if (plan.probe) {
       d.probing = plan.probe.key;
       d.gradeDiffering = plan.probe.key.startsWith('verify:') || this.#judgesDisagreements(s, input);
@@ -407,7 +412,10 @@ export class Optimizer {
    * outcome of the probed call does, for free.
    */
   #judgesDisagreements(s: StepState, input: DecideInput): boolean {
-    return input.judges?.panel.adopted === true || this.#outcomeShare(s) < MIN_OUTCOME_SHARE;
+    if (input.judges?.panel.adopted === true || this.#outcomeShare(s) < MIN_OUTCOME_SHARE) return true;
+    // free-form answers rarely agree: counting every differing one as wrong could never prove anything
+    const d = s.evidence.differingShare();
+    return d.n >= 10 && d.share > FREE_FORM_SHARE;
   }
 
   /** A candidate as exploration prices it, or null when it cannot be probed as one policy. */
@@ -533,6 +541,11 @@ export class Optimizer {
 
   #addJudgePair(accountId: string, pair: StoredJudgePair): void {
     this.judgePanel(accountId, pair.judge, pair.cheap).add({ kind: pair.kind, a: pair.a, b: pair.b });
+  }
+
+  /** The client's outcome for an answer the cheap judge graded: a measure of that judge against the truth. */
+  recordTruth(step: StepKey, grade: { judge: string; cheap: string; score: number | null }, outcome: number): EvidenceRow {
+    return this.recordJudgePair(step, this.judgePanel(step.accountId, grade.judge, grade.cheap), JudgePanel.pair('truth', outcome, grade.score));
   }
 
   /** Records a paired grade of the two judges; the row goes out with the call's evidence. */

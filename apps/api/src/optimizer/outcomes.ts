@@ -16,6 +16,8 @@ export interface RunCall {
   policy: string;
   baseline: string;
   floor: number;
+  /** The tenant's cheap judge's grade of the answer the client got: its outcome measures that judge. */
+  truthGrade?: { judge: string; cheap: string; score: number | null };
 }
 
 type Signals = OutcomeRequest['signals'];
@@ -109,6 +111,7 @@ export class Outcomes {
     const events = [];
     for (const c of calls) {
       if (c.policy.startsWith(CACHE_POLICY)) continue; // a cached answer is no evidence for any policy
+      if (c.truthGrade) evidence.push(this.#optimizer.recordTruth(c.step, c.truthGrade, score));
       const r = this.#optimizer.recordServed(c.step, { at: Date.now(), policy: c.policy, score, source: 'outcome', call: c.callId }, c.baseline, c.floor);
       evidence.push(r.row);
       events.push(...r.events.map((e) => ({ id: newId('evt'), account_id: accountId, workflow_id: c.step.workflowId, kind: e.kind, created_at: e.at.toISOString(), call_id: c.callId, payload: e.payload })));

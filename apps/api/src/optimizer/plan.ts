@@ -111,7 +111,8 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
   ctx.events.push(...s.optimizer.takeEvents(step));
   ctx.optimizer = { fingerprint: id.fingerprint, step: id.label, policy: policyKey(decision.policy), settled: decision.settled, baseline: baseline.model, floor };
   const runId = ctx.annotation?.run?.id;
-  if (runId) s.outcomes.remember(accountId, runId, id.label, { callId: ctx.id, step, policy: policyKey(decision.policy), baseline: baseline.model, floor });
+  const runCall = runId ? { callId: ctx.id, step, policy: policyKey(decision.policy), baseline: baseline.model, floor } : undefined;
+  if (runCall) s.outcomes.remember(accountId, runId!, id.label, runCall);
   const firstName = primaryModel(decision.policy);
   const first = firstName.includes('@') ? firstName.slice(0, firstName.lastIndexOf('@')) : firstName;
   const profile = s.catalog.get(first);
@@ -126,7 +127,7 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
     baselineProfile: baseline,
     reasons: [...decision.reasons, `quality bar ${floor} for step ${id.label}`],
   };
-  return { decision, step, baseline: baseline.model, judge: judgeModel, ...(judges ? { panel: judges.panel } : {}), floor };
+  return { decision, step, baseline: baseline.model, judge: judgeModel, ...(judges ? { panel: judges.panel } : {}), ...(runCall ? { runCall } : {}), floor };
 }
 
 /**

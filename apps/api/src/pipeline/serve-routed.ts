@@ -11,6 +11,7 @@ import { judgeBody, parseGrade } from '../optimizer/judge.ts';
 import type { Probe, ProbeAnswer } from '../optimizer/evidence.ts';
 import type { Decision, StepKey } from '../optimizer/optimizer.ts';
 import { JudgePanel } from '../optimizer/judge-panel.ts';
+import type { RunCall } from '../optimizer/outcomes.ts';
 import { policyKey } from '../optimizer/policies.ts';
 import { attemptCost, explorationSpend } from './meter-call.ts';
 import { validateAnswer } from './quality-gate.ts';
@@ -24,6 +25,8 @@ export interface RoutedPlan {
   judge: string;
   /** The tenant's panel of the configured judge and a cheaper candidate (none without a cheaper model). */
   panel?: JudgePanel;
+  /** The call as remembered for its run's outcome (annotated calls only). */
+  runCall?: RunCall;
   floor: number;
 }
 
@@ -83,16 +86,19 @@ async function servePolicy(ctx: CallContext, s: Services, signal: AbortSignal, p
  * audited by the configured judge); until then the configured judge grades and the
  * cheaper one grades beside it, and now and then twice, to measure both.
  */
+/** One judge model's grade of `answer` to `messages`, and what it cost; a null score when it gave none. */
+async function askJudge(ctx: CallContext, s: Services, signal: AbortSignal, model: string, messages: unknown[], answer: string, role: 'judge' | 'serve', resample = false): Promise<{ score: number | null; micros: number }> {
+  try {
+    const structured = s.catalog.get(model)?.structured_outputs ?? true;
+    const c = await completeOn(ctx, s, signal, candidate(s, model), role, judgeBody(model, messages, answer, { structured, resample }) as ChatBody);
+    return { score: parseGrade(c.answer), micros: costOf(c) };
+  } catch {
+    return { score: null, micros: 0 };
+  }
+}
+
 async function grade(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan, answer: string, role: 'judge' | 'serve' = 'judge', spent?: { micros: number }, messages = (ctx.body.messages as unknown[]) ?? []): Promise<number | null> {
-  const ask = async (model: string, as: 'judge' | 'serve', resample = false): Promise<{ score: number | null; micros: number }> => {
-    try {
-      const structured = s.catalog.get(model)?.structured_outputs ?? true;
-      const c = await completeOn(ctx, s, signal, candidate(s, model), as, judgeBody(model, messages, answer, { structured, resample }) as ChatBody);
-      return { score: parseGrade(c.answer), micros: costOf(c) };
-    } catch {
-      return { score: null, micros: 0 };
-    }
-  };
+  const ask = (model: string, as: 'judge' | 'serve', resample = false) => askJudge(ctx, s, signal, model, messages, answer, as, resample);
   const panel = plan.panel;
   const pair = (kind: 'cross' | 'self', a: number | null, b: number | null) => ctx.evidence.push(s.optimizer.recordJudgePair(plan.step, panel!, JudgePanel.pair(kind, a, b)));
   let used: { score: number | null; micros: number };
@@ -176,10 +182,12 @@ async function explore(ctx: CallContext, s: Services, signal: AbortSignal, plan:
   const probe: Probe = {
     at: Date.now(),
     policy,
-    call: ctx.id,
+    // the call's outcome will be the truth for this probe's baseline answer only if that answer is what the client got
+    ...(served.name === plan.baseline ? { call: ctx.id } : {}),
     ...(reference ? { reference } : {}),
     ...(sampled ? { baselineSampled: true } : {}),
     ...(complete ? { complete: true } : {}),
+    ...(!grading ? { awaitsOutcome: true } : {}),
     spentMicros: explorationSpend(ctx),
     judgeCostMicros: judgeMicros,
     baselineScore: baselineGrade?.score ?? null,
@@ -197,6 +205,19 @@ async function explore(ctx: CallContext, s: Services, signal: AbortSignal, plan:
     probe.answers[m] = answer;
   }
   ctx.evidence.push(s.optimizer.recordProbe(plan.step, probe));
+}
+
+/**
+ * While the tenant's cheap judge is unproven, it grades the answer a client receives on a call
+ * whose outcome the client may report (the step gets outcomes): that outcome, when it comes,
+ * measures the judge against the truth, for the price of a cheap grade and no configured
+ * judge's. Only a baseline answer: the judge is measured where it grades.
+ */
+async function gradeForTruth(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan, served: Completed & { name: string }): Promise<void> {
+  const panel = plan.panel;
+  if (!panel || !plan.runCall || served.name !== plan.baseline || !panel.wantsTruth() || !plan.decision.outcomesCome) return;
+  const g = await askJudge(ctx, s, signal, panel.cheap, (ctx.body.messages as unknown[]) ?? [], served.answer, 'judge');
+  plan.runCall.truthGrade = { judge: plan.judge, cheap: panel.cheap, score: g.score };
 }
 
 /**
@@ -226,6 +247,7 @@ export async function serveRouted(ctx: CallContext, s: Services, signal: AbortSi
   ctx.served = served.attempt;
   Object.assign(ctx.route!, { model: served.attempt.model, provider: served.attempt.provider, profile: served.attempt.profile });
   if (probes) await explore(ctx, s, signal, plan, served, probes).catch(() => undefined);
+  await gradeForTruth(ctx, s, signal, plan, served);
   if (plan.decision.check) {
     const score = await grade(ctx, s, signal, plan, served.answer);
     if (score !== null) {
