@@ -25,9 +25,13 @@ export const routingSettingsSchema = z
     baseline_model: modelName.optional(),
     judge_model: modelName.optional(),
     quality_floor: unit.optional(),
-    /** Spend on learning (probes and judge grades): per step in all, and per tenant per rolling day. */
+    /**
+     * Spend on learning (probes and judge grades): at most `step_share` of a step's own baseline
+     * spend so far (default 0.1; 0 turns exploring off), an optional fixed cap per step, and a
+     * budget per tenant per rolling day.
+     */
     exploration: z
-      .object({ step_budget_usd: z.number().min(0).optional(), daily_budget_usd: z.number().min(0).optional() })
+      .object({ step_share: unit.optional(), step_budget_usd: z.number().min(0).optional(), daily_budget_usd: z.number().min(0).optional() })
       .strict()
       .optional(),
     cache: z

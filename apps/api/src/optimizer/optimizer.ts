@@ -46,6 +46,8 @@ export const DEFAULT_BUDGET_SHARE = 0.1;
 export const DEFAULT_ALLOWANCE_CALLS = 2;
 /** How far a candidate's retention is believed to sit from the floor before any evidence (its prior's spread). */
 const PRIOR_SE = 0.06;
+/** The payback at which exploring is in sight, and measuring the cheap judge against outcomes starts to pay. */
+const TRUTH_PAYBACK = 0.3;
 /** Above this share of probed answers that differ from the baseline's, a step's answers are free-form: the judge grades them. */
 const FREE_FORM_SHARE = 0.5;
 /** Below this share of calls with outcomes, probes pay the judge for differing answers. */
@@ -114,8 +116,11 @@ export interface Decision {
   chained?: boolean;
   /** Have the judge grade probed answers that differ from the baseline's (else the call's outcome decides). */
   gradeDiffering?: boolean;
-  /** The step's clients report outcomes for enough of its calls (or it is too young to tell). */
-  outcomesCome?: boolean;
+  /**
+   * Have the tenant's unproven cheap judge grade the answer the client gets, for the call's
+   * outcome to measure it: where outcomes come and exploring is in sight (its payback nears 1).
+   */
+  gradeForTruth?: boolean;
   /** Judge-check the served answer (a drift check on a settled step). */
   check: boolean;
   /** Have the judge grade the baseline's probed answer a second time (its self-consistency). */
@@ -367,7 +372,7 @@ export class Optimizer {
     this.#pendingEvents.set(stepId(input.step), events);
     const probe = plan.probe ? plan.probe.models.filter((m) => m !== input.baseline) : [];
     const d = this.#decision(s, chosen, chosenStats, input, stillOpen, settled, probe);
-    d.outcomesCome = s.traffic.calls < 20 || this.#outcomeShare(s) >= MIN_OUTCOME_SHARE;
+    d.gradeForTruth = input.judges !== undefined && !input.judges.panel.decided && plan.payback >= TRUTH_PAYBACK && this.#outcomeShare(s) >= MIN_OUTCOME_SHARE;
     if (plan.probe) {
       d.probing = plan.probe.key;
       d.gradeDiffering = plan.probe.key.startsWith('verify:') || this.#judgesDisagreements(s, input);

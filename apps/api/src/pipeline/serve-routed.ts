@@ -209,13 +209,13 @@ async function explore(ctx: CallContext, s: Services, signal: AbortSignal, plan:
 
 /**
  * While the tenant's cheap judge is unproven, it grades the answer a client receives on a call
- * whose outcome the client may report (the step gets outcomes): that outcome, when it comes,
+ * whose outcome the client may report (the step gets outcomes, and exploring it is in sight): that outcome, when it comes,
  * measures the judge against the truth, for the price of a cheap grade and no configured
  * judge's. Only a baseline answer: the judge is measured where it grades.
  */
 async function gradeForTruth(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan, served: Completed & { name: string }): Promise<void> {
   const panel = plan.panel;
-  if (!panel || !plan.runCall || served.name !== plan.baseline || !panel.wantsTruth() || !plan.decision.outcomesCome) return;
+  if (!panel || !plan.runCall || served.name !== plan.baseline || !panel.wantsTruth() || !plan.decision.gradeForTruth) return;
   const g = await askJudge(ctx, s, signal, panel.cheap, (ctx.body.messages as unknown[]) ?? [], served.answer, 'judge');
   plan.runCall.truthGrade = { judge: plan.judge, cheap: panel.cheap, score: g.score };
 }
