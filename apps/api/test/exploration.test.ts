@@ -1,0 +1,146 @@
+// Exploration as an investment, the cheap judge's panel, shared priors, and evidence from
+// outcomes: the rules that keep learning from costing more than it saves.
+import { describe, expect, it } from 'vitest';
+import { payback, planExploration, type ExploreInput, type Prospect } from '../src/optimizer/exploration.ts';
+import { JudgePanel } from '../src/optimizer/judge-panel.ts';
+import { pool, posterior } from '../src/optimizer/priors.ts';
+import { StepEvidence } from '../src/optimizer/evidence.ts';
+
+const prospect = (over: Partial<Prospect> = {}): Prospect => ({ key: 'model:small', models: ['small'], n: 0, retention: 0.92, se: 0.06, costShare: 0.05, probeShare: 0.05, gradesPerProbe: 0.6, ...over });
+const input = (calls: number, over: Partial<ExploreInput> = {}): ExploreInput => ({
+  traffic: { calls, baselineMicros: calls * 1000, spentMicros: 0, actualMicros: calls * 1000 },
+  floor: 0.95,
+  servingShare: 1,
+  gradeShare: 1,
+  budgetShare: 0.1,
+  allowanceCalls: 2,
+  prospects: [prospect()],
+  draw: 0,
+  ...over,
+});
+
+describe('the payback rule', () => {
+  it('does not explore a young step, and explores once its own traffic can pay the evidence back', () => {
+    const young = planExploration(input(60));
+    expect(young.probe).toBeNull();
+    expect(young.reason).toMatch(/^no probe: payback 0\.\d× < 1$/);
+    const grown = planExploration(input(5000));
+    expect(grown.probe?.key).toBe('model:small');
+    expect(grown.reason).toMatch(/^explored: probed model:small \(payback [\d.]+×, rate 1\.00\)$/);
+  });
+
+  it('pays more for a likelier, cheaper, cheaper-to-prove candidate, and nothing for one no cheaper than what serves', () => {
+    const base = input(2000);
+    expect(payback(prospect({ retention: 0.99 }), base)).toBeGreaterThan(payback(prospect(), base));
+    expect(payback(prospect(), { ...base, gradeShare: 0.02 })).toBeGreaterThan(payback(prospect(), base));
+    expect(payback(prospect({ costShare: 0.5 }), { ...base, servingShare: 0.4 })).toBe(0);
+  });
+
+  it('samples a marginal investment on a share of calls and says so', () => {
+    const marginal = planExploration(input(400, { draw: 0.99 }));
+    expect(marginal.payback).toBeGreaterThan(1);
+    expect(marginal.rate).toBeLessThan(1);
+    expect(marginal.reason).toMatch(/^no probe: sampled out at rate 0\.\d\d \(payback [\d.]+×\)$/);
+  });
+
+  it('stops at the step budget, at a share of 0, and whenever the step already costs 3 % over its baseline', () => {
+    const spent = planExploration(input(5000, { traffic: { calls: 5000, baselineMicros: 5_000_000, spentMicros: 502_000, actualMicros: 5_000_000 } }));
+    expect(spent.reason).toBe('no probe: step budget 10% used');
+    expect(planExploration(input(5000, { budgetShare: 0 })).reason).toBe('no probe: step budget 0% used');
+    const losing = planExploration(input(5000, { traffic: { calls: 5000, baselineMicros: 5_000_000, spentMicros: 100_000, actualMicros: 5_160_000 } }));
+    expect(losing.probe).toBeNull();
+    expect(losing.reason).toBe('no probe: the step already costs 3% over its baseline');
+  });
+});
+
+describe('the judge panel', () => {
+  const flip = (x: number, e: number, r: () => number) => (r() < e ? 1 - x : x);
+  /** A seeded uniform draw. */
+  const rng = (seed: number) => () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed / 2 ** 31);
+
+  it('adopts a cheap judge that errs like the configured one, measured by cross and self pairs alone', () => {
+    const r = rng(7);
+    const p = new JudgePanel('big', 'small');
+    for (let i = 0; i < 200; i++) {
+      const truth = r() < 0.5 ? 1 : 0;
+      const cheap = flip(truth, 0.1, r);
+      p.add(JudgePanel.pair('cross', flip(truth, 0.1, r), cheap));
+      p.add(JudgePanel.pair('self', cheap, flip(truth, 0.1, r)));
+    }
+    expect(p.adopted).toBe(true);
+    expect(p.errors()!.cheap).toBeGreaterThan(0.05);
+    expect(p.errors()!.cheap).toBeLessThan(0.15);
+  });
+
+  it('refuses a cheap judge that passes everything, or grades at random', () => {
+    const r = rng(11);
+    const yes = new JudgePanel('big', 'yes');
+    const coin = new JudgePanel('big', 'coin');
+    for (let i = 0; i < 200; i++) {
+      const truth = r() < 0.8 ? 1 : 0;
+      const main = flip(truth, 0.05, r);
+      yes.add(JudgePanel.pair('cross', main, 1));
+      yes.add(JudgePanel.pair('self', 1, 1));
+      yes.add(JudgePanel.pair('truth', truth, 1));
+      const c1 = r() < 0.8 ? 1 : 0;
+      coin.add(JudgePanel.pair('cross', main, c1));
+      coin.add(JudgePanel.pair('self', c1, r() < 0.8 ? 1 : 0));
+    }
+    expect(yes.adopted).toBe(false);
+    expect(coin.adopted).toBe(false);
+  });
+
+  it('adopts a cheap judge measured against outcomes, balanced over right and wrong answers', () => {
+    const r = rng(3);
+    const good = new JudgePanel('big', 'small');
+    const bad = new JudgePanel('big', 'lax');
+    for (let i = 0; i < 200; i++) {
+      const truth = r() < 0.85 ? 1 : 0;
+      good.add(JudgePanel.pair('truth', truth, flip(truth, 0.1, r)));
+      // right on what is right, but passes most of what is wrong
+      bad.add(JudgePanel.pair('truth', truth, truth === 1 ? 1 : flip(0, 0.7, r)));
+    }
+    expect(good.adopted).toBe(true);
+    expect(good.errors()!.cheap).toBeLessThan(0.15);
+    expect(bad.adopted).toBe(false);
+  });
+});
+
+describe('shared priors', () => {
+  it('pool steps that agree into a narrow prior, and steps that disagree into a wide one', () => {
+    const alike = pool([0.97, 0.975, 0.98, 0.972].map((r) => ({ retention: r, se: 0.02, n: 40 })));
+    const apart = pool([0.6, 0.97, 0.8, 0.9].map((r) => ({ retention: r, se: 0.02, n: 40 })));
+    expect(alike!.tau).toBeLessThan(0.04);
+    expect(apart!.tau).toBeGreaterThan(0.1);
+    // fewer than three steps with evidence say nothing
+    expect(pool([{ retention: 0.97, se: 0.02, n: 40 }, { retention: 0.97, se: 0.02, n: 40 }])).toBeNull();
+    // a small step's estimate shrinks toward the prior, more toward a narrow one
+    const own = { retention: 0.9, se: 0.05, n: 15 };
+    expect(posterior(own, alike).retention).toBeGreaterThan(posterior(own, apart).retention);
+    expect(posterior(own, null)).toEqual(own);
+  });
+});
+
+describe('evidence from outcomes', () => {
+  const probe = (i: number, differs: boolean) => ({
+    at: i,
+    policy: 'model:small',
+    call: `call-${i}`,
+    awaitsOutcome: true,
+    baselineScore: null,
+    baselineText: 'B',
+    baselineCostMicros: 100,
+    answers: { small: { text: differs ? 'A' : 'B', score: null, costMicros: 5 } },
+  });
+
+  it('counts an ungraded probe only once its call has an outcome: agreeing shares it, differing counts as wrong', () => {
+    const e = new StepEvidence();
+    for (let i = 0; i < 50; i++) e.addProbe(probe(i, i % 5 === 0));
+    // no outcome yet: its agreeing answers alone would be a biased sample
+    expect(e.stats({ kind: 'model', model: 'small' }, 'big').n).toBe(0);
+    for (let i = 0; i < 50; i++) e.addServed({ at: i, policy: 'model:big', score: 1, source: 'outcome', call: `call-${i}` }, true);
+    const st = e.stats({ kind: 'model', model: 'small' }, 'big');
+    expect(st.n).toBe(50);
+    expect(st.retention).toBeCloseTo(0.8, 1);
+  });
+});
