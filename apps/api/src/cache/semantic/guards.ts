@@ -291,7 +291,7 @@ function normaliseNumber(tok: string): string {
 // ---------------------------------------------------------------------------------------
 // The guards
 
-export function sameMultiset(a: string[], b: string[]): boolean {
+function sameMultiset(a: string[], b: string[]): boolean {
   if (a.length !== b.length) {
     // Repeats do not matter ("500 and 1000 notes… 500 notes"): compare as sets.
     const sa = new Set(a);
@@ -306,7 +306,7 @@ export function sameMultiset(a: string[], b: string[]): boolean {
 }
 
 /** Numbers spelled in one question and written in digits in the other still match. */
-export function numbersOf(f: TextFeatures): string[] {
+function numbersOf(f: TextFeatures): string[] {
   const out: string[] = [];
   for (const n of f.numbers) out.push(ORDINAL_DIGITS.exec(n)?.[1] ?? n);
   for (const w of f.words) {
@@ -506,7 +506,7 @@ function addedQualifier(a: TextFeatures, b: TextFeatures): string | undefined {
 }
 
 /** Content words of each question with no counterpart (same word, inflection, or typo) in the other. */
-export function contentDiff(a: TextFeatures, b: TextFeatures): { onlyA: string[]; onlyB: string[] } {
+function contentDiff(a: TextFeatures, b: TextFeatures): { onlyA: string[]; onlyB: string[] } {
   const bag = (f: TextFeatures): string[] => [
     ...new Set(f.content.filter((w) => !RELATION_WORDS.has(w) && !SOFT_WORDS.has(w) && !NEGATIONS.has(w.replace(/'/g, '')) && !/\d/.test(w)).map(stem)),
   ];
@@ -597,7 +597,7 @@ function entityMismatch(a: TextFeatures, b: TextFeatures): string | undefined {
   return undefined;
 }
 
-export function mentions(f: TextFeatures, entity: string): boolean {
+function mentions(f: TextFeatures, entity: string): boolean {
   if (f.wordSet.has(entity)) return true;
   const e = stem(entity);
   if (f.words.some((w) => sameWord(stem(w), e))) return true;

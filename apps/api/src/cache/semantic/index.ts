@@ -2,8 +2,6 @@
 // composed by the caller), exact cosine scan, and the guards applied to the best few
 // candidates above the threshold. Also the module's public entry point.
 import { admissibleFeatures, analyze, type TextFeatures, type Verdict } from './guards.ts';
-import { verify, type VerifierModel } from './verifier.ts';
-import { MINILM_VERIFIER } from './verifier-weights.ts';
 
 export type { Embedder, ModelSource } from './types.ts';
 export { admissible, admissibleFeatures, analyze, GUARDS, type Guard, type TextFeatures, type Verdict } from './guards.ts';
@@ -12,17 +10,13 @@ export { LexicalEmbedder, type LexicalEmbedderOptions } from './lexical.ts';
 export { EmbedderOverloadedError, OnnxMiniLM, defaultModelDir, type OnnxMiniLMOptions } from './onnx-embedder.ts';
 export { PACKAGED_MODEL } from './packaged-model.ts';
 export { WordPieceTokenizer } from './tokenizer.ts';
-export { pairFeatures, verify, type VerifierModel, type VerifierVerdict } from './verifier.ts';
-export { MINILM_VERIFIER } from './verifier-weights.ts';
 
 /**
  * Default similarity threshold per embedder, chosen with `npm run bench:cache` on the first
  * 8,000 qqp_dev pairs only, together with the guards (see README.md beside this file): 0.94 is
  * the first threshold at which that half holds precision ≥ 0.975 at recall ≥ 0.11 (0.975 at
  * 0.117); the other 8,198 pairs, held out, give 0.949 at 0.112. The lexical fallback's vectors
- * are on a different scale, so it has its own. The learned verifier (`verifier.ts`, opt-in via
- * the index's `verifier` option) was tried in place of this rule and did worse on the held-out
- * half (0.932 at 0.114), so it is not the default.
+ * are on a different scale, so it has its own.
  */
 export const DEFAULT_THRESHOLDS: Readonly<Record<string, number>> = { 'onnx-minilm': 0.94, lexical: 0.92 };
 
@@ -67,16 +61,7 @@ export interface SemanticIndexOptions {
   maxEntriesPerKey?: number;
   /** Candidates above the threshold the guards look at, best first (default 5). */
   candidates?: number;
-  /**
-   * Decides candidates in place of "no guard refuses" (default null: the guards alone; 'auto':
-   * MINILM_VERIFIER for keys of MiniLM's 384 dimensions, the guards for any other). Off by
-   * default: on the held-out half of qqp_dev it gave 0.932 at recall 0.114, against 0.949 at
-   * 0.112 for the threshold and guards (README.md beside this file).
-   */
-  verifier?: VerifierModel | 'auto' | null;
 }
-
-const MINILM_DIMS = 384;
 
 /** One key's entries: vectors in one contiguous array, a slot per entry, LRU order in a Map. */
 class KeyStore {
@@ -194,19 +179,12 @@ export class SemanticIndex {
   readonly threshold: number;
   readonly maxEntriesPerKey: number;
   readonly candidates: number;
-  private readonly verifier: VerifierModel | 'auto' | null;
   private readonly stores = new Map<string, KeyStore>();
 
   constructor(opts: SemanticIndexOptions = {}) {
     this.threshold = opts.threshold ?? DEFAULT_THRESHOLD;
     this.maxEntriesPerKey = Math.max(1, opts.maxEntriesPerKey ?? 50_000);
     this.candidates = Math.max(1, opts.candidates ?? 5);
-    this.verifier = opts.verifier ?? null;
-  }
-
-  private verifierFor(dims: number): VerifierModel | null {
-    if (this.verifier === 'auto') return dims === MINILM_DIMS ? MINILM_VERIFIER : null;
-    return this.verifier;
   }
 
   /** Adds (or replaces) an entry under `key`. All vectors of one key must have the same length. */
@@ -260,13 +238,8 @@ export class SemanticIndex {
     const candidates = store.scan(normalised(vector), t, this.candidates);
     if (candidates.length === 0) return { hit: null, rejected };
     const query = analyze(text);
-    const model = this.verifierFor(store.dims);
     for (const c of candidates) {
-      let verdict: Verdict;
-      if (model) {
-        const v = verify(model, query, store.featuresOf(c.slot), c.similarity);
-        verdict = v.ok ? { ok: true } : { ok: false, reason: `verifier:${Number.isFinite(v.score) ? v.score.toFixed(2) : 'floor'}` };
-      } else verdict = admissibleFeatures(query, store.featuresOf(c.slot));
+      const verdict = admissibleFeatures(query, store.featuresOf(c.slot));
       const id = store.idOf(c.slot);
       if (verdict.ok) {
         store.touch(id);
