@@ -83,7 +83,8 @@ export class JudgePanel {
 
   /** Whether a grade by the configured judge should also be asked of the cheap one. */
   wantsCross(draw: number): boolean {
-    return this.#cross.length < MIN_CROSS || (this.adopted && draw < AUDIT_SHARE);
+    // once adopted (by outcomes too), the configured judge only audits a small share: never every grade
+    return this.adopted ? draw < AUDIT_SHARE : this.#cross.length < MIN_CROSS;
   }
 
   /** Whether the cheap judge should grade an answer whose outcome the client may report. */

@@ -9,7 +9,7 @@ import { newId } from '../security/secrets.ts';
 import type { CallEvent } from '../pipeline/context.ts';
 import { mean, sd, StepEvidence, type PolicyStats, type Probe, type ServedSample } from './evidence.ts';
 import { candidatePolicies, describePolicy, parsePolicy, policyKey, policyModels, type Policy } from './policies.ts';
-import { HOLD_Z, MIN_EVIDENCE, planExploration, type Prospect } from './exploration.ts';
+import { HOLD_Z, MIN_EVIDENCE, MIN_PAYBACK, planExploration, type Prospect } from './exploration.ts';
 import { AUDIT_SHARE, JudgePanel, type JudgePair } from './judge-panel.ts';
 import { pool, posterior, type Estimate } from './priors.ts';
 
@@ -359,7 +359,7 @@ export class Optimizer {
     });
     // settled: it has learned (probed) and no cheaper candidate is worth proving now; a step still too
     // young to pay for a probe is waiting, not settled
-    const settled = plan.payback < 1 && s.evidence.probes.length > 0;
+    const settled = plan.payback < MIN_PAYBACK && s.evidence.probes.length > 0;
     if (settled && !s.settled) {
       s.drifted = [];
       if (s.resettling) events.push({ kind: 'resettled', at: new Date(), payload: { step: input.step.label, fingerprint: input.step.fingerprint, policy: policyKey(chosen) } });
