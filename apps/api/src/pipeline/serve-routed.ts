@@ -2,6 +2,7 @@
 // or a gate of two cheap models that escalates to the baseline when they disagree —
 // behind the quality gate, and while the step is open probes candidate models on
 // the same request and has the judge grade the distinct answers.
+import { randomInt } from 'node:crypto';
 import { ApiError } from '../errors.ts';
 import type { Services } from '../services.ts';
 import type { Candidate, CallContext } from './context.ts';
@@ -105,7 +106,7 @@ async function grade(ctx: CallContext, s: Services, signal: AbortSignal, plan: R
   if (!panel) used = await ask(plan.judge, role);
   else if (panel.adopted) {
     used = await ask(panel.cheap, role);
-    if (panel.wantsCross(Math.random())) pair('cross', (await ask(plan.judge, 'judge')).score, used.score);
+    if (panel.wantsCross(randomInt(0, 1_000_000) / 1_000_000)) pair('cross', (await ask(plan.judge, 'judge')).score, used.score);
     if (panel.wantsSelf()) pair('self', used.score, (await ask(panel.cheap, 'judge', true)).score);
   } else {
     // until the panel decides, the cheaper judge grades beside the configured one (cheap), and twice while it needs self pairs
