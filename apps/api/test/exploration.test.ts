@@ -101,7 +101,9 @@ describe('the judge panel', () => {
       bad.add(JudgePanel.pair('truth', truth, truth === 1 ? 1 : flip(0, 0.7, r)));
     }
     expect(good.adopted).toBe(true);
-    expect(good.errors()!.cheap).toBeLessThan(0.15);
+    // its error (0.1 here) is taken at the cautious end of its estimate, never below
+    expect(good.errors()!.cheap).toBeGreaterThan(0.1);
+    expect(good.errors()!.cheap).toBeLessThan(0.25);
     expect(bad.adopted).toBe(false);
   });
 });

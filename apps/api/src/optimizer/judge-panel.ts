@@ -19,7 +19,7 @@ export interface JudgePair {
 
 /** Outcome pairs before the cheap judge may take over on them, and the most it may then err (its grades are corrected for it). */
 const MIN_TRUTH = 30;
-const MIN_TRUTH_FAILS = 8;
+const MIN_TRUTH_FAILS = 15;
 const MAX_TRUTH_ERROR = 0.25;
 /** Pairs of each kind before the cheap judge may take over. */
 const MIN_CROSS = 40;
@@ -125,8 +125,14 @@ export class JudgePanel {
     const right = truth.filter((p) => p.a === 1);
     const wrong = truth.filter((p) => p.a === 0);
     if (right.length >= MIN_TRUTH && wrong.length >= MIN_TRUTH_FAILS) {
-      const error = (right.filter((p) => p.b !== 1).length / right.length + wrong.filter((p) => p.b !== 0).length / wrong.length) / 2;
-      if (error <= MAX_TRUTH_ERROR) return (this.#errors = { main: error, cheap: error, adopted: true });
+      const missRight = right.filter((p) => p.b !== 1).length / right.length;
+      const missWrong = wrong.filter((p) => p.b !== 0).length / wrong.length;
+      const error = (missRight + missWrong) / 2;
+      // its grades are corrected by the error at its cautious (upper) end: an error taken too low
+      // would leave a noisy judge's flattened differences flat, and flatter retention
+      const rate = (q: number, n: number) => Math.max(q, 1 / (n + 2));
+      const se = Math.sqrt((rate(missRight, right.length) * (1 - rate(missRight, right.length))) / right.length + (rate(missWrong, wrong.length) * (1 - rate(missWrong, wrong.length))) / wrong.length) / 2;
+      if (error <= MAX_TRUTH_ERROR) return (this.#errors = { main: error + se, cheap: error + se, adopted: true });
     }
     const cross = this.#cross.slice(-WINDOW);
     const self = this.#self.slice(-WINDOW);
