@@ -372,7 +372,8 @@ export class Optimizer {
     this.#pendingEvents.set(stepId(input.step), events);
     const probe = plan.probe ? plan.probe.models.filter((m) => m !== input.baseline) : [];
     const d = this.#decision(s, chosen, chosenStats, input, stillOpen, settled, probe);
-    d.gradeForTruth = input.judges !== undefined && !input.judges.panel.decided && plan.payback >= TRUTH_PAYBACK && this.#outcomeShare(s) >= MIN_OUTCOME_SHARE;
+    // a settled step pays for nothing more, a judge's measure included
+    d.gradeForTruth = !settled && input.judges !== undefined && !input.judges.panel.decided && plan.payback >= TRUTH_PAYBACK && this.#outcomeShare(s) >= MIN_OUTCOME_SHARE;
     if (plan.probe) {
       d.probing = plan.probe.key;
       d.gradeDiffering = plan.probe.key.startsWith('verify:') || this.#judgesDisagreements(s, input);

@@ -219,6 +219,7 @@ async function gradeForTruth(ctx: CallContext, s: Services, signal: AbortSignal,
   if (!panel || !plan.runCall || served.name !== plan.baseline || !panel.wantsTruth() || !plan.decision.gradeForTruth) return;
   const g = await askJudge(ctx, s, signal, panel.cheap, (ctx.body.messages as unknown[]) ?? [], served.answer, 'judge');
   plan.runCall.truthGrade = { judge: plan.judge, cheap: panel.cheap, score: g.score };
+  ctx.route!.reasons.push(`judge measure: ${panel.cheap} graded this answer, to be measured against its outcome before it may judge for ${plan.judge}`);
 }
 
 /**
