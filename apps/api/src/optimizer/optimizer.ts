@@ -9,9 +9,10 @@ import { newId } from '../security/secrets.ts';
 import type { CallEvent } from '../pipeline/context.ts';
 import { mean, sd, StepEvidence, type PolicyStats, type Probe, type ServedSample } from './evidence.ts';
 import { candidatePolicies, describePolicy, parsePolicy, policyKey, policyModels, type Policy } from './policies.ts';
-import { HOLD_Z, MIN_EVIDENCE, MIN_PAYBACK, planExploration, type Prospect } from './exploration.ts';
-import { AUDIT_SHARE, JudgePanel, type JudgePair } from './judge-panel.ts';
+import { HOLD_Z, MIN_EVIDENCE, MIN_PAYBACK, planExploration } from './exploration.ts';
+import { JudgePanel, type JudgePair } from './judge-panel.ts';
 import { pool, posterior, type Estimate } from './priors.ts';
+import { gradeShare, judgesDisagreements, MIN_OUTCOME_SHARE, outcomeShare, prospect, Z_STATS, type StepTraffic } from './prospects.ts';
 
 /** A policy's statistics with its retention taken from the posterior (own evidence shrunk toward a prior). */
 function shrink(st: PolicyStats, prior: ReturnType<typeof pool>): PolicyStats {
@@ -20,11 +21,6 @@ function shrink(st: PolicyStats, prior: ReturnType<typeof pool>): PolicyStats {
   const post = posterior(own, prior);
   return { ...st, retention: post.retention, lcb: post.retention - post.se, ucb: post.retention + post.se };
 }
-
-/** How often a cheap model's answer is taken to differ from the baseline's before probes say. */
-const DEFAULT_DISAGREEMENT = 0.3;
-/** Grades a step's exploration is planned over, for the expected cost of one. */
-const PLANNED_GRADES = 100;
 
 /** A judge pair as stored: which judges it compared. */
 type StoredJudgePair = JudgePair & { judge: string; cheap: string };
@@ -44,18 +40,10 @@ const MAX_REGRADES = 30;
 /** Exploration may take this share of a step's baseline spend so far, plus a start-up allowance of this many baseline calls. */
 export const DEFAULT_BUDGET_SHARE = 0.1;
 export const DEFAULT_ALLOWANCE_CALLS = 2;
-/** How far a candidate's retention is believed to sit from the floor before any evidence (its prior's spread). */
-const PRIOR_SE = 0.06;
 /** The payback at which exploring is in sight, and measuring the cheap judge against outcomes starts to pay. */
 const TRUTH_PAYBACK = 0.3;
-/** Above this share of probed answers that differ from the baseline's, a step's answers are free-form: the judge grades them. */
-const FREE_FORM_SHARE = 0.5;
-/** Below this share of calls with outcomes, probes pay the judge for differing answers. */
-const MIN_OUTCOME_SHARE = 0.1;
 /** Samples a policy needs before it may serve when other steps' evidence backs it. */
 const MIN_SAMPLES_WITH_PRIOR = 20;
-/** The one-sided z of PolicyStats' bounds. */
-const Z_STATS = 1;
 /** How long the tenant's pooled step estimates are reused (they change with each step's evidence). */
 const PRIORS_TTL_MS = 2_000;
 /** On a settled step with scarce outcomes, every this-many-th call gets a judge check (0.5 %). */
@@ -91,7 +79,7 @@ interface StepState {
   /** Re-opened by drift and not settled since (settling then is a `resettled` event). */
   resettling: boolean;
   /** The step's routed traffic (this process's view): calls and their baseline cost. */
-  traffic: { calls: number; baselineMicros: number; actualMicros: number; outcomes: number };
+  traffic: StepTraffic;
   /** The last decision's best payback and probing rate, for the step view. */
   lastPlan: { payback: number; rate: number };
   /** Models whose evidence a drift wiped; re-opened, the step re-verifies only them. */
@@ -350,11 +338,11 @@ export class Optimizer {
       traffic: { calls: s.traffic.calls, baselineMicros: s.traffic.baselineMicros, actualMicros: s.traffic.actualMicros, spentMicros: s.evidence.spentSince(0) },
       floor,
       servingShare: chosenShare,
-      gradeShare: this.#gradeShare(s, input),
+      gradeShare: gradeShare(s.evidence, input),
       budgetShare: input.budget?.share ?? DEFAULT_BUDGET_SHARE,
       allowanceCalls: input.budget?.allowanceCalls ?? DEFAULT_ALLOWANCE_CALLS,
       blocked: this.#overBudget(s, input),
-      prospects: stillOpen.flatMap((p) => this.#prospect(s, p, stats.get(policyKey(p))!, input, baselineCost, chosenIsBase, backed.has(policyKey(p))) ?? []),
+      prospects: stillOpen.flatMap((p) => prospect(s, p, stats.get(policyKey(p))!, input, baselineCost, chosenIsBase, backed.has(policyKey(p))) ?? []),
       draw: input.draw,
     });
     // settled: it has learned (probed) and no cheaper candidate is worth proving now; a step still too
@@ -373,10 +361,10 @@ export class Optimizer {
     const probe = plan.probe ? plan.probe.models.filter((m) => m !== input.baseline) : [];
     const d = this.#decision(s, chosen, chosenStats, input, stillOpen, settled, probe);
     // a settled step pays for nothing more, a judge's measure included
-    d.gradeForTruth = !settled && input.judges !== undefined && !input.judges.panel.decided && plan.payback >= TRUTH_PAYBACK && this.#outcomeShare(s) >= MIN_OUTCOME_SHARE;
+    d.gradeForTruth = !settled && input.judges !== undefined && !input.judges.panel.decided && plan.payback >= TRUTH_PAYBACK && outcomeShare(s.traffic) >= MIN_OUTCOME_SHARE;
     if (plan.probe) {
       d.probing = plan.probe.key;
-      d.gradeDiffering = plan.probe.key.startsWith('verify:') || this.#judgesDisagreements(s, input);
+      d.gradeDiffering = plan.probe.key.startsWith('verify:') || judgesDisagreements(s, input);
       d.chained = !chosenIsBase && plan.probe.key.startsWith('model:');
     }
     d.reasons.push(plan.reason);
@@ -405,75 +393,6 @@ export class Optimizer {
     }
     this.#priorCache.set(group, { at: now, byPolicy });
     return byPolicy;
-  }
-
-  /** Share of the step's calls whose outcome the client reports. */
-  #outcomeShare(s: StepState): number {
-    return s.traffic.calls > 0 ? Math.min(1, s.traffic.outcomes / s.traffic.calls) : 0;
-  }
-
-  /**
-   * Whether probes pay the judge for answers that differ from the baseline's: yes once a cheap
-   * judge grades, or where too few outcomes come to say which answer was right; else the
-   * outcome of the probed call does, for free.
-   */
-  #judgesDisagreements(s: StepState, input: DecideInput): boolean {
-    if (input.judges?.panel.adopted === true || this.#outcomeShare(s) < MIN_OUTCOME_SHARE) return true;
-    // free-form answers rarely agree: counting every differing one as wrong could never prove anything
-    const d = s.evidence.differingShare();
-    return d.n >= 10 && d.share > FREE_FORM_SHARE;
-  }
-
-  /** A candidate as exploration prices it, or null when it cannot be probed as one policy. */
-  #prospect(s: StepState, p: Policy, st: PolicyStats, input: DecideInput, baselineCost: number, servingBaseline: boolean, shared: boolean): Prospect | null {
-    if (p.kind !== 'model' && p.kind !== 'gate' && p.kind !== 'verify') return null;
-    const models = policyModels(p);
-    const share = (m: string) => input.priceShares?.[m] ?? 0.5;
-    const grade = this.#gradeShare(s, input);
-    const disagree = s.evidence.disagreement(p, input.baseline);
-    const rate = disagree.n >= 10 ? disagree.rate : p.kind === 'gate' ? DEFAULT_DISAGREEMENT / 3 : DEFAULT_DISAGREEMENT;
-    const answers = models.reduce((a, m) => a + share(m), 0);
-    const measured = Number.isFinite(st.costMicros) && st.n >= 10 ? st.costMicros / baselineCost : undefined;
-    const costShare = measured ?? (p.kind === 'gate' ? answers + 0.3 : p.kind === 'verify' ? answers + grade + 0.3 : answers);
-    // a grade for each answer that disagrees with the baseline's, and the baseline's own; verify grades its answer always;
-    // a gate only its agreed answer, unless a cheap judge grades every differing answer of both. Where outcomes
-    // come and the judge is dear, differing answers go ungraded: only probes whose call gets an outcome count
-    const judging = p.kind === 'verify' || this.#judgesDisagreements(s, input);
-    const useful = judging ? 1 : Math.max(this.#outcomeShare(s), 0.05);
-    const grades = !judging ? 0 : p.kind === 'verify' ? 1 + rate : p.kind === 'gate' && input.judges?.panel.adopted ? 3 * DEFAULT_DISAGREEMENT : 2 * rate;
-    // what pays is judged against a sceptical prior (most cheaper candidates fall short of a high bar), unless
-    // the tenant's other steps already shrank the estimate toward theirs: a few agreeing probes promise little
-    const width = (st.ucb - st.lcb) / (2 * Z_STATS);
-    const estimate = shared ? { retention: st.retention, se: width, n: st.n } : posterior({ retention: st.retention, se: st.n > 0 ? width : Infinity, n: st.n }, { mean: input.floor - PRIOR_SE / 2, tau: PRIOR_SE, steps: 0 });
-    const prior = { retention: estimate.retention, se: Math.max(estimate.se, 1e-3) };
-    return {
-      key: policyKey(p),
-      models,
-      n: st.n,
-      ...prior,
-      costShare,
-      // serving something other than the baseline, a probe also pays for the baseline's answer to compare with,
-      // but a single model is compared with the served answer instead (chained to the served policy's evidence)
-      probeShare: (answers + (servingBaseline || p.kind === 'model' ? 0 : 1)) / useful,
-      gradesPerProbe: grades / useful,
-    };
-  }
-
-  /**
-   * What one judge grade is expected to cost over the coming probes, as a share of a baseline
-   * call. The configured judge's cost is measured on the step's probes (else priced); a cheaper
-   * judge, once adopted, costs its price (a grade, a resampled second grade, a few audits); while
-   * its panel is still deciding, the next grades are the configured judge's and the rest the
-   * cheaper one's, if it is adopted.
-   */
-  #gradeShare(s: StepState, input: DecideInput): number {
-    const main = s.evidence.judgeCostShare() ?? input.judgeShare ?? 1;
-    const judges = input.judges;
-    if (!judges || (judges.panel.decided && !judges.panel.adopted)) return main;
-    const cheap = 2 * judges.cheapShare + AUDIT_SHARE * main;
-    if (judges.panel.adopted) return cheap;
-    const need = Math.min(PLANNED_GRADES, judges.panel.crossNeeded());
-    return (need * main + (PLANNED_GRADES - need) * cheap) / PLANNED_GRADES;
   }
 
   #view(stats: Map<string, PolicyStats>, baselineCost: number): StepState['view'] {
@@ -584,7 +503,7 @@ export class Optimizer {
     // proving pruning takes a shadow per call (the baseline on the request as sent, and a grade unless
     // the answers agree): it pays only where pruning removes enough of the prompt, over the step's remaining traffic
     const shadows = Math.max(1, MIN_PRUNE_SAMPLES - pruning.n);
-    const pruneMinShare = proven ? 0 : (shadows * (1 + this.#gradeShare(s, input))) / Math.max(1, s.traffic.calls);
+    const pruneMinShare = proven ? 0 : (shadows * (1 + gradeShare(s.evidence, input))) / Math.max(1, s.traffic.calls);
     const prune = proven || (probe.length > 0 && !rejected && pruneMinShare < 1);
     // a second draw for the judge's samples, independent enough of the one that chose to probe
     const draw2 = (input.draw * 7919) % 1;

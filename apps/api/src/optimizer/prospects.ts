@@ -1,0 +1,102 @@
+// What exploring a candidate would cost and promise, for the payback rule: its expected
+// cost per call, what one probe of it costs (answers, the judge's grades, the baseline's
+// answer where another policy serves), and how likely it is to hold given what is known.
+import type { StepEvidence, PolicyStats } from './evidence.ts';
+import type { Prospect } from './exploration.ts';
+import { AUDIT_SHARE } from './judge-panel.ts';
+import type { DecideInput } from './optimizer.ts';
+import { policyKey, policyModels, type Policy } from './policies.ts';
+import { posterior } from './priors.ts';
+
+/** How often a cheap model's answer is taken to differ from the baseline's before probes say. */
+const DEFAULT_DISAGREEMENT = 0.3;
+/** Grades a step's exploration is planned over, for the expected cost of one. */
+const PLANNED_GRADES = 100;
+/** How far a candidate's retention is believed to sit from the floor before any evidence (its prior's spread). */
+const PRIOR_SE = 0.06;
+/** Above this share of probed answers that differ from the baseline's, a step's answers are free-form: the judge grades them. */
+const FREE_FORM_SHARE = 0.5;
+/** Below this share of calls with outcomes, probes pay the judge for differing answers. */
+export const MIN_OUTCOME_SHARE = 0.1;
+/** The one-sided z of PolicyStats' bounds. */
+export const Z_STATS = 1;
+
+/** A step's routed traffic as the optimizer counts it. */
+export interface StepTraffic {
+  calls: number;
+  baselineMicros: number;
+  actualMicros: number;
+  outcomes: number;
+}
+
+/** Share of the step's calls whose outcome the client reports. */
+export function outcomeShare(t: StepTraffic): number {
+  return t.calls > 0 ? Math.min(1, t.outcomes / t.calls) : 0;
+}
+
+/**
+ * Whether probes pay the judge for answers that differ from the baseline's: yes once a cheap
+ * judge grades, or where too few outcomes come to say which answer was right; else the
+ * outcome of the probed call does, for free.
+ */
+export function judgesDisagreements(s: { evidence: StepEvidence; traffic: StepTraffic }, input: DecideInput): boolean {
+  if (input.judges?.panel.adopted === true || outcomeShare(s.traffic) < MIN_OUTCOME_SHARE) return true;
+  // free-form answers rarely agree: counting every differing one as wrong could never prove anything
+  const d = s.evidence.differingShare();
+  return d.n >= 10 && d.share > FREE_FORM_SHARE;
+}
+
+/**
+ * What one judge grade is expected to cost over the coming probes, as a share of a baseline
+ * call. The configured judge's cost is measured on the step's probes (else priced); a cheaper
+ * judge, once adopted, costs its price (a grade, a resampled second grade, a few audits); while
+ * its panel is still deciding, the next grades are the configured judge's and the rest the
+ * cheaper one's, if it is adopted.
+ */
+export function gradeShare(evidence: StepEvidence, input: DecideInput): number {
+  const main = evidence.judgeCostShare() ?? input.judgeShare ?? 1;
+  const judges = input.judges;
+  if (!judges || (judges.panel.decided && !judges.panel.adopted)) return main;
+  const cheap = 2 * judges.cheapShare + AUDIT_SHARE * main;
+  if (judges.panel.adopted) return cheap;
+  const need = Math.min(PLANNED_GRADES, judges.panel.crossNeeded());
+  return (need * main + (PLANNED_GRADES - need) * cheap) / PLANNED_GRADES;
+}
+
+/**
+ * A candidate as exploration prices it, or null when it cannot be probed as one policy.
+ * `shared`: its statistics were already shrunk toward the tenant's other steps.
+ */
+export function prospect(s: { evidence: StepEvidence; traffic: StepTraffic }, p: Policy, st: PolicyStats, input: DecideInput, baselineCost: number, servingBaseline: boolean, shared: boolean): Prospect | null {
+  if (p.kind !== 'model' && p.kind !== 'gate' && p.kind !== 'verify') return null;
+  const models = policyModels(p);
+  const share = (m: string) => input.priceShares?.[m] ?? 0.5;
+  const grade = gradeShare(s.evidence, input);
+  const disagree = s.evidence.disagreement(p, input.baseline);
+  const rate = disagree.n >= 10 ? disagree.rate : p.kind === 'gate' ? DEFAULT_DISAGREEMENT / 3 : DEFAULT_DISAGREEMENT;
+  const answers = models.reduce((a, m) => a + share(m), 0);
+  const measured = Number.isFinite(st.costMicros) && st.n >= 10 ? st.costMicros / baselineCost : undefined;
+  const costShare = measured ?? (p.kind === 'gate' ? answers + 0.3 : p.kind === 'verify' ? answers + grade + 0.3 : answers);
+  // a grade for each answer that disagrees with the baseline's, and the baseline's own; verify grades its answer always;
+  // a gate only its agreed answer, unless a cheap judge grades every differing answer of both. Where outcomes
+  // come and the judge is dear, differing answers go ungraded: only probes whose call gets an outcome count
+  const judging = p.kind === 'verify' || judgesDisagreements(s, input);
+  const useful = judging ? 1 : Math.max(outcomeShare(s.traffic), 0.05);
+  const grades = !judging ? 0 : p.kind === 'verify' ? 1 + rate : p.kind === 'gate' && input.judges?.panel.adopted ? 3 * DEFAULT_DISAGREEMENT : 2 * rate;
+  // what pays is judged against a sceptical prior (most cheaper candidates fall short of a high bar), unless
+  // the tenant's other steps already shrank the estimate toward theirs: a few agreeing probes promise little
+  const width = (st.ucb - st.lcb) / (2 * Z_STATS);
+  const estimate = shared ? { retention: st.retention, se: width, n: st.n } : posterior({ retention: st.retention, se: st.n > 0 ? width : Infinity, n: st.n }, { mean: input.floor - PRIOR_SE / 2, tau: PRIOR_SE, steps: 0 });
+  return {
+    key: policyKey(p),
+    models,
+    n: st.n,
+    retention: estimate.retention,
+    se: Math.max(estimate.se, 1e-3),
+    costShare,
+    // serving something other than the baseline, a probe also pays for the baseline's answer to compare with,
+    // but a single model is compared with the served answer instead (chained to the served policy's evidence)
+    probeShare: (answers + (servingBaseline || p.kind === 'model' ? 0 : 1)) / useful,
+    gradesPerProbe: grades / useful,
+  };
+}
