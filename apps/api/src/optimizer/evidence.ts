@@ -198,6 +198,8 @@ export class StepEvidence {
     this.#probed.clear();
     this.#disagreement.clear();
     this.#judgeError = undefined;
+    this.#judgeCost = undefined;
+    this.#differing = undefined;
   }
 
   /** Adds a served sample; the probe made on its call, when an outcome links it to one. */
@@ -295,6 +297,14 @@ export class StepEvidence {
    * answers are free-form (code, prose), where agreement can prove nothing.
    */
   differingShare(): { n: number; share: number } {
+    return (this.#differing ??= this.#measureDiffering());
+  }
+
+  /** The differing share and the judge's cost share, kept until the probes change (read on every routed call). */
+  #differing: { n: number; share: number } | undefined;
+  #judgeCost: { share: number | null } | undefined;
+
+  #measureDiffering(): { n: number; share: number } {
     let n = 0;
     let differ = 0;
     for (let i = this.probes.length - 1; i >= 0 && n < 50; i--) {
@@ -310,6 +320,10 @@ export class StepEvidence {
 
   /** What one judge grade cost as a share of a baseline answer, over the probes that paid for one; null before three. */
   judgeCostShare(): number | null {
+    return (this.#judgeCost ??= { share: this.#measureJudgeCost() }).share;
+  }
+
+  #measureJudgeCost(): number | null {
     let judge = 0;
     let base = 0;
     let n = 0;

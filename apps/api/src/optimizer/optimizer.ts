@@ -12,7 +12,7 @@ import { candidatePolicies, describePolicy, parsePolicy, policyKey, policyModels
 import { HOLD_Z, MIN_EVIDENCE, MIN_PAYBACK, planExploration } from './exploration.ts';
 import { JudgePanel, type JudgePair } from './judge-panel.ts';
 import { pool, posterior, type Estimate } from './priors.ts';
-import { gradeShare, judgesDisagreements, MIN_OUTCOME_SHARE, outcomeShare, prospect, Z_STATS, type StepTraffic } from './prospects.ts';
+import { MIN_OUTCOME_SHARE, probeCosts, prospect, Z_STATS, type StepTraffic } from './prospects.ts';
 
 /** A policy's statistics with its retention taken from the posterior (own evidence shrunk toward a prior). */
 function shrink(st: PolicyStats, prior: ReturnType<typeof pool>): PolicyStats {
@@ -75,7 +75,6 @@ interface StepState {
   key: StepKey;
   evidence: StepEvidence;
   settled: boolean;
-  everSettled: boolean;
   /** Re-opened by drift and not settled since (settling then is a `resettled` event). */
   resettling: boolean;
   /** The step's routed traffic (this process's view): calls and their baseline cost. */
@@ -270,7 +269,7 @@ export class Optimizer {
     const id = stepId(k);
     let s = this.#states.get(id);
     if (!s) {
-      s = { key: k, evidence: new StepEvidence(), settled: false, everSettled: false, resettling: false, traffic: { calls: 0, baselineMicros: 0, actualMicros: 0, outcomes: 0 }, lastPlan: { payback: 0, rate: 0 }, drifted: [], reopenedAt: 0, chosen: '', view: [], settledCalls: 0, lastUsed: at };
+      s = { key: k, evidence: new StepEvidence(), settled: false, resettling: false, traffic: { calls: 0, baselineMicros: 0, actualMicros: 0, outcomes: 0 }, lastPlan: { payback: 0, rate: 0 }, drifted: [], reopenedAt: 0, chosen: '', view: [], settledCalls: 0, lastUsed: at };
       this.#states.set(id, s);
     }
     if (k.label && !s.key.label) s.key = k;
@@ -334,15 +333,16 @@ export class Optimizer {
     const chosenIsBase = chosen.kind === 'model' && chosen.model === input.baseline;
     // re-opened by drift, only what the drift touched is still in question
     const stillOpen = open.filter((p) => !s.drifted.length || policyModels(p).some((m) => s.drifted.includes(m)));
+    const costs = probeCosts(s, input);
     const plan = planExploration({
       traffic: { calls: s.traffic.calls, baselineMicros: s.traffic.baselineMicros, actualMicros: s.traffic.actualMicros, spentMicros: s.evidence.spentSince(0) },
       floor,
       servingShare: chosenShare,
-      gradeShare: gradeShare(s.evidence, input),
+      gradeShare: costs.grade,
       budgetShare: input.budget?.share ?? DEFAULT_BUDGET_SHARE,
       allowanceCalls: input.budget?.allowanceCalls ?? DEFAULT_ALLOWANCE_CALLS,
       blocked: this.#overBudget(s, input),
-      prospects: stillOpen.flatMap((p) => prospect(s, p, stats.get(policyKey(p))!, input, baselineCost, chosenIsBase, backed.has(policyKey(p))) ?? []),
+      prospects: stillOpen.flatMap((p) => prospect(s.evidence, costs, p, stats.get(policyKey(p))!, input, baselineCost, chosenIsBase, backed.has(policyKey(p))) ?? []),
       draw: input.draw,
     });
     // settled: it has learned (probed) and no cheaper candidate is worth proving now; a step still too
@@ -351,7 +351,6 @@ export class Optimizer {
     if (settled && !s.settled) {
       s.drifted = [];
       if (s.resettling) events.push({ kind: 'resettled', at: new Date(), payload: { step: input.step.label, fingerprint: input.step.fingerprint, policy: policyKey(chosen) } });
-      s.everSettled = true;
       s.resettling = false;
     }
     s.settled = settled;
@@ -359,12 +358,12 @@ export class Optimizer {
     s.lastPlan = { payback: plan.payback, rate: plan.rate };
     this.#pendingEvents.set(stepId(input.step), events);
     const probe = plan.probe ? plan.probe.models.filter((m) => m !== input.baseline) : [];
-    const d = this.#decision(s, chosen, chosenStats, input, stillOpen, settled, probe);
+    const d = this.#decision(s, chosen, chosenStats, input, stillOpen, settled, probe, costs.grade);
     // a settled step pays for nothing more, a judge's measure included
-    d.gradeForTruth = !settled && input.judges !== undefined && !input.judges.panel.decided && plan.payback >= TRUTH_PAYBACK && outcomeShare(s.traffic) >= MIN_OUTCOME_SHARE;
+    d.gradeForTruth = !settled && input.judges !== undefined && !input.judges.panel.decided && plan.payback >= TRUTH_PAYBACK && costs.outcomes >= MIN_OUTCOME_SHARE;
     if (plan.probe) {
       d.probing = plan.probe.key;
-      d.gradeDiffering = plan.probe.key.startsWith('verify:') || judgesDisagreements(s, input);
+      d.gradeDiffering = plan.probe.key.startsWith('verify:') || costs.judging;
       d.chained = !chosenIsBase && plan.probe.key.startsWith('model:');
     }
     d.reasons.push(plan.reason);
@@ -485,7 +484,7 @@ export class Optimizer {
     if (held) held.micros += probe.spentMicros ?? 0;
   }
 
-  #decision(s: StepState, chosen: Policy, st: PolicyStats | undefined, input: DecideInput, stillOpen: Policy[], settled: boolean, probe: string[] = []): Decision {
+  #decision(s: StepState, chosen: Policy, st: PolicyStats | undefined, input: DecideInput, stillOpen: Policy[], settled: boolean, probe: string[], gradeCost: number): Decision {
     const reasons: string[] = [];
     const isBaseline = chosen.kind === 'model' && chosen.model === input.baseline;
     if (!isBaseline && st) {
@@ -503,7 +502,7 @@ export class Optimizer {
     // proving pruning takes a shadow per call (the baseline on the request as sent, and a grade unless
     // the answers agree): it pays only where pruning removes enough of the prompt, over the step's remaining traffic
     const shadows = Math.max(1, MIN_PRUNE_SAMPLES - pruning.n);
-    const pruneMinShare = proven ? 0 : (shadows * (1 + gradeShare(s.evidence, input))) / Math.max(1, s.traffic.calls);
+    const pruneMinShare = proven ? 0 : (shadows * (1 + gradeCost)) / Math.max(1, s.traffic.calls);
     const prune = proven || (probe.length > 0 && !rejected && pruneMinShare < 1);
     // a second draw for the judge's samples, independent enough of the one that chose to probe
     const draw2 = (input.draw * 7919) % 1;

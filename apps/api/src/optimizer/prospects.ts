@@ -30,7 +30,7 @@ export interface StepTraffic {
 }
 
 /** Share of the step's calls whose outcome the client reports. */
-export function outcomeShare(t: StepTraffic): number {
+function outcomeShare(t: StepTraffic): number {
   return t.calls > 0 ? Math.min(1, t.outcomes / t.calls) : 0;
 }
 
@@ -39,7 +39,7 @@ export function outcomeShare(t: StepTraffic): number {
  * judge grades, or where too few outcomes come to say which answer was right; else the
  * outcome of the probed call does, for free.
  */
-export function judgesDisagreements(s: { evidence: StepEvidence; traffic: StepTraffic }, input: DecideInput): boolean {
+function judgesDisagreements(s: { evidence: StepEvidence; traffic: StepTraffic }, input: DecideInput): boolean {
   if (input.judges?.panel.adopted === true || outcomeShare(s.traffic) < MIN_OUTCOME_SHARE) return true;
   // free-form answers rarely agree: counting every differing one as wrong could never prove anything
   const d = s.evidence.differingShare();
@@ -53,7 +53,7 @@ export function judgesDisagreements(s: { evidence: StepEvidence; traffic: StepTr
  * its panel is still deciding, the next grades are the configured judge's and the rest the
  * cheaper one's, if it is adopted.
  */
-export function gradeShare(evidence: StepEvidence, input: DecideInput): number {
+function gradeShare(evidence: StepEvidence, input: DecideInput): number {
   const main = evidence.judgeCostShare() ?? input.judgeShare ?? 1;
   const judges = input.judges;
   if (!judges || (judges.panel.decided && !judges.panel.adopted)) return main;
@@ -63,16 +63,30 @@ export function gradeShare(evidence: StepEvidence, input: DecideInput): number {
   return (need * main + (PLANNED_GRADES - need) * cheap) / PLANNED_GRADES;
 }
 
+/** What a decision knows of its step's probing, worked out once for all its candidates. */
+export interface ProbeCosts {
+  /** What one judge grade is expected to cost (`gradeShare`). */
+  grade: number;
+  /** Whether differing answers are graded by the judge (`judgesDisagreements`). */
+  judging: boolean;
+  /** Share of the step's calls with an outcome (`outcomeShare`). */
+  outcomes: number;
+}
+
+export function probeCosts(s: { evidence: StepEvidence; traffic: StepTraffic }, input: DecideInput): ProbeCosts {
+  return { grade: gradeShare(s.evidence, input), judging: judgesDisagreements(s, input), outcomes: outcomeShare(s.traffic) };
+}
+
 /**
  * A candidate as exploration prices it, or null when it cannot be probed as one policy.
  * `shared`: its statistics were already shrunk toward the tenant's other steps.
  */
-export function prospect(s: { evidence: StepEvidence; traffic: StepTraffic }, p: Policy, st: PolicyStats, input: DecideInput, baselineCost: number, servingBaseline: boolean, shared: boolean): Prospect | null {
+export function prospect(evidence: StepEvidence, costs: ProbeCosts, p: Policy, st: PolicyStats, input: DecideInput, baselineCost: number, servingBaseline: boolean, shared: boolean): Prospect | null {
   if (p.kind !== 'model' && p.kind !== 'gate' && p.kind !== 'verify') return null;
   const models = policyModels(p);
   const share = (m: string) => input.priceShares?.[m] ?? 0.5;
-  const grade = gradeShare(s.evidence, input);
-  const disagree = s.evidence.disagreement(p, input.baseline);
+  const grade = costs.grade;
+  const disagree = evidence.disagreement(p, input.baseline);
   const rate = disagree.n >= 10 ? disagree.rate : p.kind === 'gate' ? DEFAULT_DISAGREEMENT / 3 : DEFAULT_DISAGREEMENT;
   const answers = models.reduce((a, m) => a + share(m), 0);
   const measured = Number.isFinite(st.costMicros) && st.n >= 10 ? st.costMicros / baselineCost : undefined;
@@ -80,8 +94,8 @@ export function prospect(s: { evidence: StepEvidence; traffic: StepTraffic }, p:
   // a grade for each answer that disagrees with the baseline's, and the baseline's own; verify grades its answer always;
   // a gate only its agreed answer, unless a cheap judge grades every differing answer of both. Where outcomes
   // come and the judge is dear, differing answers go ungraded: only probes whose call gets an outcome count
-  const judging = p.kind === 'verify' || judgesDisagreements(s, input);
-  const useful = judging ? 1 : Math.max(outcomeShare(s.traffic), 0.05);
+  const judging = p.kind === 'verify' || costs.judging;
+  const useful = judging ? 1 : Math.max(costs.outcomes, 0.05);
   const grades = !judging ? 0 : p.kind === 'verify' ? 1 + rate : p.kind === 'gate' && input.judges?.panel.adopted ? 3 * DEFAULT_DISAGREEMENT : 2 * rate;
   // what pays is judged against a sceptical prior (most cheaper candidates fall short of a high bar), unless
   // the tenant's other steps already shrank the estimate toward theirs: a few agreeing probes promise little
