@@ -150,6 +150,15 @@ class Scores {
   }
 }
 
+/**
+ * An answer's score minus that of the answer the probe compared it with: 0 when they agree,
+ * the judge's difference when both were graded, else unknown.
+ */
+function gradedDiff(p: Probe, a: ProbeAnswer): number | null {
+  if (agree(a.text, p.baselineText)) return 0;
+  return a.score !== null && p.baselineScore !== null ? a.score - p.baselineScore : null;
+}
+
 function scoreOf(p: Probe, model: string): number | null {
   const a = p.answers[model];
   if (!a) return null;
@@ -499,12 +508,10 @@ export class StepEvidence {
       if (!p.reference || p.policy !== `model:${model}`) continue;
       const a = p.answers[model];
       if (!a) continue;
-      let diff: number;
-      if (agree(a.text, p.baselineText)) diff = 0;
-      else if (a.score !== null && p.baselineScore !== null) diff = (a.score - p.baselineScore) / (1 - 2 * e);
-      else continue;
+      const diff = gradedDiff(p, a);
+      if (diff === null) continue;
       const g = byRef.get(p.reference) ?? { diffs: [], costs: [] };
-      g.diffs.push(diff);
+      g.diffs.push(diff / (1 - 2 * e));
       g.costs.push(a.costMicros);
       byRef.set(p.reference, g);
     }
@@ -528,12 +535,7 @@ export class StepEvidence {
    */
   #outcomeDiff(p: Probe, policy: Policy, baselineModel: string): { diff: number; cost: number } | null {
     const truth = p.outcome!;
-    const differs = (model: string): number => {
-      const a = p.answers[model]!;
-      if (agree(a.text, p.baselineText)) return 0;
-      if (a.score !== null && p.baselineScore !== null) return a.score - p.baselineScore;
-      return -truth;
-    };
+    const differs = (model: string): number => gradedDiff(p, p.answers[model]!) ?? -truth;
     switch (policy.kind) {
       case 'model': {
         if (policy.model === baselineModel) return { diff: 0, cost: p.baselineCostMicros };
@@ -563,11 +565,8 @@ export class StepEvidence {
     const base = p.baselineScore;
     // the policy's served answer (from `model`) and its cost, or an escalation to the baseline
     const served = (model: string, cost: number): { diff: number; cost: number } | null => {
-      const a = p.answers[model]!;
-      if (agree(a.text, p.baselineText)) return { diff: 0, cost };
-      const s = scoreOf(p, model);
-      if (s === null || base === null) return null;
-      return { diff: s - base, cost };
+      const diff = gradedDiff(p, p.answers[model]!);
+      return diff === null ? null : { diff, cost };
     };
     const escalated = (cost: number) => ({ diff: 0, cost: cost + p.baselineCostMicros });
     switch (policy.kind) {
