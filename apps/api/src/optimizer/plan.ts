@@ -59,9 +59,16 @@ const CHEAP_JUDGE_SHARE = 0.2;
  */
 export function cheaperJudge(usable: ModelProfile[], judge: ModelProfile): ModelProfile | undefined {
   const cap = blendedPrice(judge) * CHEAP_JUDGE_SHARE;
-  return usable
-    .filter((m) => m.model !== judge.model && blendedPrice(m) <= cap)
-    .reduce<ModelProfile | undefined>((best, m) => (!best || meanStrength(m) > meanStrength(best) || (meanStrength(m) === meanStrength(best) && blendedPrice(m) < blendedPrice(best)) ? m : best), undefined);
+  return strongest(
+    usable.filter((m) => m.model !== judge.model && blendedPrice(m) <= cap),
+    'cheaper',
+  );
+}
+
+/** The strongest of `models` by the catalog's prior; of equals, the pricier or the cheaper. */
+function strongest(models: ModelProfile[], ties: 'pricier' | 'cheaper'): ModelProfile | undefined {
+  const wins = (m: ModelProfile, best: ModelProfile) => (ties === 'pricier' ? blendedPrice(m) > blendedPrice(best) : blendedPrice(m) < blendedPrice(best));
+  return models.reduce<ModelProfile | undefined>((best, m) => (!best || meanStrength(m) > meanStrength(best) || (meanStrength(m) === meanStrength(best) && wins(m, best)) ? m : best), undefined);
 }
 
 export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
@@ -73,7 +80,7 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
   const baseline =
     named && usable.includes(named)
       ? named
-      : usable.reduce<ModelProfile | undefined>((best, m) => (!best || meanStrength(m) > meanStrength(best) || (meanStrength(m) === meanStrength(best) && blendedPrice(m) > blendedPrice(best)) ? m : best), undefined);
+      : strongest(usable, 'pricier');
   if (!baseline) throw new ApiError('provider_unavailable', 'No enabled, reachable model in the catalog can serve this request.', { param: 'model' });
   const judgeModel = settings.judge_model && s.catalog.get(settings.judge_model) ? settings.judge_model : baseline.model;
   const ranked = usable

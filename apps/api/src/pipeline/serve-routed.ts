@@ -81,12 +81,6 @@ async function servePolicy(ctx: CallContext, s: Services, signal: AbortSignal, p
   });
 }
 
-/**
- * The judge's grade of an answer to this call's request (or to `messages`); null when it
- * gives none. The cheaper judge grades once its panel has adopted it (a small share is
- * audited by the configured judge); until then the configured judge grades and the
- * cheaper one grades beside it, and now and then twice, to measure both.
- */
 /** One judge model's grade of `answer` to `messages`, and what it cost; a null score when it gave none. */
 async function askJudge(ctx: CallContext, s: Services, signal: AbortSignal, model: string, messages: unknown[], answer: string, role: 'judge' | 'serve', resample = false): Promise<{ score: number | null; micros: number }> {
   try {
@@ -98,6 +92,12 @@ async function askJudge(ctx: CallContext, s: Services, signal: AbortSignal, mode
   }
 }
 
+/**
+ * The judge's grade of an answer to this call's request (or to `messages`); null when it
+ * gives none. The cheaper judge grades once its panel has adopted it (a small share is
+ * audited by the configured judge); until then the configured judge grades and the
+ * cheaper one grades beside it, and now and then twice, to measure both.
+ */
 async function grade(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan, answer: string, role: 'judge' | 'serve' = 'judge', spent?: { micros: number }, messages = (ctx.body.messages as unknown[]) ?? []): Promise<number | null> {
   const ask = (model: string, as: 'judge' | 'serve', resample = false) => askJudge(ctx, s, signal, model, messages, answer, as, resample);
   const panel = plan.panel;
@@ -147,7 +147,11 @@ async function explore(ctx: CallContext, s: Services, signal: AbortSignal, plan:
   const base = baseline.answer;
   const policy = plan.decision.probing ?? '';
   const [a, b] = [...answers.values()];
-  const toGrade = new Set<string>();
+  // the answers to grade, one per normalized form
+  const toGrade = new Map<string, string>();
+  const need = (...texts: string[]) => {
+    for (const t of texts) if (!toGrade.has(normalizeAnswer(t))) toGrade.set(normalizeAnswer(t), t);
+  };
   // with a cheap judge, every answer that differs is graded (evidence for each model too); else a gate's agreed answer only;
   // where outcomes come and the judge is dear, none: the outcome of this call will say (chained probes have no outcome to go by)
   const grading = plan.decision.gradeDiffering !== false || reference !== undefined;
@@ -156,19 +160,18 @@ async function explore(ctx: CallContext, s: Services, signal: AbortSignal, plan:
     // no grades: the probe waits for this call's outcome
   } else if (!complete) {
     // a gate serves only when its two answers agree: only an agreed answer that differs from the baseline's needs grades
-    if (a && b && agree(a.answer, b.answer) && !agree(a.answer, base)) toGrade.add(a.answer).add(base);
+    if (a && b && agree(a.answer, b.answer) && !agree(a.answer, base)) need(a.answer, base);
   } else if (b) {
-    for (const c of [a!, b]) if (!agree(c.answer, base)) toGrade.add(c.answer).add(base);
+    for (const c of [a!, b]) if (!agree(c.answer, base)) need(c.answer, base);
   } else if (a) {
-    if (policy.startsWith('verify:')) toGrade.add(a.answer);
-    if (!agree(a.answer, base)) toGrade.add(a.answer).add(base);
+    if (policy.startsWith('verify:')) need(a.answer);
+    if (!agree(a.answer, base)) need(a.answer, base);
   }
   const sampled = plan.decision.sampleBaseline && !reference;
-  if (sampled) toGrade.add(base);
+  if (sampled) need(base);
   const grades = new Map<string, { score: number | null; micros: number }>();
   await Promise.all(
-    [...new Set([...toGrade].map(normalizeAnswer))].map(async (norm) => {
-      const text = [...toGrade].find((t) => normalizeAnswer(t) === norm)!;
+    [...toGrade].map(async ([norm, text]) => {
       const spent = { micros: 0 };
       grades.set(norm, { score: await grade(ctx, s, signal, plan, text, 'judge', spent), micros: spent.micros });
     }),
