@@ -1,5 +1,6 @@
 // Command-line options of `node bench/cache/run.ts` (npm run bench:cache -- …).
 import { join } from 'node:path';
+import { readFlags, UsageError } from '../flags.ts';
 
 export interface Options {
   pairs: string;
@@ -50,27 +51,11 @@ export const USAGE = `usage: node bench/cache/run.ts [options]   (or: npm run be
   --gateway-llm-limit N  LLM paraphrase pairs asked through the gateway (default 300)
   --exact-requests N  requests timed for the exact-cache hit path against the gateway's floor (default 300)`;
 
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+export { UsageError };
 
 export function parseArgs(argv: string[], repoRoot: string): Options {
-  const flags = new Map<string, string>();
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--') continue;
-    if (a === '--help' || a === '-h') {
-      console.log(USAGE);
-      process.exit(0);
-    }
-    if (!a.startsWith('--')) throw new UsageError(`unexpected argument ${a}\n${USAGE}`);
-    const [name, inline] = a.slice(2).split('=', 2) as [string, string | undefined];
-    const value = inline ?? argv[++i];
-    if (value === undefined) throw new UsageError(`--${name} needs a value\n${USAGE}`);
-    flags.set(name, value);
-  }
   const known = ['pairs', 'llm', 'offset', 'limit', 'llm-limit', 'threshold', 'embedder', 'model-dir', 'batch', 'timing', 'false-hits', 'near-pairs', 'out', 'gateway-limit', 'gateway-llm-limit', 'exact-requests'];
-  for (const k of flags.keys()) if (!known.includes(k)) throw new UsageError(`unknown option --${k}\n${USAGE}`);
+  const { flags } = readFlags(argv, USAGE, { known });
   const int = (key: string, min: number): number | undefined => {
     const v = flags.get(key);
     if (v === undefined) return undefined;

@@ -1,5 +1,6 @@
 // Command-line options of `node bench/routing/run.ts` (npm run bench:routing -- …).
 import { join } from 'node:path';
+import { readFlags, UsageError } from '../flags.ts';
 
 export interface Options {
   dataDir: string;
@@ -30,33 +31,11 @@ export const USAGE = `usage: node bench/routing/run.ts [options]   (or: npm run 
   --max-seconds S     budget for sending calls (default 840); unsent calls are reported as skipped
   --out FILE          also write the JSON result here (default bench/results/routing-<timestamp>.json)`;
 
-/** A mistake in the command line: reported as its message, without a stack. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+export { UsageError };
 
 export function parseArgs(argv: string[], repoRoot: string): Options {
-  const flags = new Map<string, string>();
-  const bools = new Set<string>();
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--') continue;
-    if (a === '--help' || a === '-h') {
-      console.log(USAGE);
-      process.exit(0);
-    }
-    if (!a.startsWith('--')) throw new UsageError(`unexpected argument ${a}\n${USAGE}`);
-    const [name, inline] = a.slice(2).split('=', 2) as [string, string | undefined];
-    if (name === 'drift') {
-      bools.add(name);
-      continue;
-    }
-    const value = inline ?? argv[++i];
-    if (value === undefined) throw new UsageError(`--${name} needs a value\n${USAGE}`);
-    flags.set(name, value);
-  }
   const known = ['data', 'floor', 'outcome-rate', 'judge-noise', 'seed', 'limit', 'concurrency', 'max-seconds', 'out'];
-  for (const k of flags.keys()) if (!known.includes(k)) throw new UsageError(`unknown option --${k}\n${USAGE}`);
+  const { flags, switches: bools } = readFlags(argv, USAGE, { known, switches: ['drift'] });
   const num = (key: string, fallback: number, min: number, max: number, int = false): number => {
     const raw = flags.get(key);
     if (raw === undefined) return fallback;

@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanRows, type Models, type Row } from './data.ts';
 import { hash32, mulberry32, shuffled } from './prng.ts';
+import { readFlags } from '../flags.ts';
 
 export interface ReshapeOptions {
   /** Source steps to keep, in output order. */
@@ -93,22 +94,7 @@ const USAGE = `usage: node bench/routing/reshape.ts --out DIR [options]
   --seed N        seeds which rows go to which small step (default 1)`;
 
 function parse(argv: string[]): ReshapeOptions & { out: string; data: string } {
-  const flags = new Map<string, string>();
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--') continue;
-    if (a === '--help' || a === '-h') {
-      console.log(USAGE);
-      process.exit(0);
-    }
-    if (!a.startsWith('--')) throw new Error(`unexpected argument ${a}`);
-    const eq = a.indexOf('=');
-    const name = eq < 0 ? a.slice(2) : a.slice(2, eq);
-    const value = eq < 0 ? argv[++i] : a.slice(eq + 1);
-    if (value === undefined) throw new Error(`--${name} needs a value`);
-    if (!['out', 'data', 'steps', 'calls', 'models', 'seed'].includes(name)) throw new Error(`unknown option --${name}`);
-    flags.set(name, value);
-  }
+  const { flags } = readFlags(argv, USAGE, { known: ['out', 'data', 'steps', 'calls', 'models', 'seed'] });
   const out = flags.get('out');
   if (!out) throw new Error('--out DIR is required');
   const list = (s: string) =>
