@@ -42,6 +42,8 @@ export const DEFAULT_BUDGET_SHARE = 0.1;
 export const DEFAULT_ALLOWANCE_CALLS = 2;
 /** The payback at which exploring is in sight, and measuring the cheap judge against outcomes starts to pay. */
 const TRUTH_PAYBACK = 0.3;
+/** The payback at which a settled step explores again. */
+const REOPEN_PAYBACK = 1.5;
 /** Samples a policy needs before it may serve when other steps' evidence backs it. */
 const MIN_SAMPLES_WITH_PRIOR = 20;
 /** How long the tenant's pooled step estimates are reused (they change with each step's evidence). */
@@ -334,7 +336,7 @@ export class Optimizer {
     // re-opened by drift, only what the drift touched is still in question
     const stillOpen = open.filter((p) => !s.drifted.length || policyModels(p).some((m) => s.drifted.includes(m)));
     const costs = probeCosts(s, input);
-    const plan = planExploration({
+    let plan = planExploration({
       traffic: { calls: s.traffic.calls, baselineMicros: s.traffic.baselineMicros, actualMicros: s.traffic.actualMicros, spentMicros: s.evidence.spentSince(0) },
       floor,
       servingShare: chosenShare,
@@ -345,9 +347,13 @@ export class Optimizer {
       prospects: stillOpen.flatMap((p) => prospect(s.evidence, costs, p, stats.get(policyKey(p))!, input, baselineCost, chosenIsBase, backed.has(policyKey(p))) ?? []),
       draw: input.draw,
     });
+    // a settled step re-opens on clearly more payback than it settled at, not on every wobble around it
+    if (s.settled && plan.probe && plan.payback < REOPEN_PAYBACK && !s.drifted.length) {
+      plan = { ...plan, probe: null, rate: 0, reason: `no probe: settled (payback ${plan.payback.toFixed(1)}× < ${REOPEN_PAYBACK} to re-open)` };
+    }
     // settled: it has learned (probed) and no cheaper candidate is worth proving now; a step still too
     // young to pay for a probe is waiting, not settled
-    const settled = plan.payback < MIN_PAYBACK && s.evidence.probes.length > 0;
+    const settled = (plan.payback < MIN_PAYBACK || (s.settled && !plan.probe)) && s.evidence.probes.length > 0;
     if (settled && !s.settled) {
       s.drifted = [];
       if (s.resettling) events.push({ kind: 'resettled', at: new Date(), payload: { step: input.step.label, fingerprint: input.step.fingerprint, policy: policyKey(chosen) } });

@@ -104,6 +104,7 @@ async function grade(ctx: CallContext, s: Services, signal: AbortSignal, plan: R
   const pair = (kind: 'cross' | 'self', a: number | null, b: number | null) => ctx.evidence.push(s.optimizer.recordJudgePair(plan.step, panel!, JudgePanel.pair(kind, a, b)));
   let used: { score: number | null; micros: number };
   if (!panel) used = await ask(plan.judge, role);
+  else if (role === 'serve') used = await ask(panel.adopted ? panel.cheap : plan.judge, role); // serving grades, measures nothing
   else if (panel.adopted) {
     used = await ask(panel.cheap, role);
     if (panel.wantsCross(randomInt(0, 1_000_000) / 1_000_000)) pair('cross', (await ask(plan.judge, 'judge')).score, used.score);
