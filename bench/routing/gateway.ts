@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { OptimizerClient, isOptimizerError } from '@optimizer/sdk';
 import { freePort, spawnNode, waitUntil, type Child } from '../overhead/procs.ts';
 import type { Models } from './data.ts';
+import { strengthOf } from './strengths.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const repoRoot = join(here, '..', '..');
@@ -78,7 +79,7 @@ export async function configureCatalog(gw: Gateway, vendorUrl: string, models: M
   const registered: string[] = [];
   for (const [model, price] of Object.entries(models.models)) {
     const isBaseline = model === models.baseline;
-    const prior = isBaseline ? 0.9 : 0.6;
+    const prior = strengthOf(model, isBaseline);
     await admin.catalog.put(model, {
       provider: REPLAY_PROVIDER,
       input_per_mtok: price.input_per_mtok,
@@ -95,7 +96,7 @@ export async function configureCatalog(gw: Gateway, vendorUrl: string, models: M
       max_output_tokens: 4096,
       search_only: false,
       moderation_only: false,
-      // A rough prior only: the baseline is the strongest, which also makes it the default for `auto`.
+      // A prior only (see strengths.ts); the baseline is the strongest, which also makes it the default for `auto`.
       strengths: { reasoning: prior, code: prior, chat: prior },
       disabled: false,
       failover: [],

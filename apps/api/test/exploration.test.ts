@@ -1,7 +1,7 @@
 // Exploration as an investment, the cheap judge's panel, shared priors, and evidence from
 // outcomes: the rules that keep learning from costing more than it saves.
 import { describe, expect, it } from 'vitest';
-import { payback, planExploration, type ExploreInput, type Prospect } from '../src/optimizer/exploration.ts';
+import { payback, planExploration, probesByCase, type ExploreInput, type Prospect } from '../src/optimizer/exploration.ts';
 import { JudgePanel } from '../src/optimizer/judge-panel.ts';
 import { pool, posterior } from '../src/optimizer/priors.ts';
 import { StepEvidence } from '../src/optimizer/evidence.ts';
@@ -37,10 +37,29 @@ describe('the payback rule', () => {
   });
 
   it('samples a marginal investment on a share of calls and says so', () => {
-    const marginal = planExploration(input(400, { draw: 0.99 }));
+    // a small saving (7 % of the baseline per call) on a step big enough to fund its proof
+    const marginal = planExploration(input(5000, { prospects: [prospect({ costShare: 0.93 })], draw: 0.99 }));
     expect(marginal.payback).toBeGreaterThan(1);
     expect(marginal.rate).toBeLessThan(1);
     expect(marginal.reason).toMatch(/^no probe: sampled out at rate 0\.\d\d \(payback [\d.]+×\)$/);
+  });
+
+  it('starts only an investment its budget can finish, and judges a candidate on the floor at where it would sit if it held', () => {
+    // proving it (if it holds) takes ~0.12 USD of probes and grades; 1,000 calls leave 3 % of their baseline spend
+    const short = planExploration(input(1000));
+    expect(short.probe).toBeNull();
+    expect(short.funded).toBe(false);
+    expect(short.reason).toBe("no probe: proving model:small needs about 0.12 USD, more than the step's budget has left (0.03 USD)");
+    // the same candidate without judge grades (its answers compared for free) fits in that budget
+    expect(planExploration(input(1000, { prospects: [prospect({ gradesPerProbe: 0 })] })).probe?.key).toBe('model:small');
+    // a candidate estimated right on the floor is either above it (and provable) or under it (and refutable), not stuck on it
+    const onFloor = probesByCase(prospect({ retention: 0.95, se: 0.06 }), 0.95);
+    expect(onFloor.pHolds).toBeCloseTo(0.5, 2);
+    expect(onFloor.holds).toBeLessThan(400);
+    expect(onFloor.holds).toBe(onFloor.fails);
+    // evidence of a strong candidate: little left to prove it, a lot to refute it
+    const strong = probesByCase(prospect({ n: 40, retention: 0.99, se: 0.05 }), 0.95);
+    expect(strong.holds).toBeLessThan(strong.fails);
   });
 
   it('stops at the step budget, at a share of 0, and whenever the step already costs 3 % over its baseline', () => {
@@ -135,14 +154,32 @@ describe('evidence from outcomes', () => {
     answers: { small: { text: differs ? 'A' : 'B', score: null, costMicros: 5 } },
   });
 
-  it('counts an ungraded probe only once its call has an outcome: agreeing shares it, differing counts as wrong', () => {
+  it('counts an ungraded probe at once, cautiously: agreeing shares the baseline\'s score, differing counts as wrong until an outcome says', () => {
     const e = new StepEvidence();
     for (let i = 0; i < 50; i++) e.addProbe(probe(i, i % 5 === 0));
-    // no outcome yet: its agreeing answers alone would be a biased sample
-    expect(e.stats({ kind: 'model', model: 'small' }, 'big').n).toBe(0);
-    for (let i = 0; i < 50; i++) e.addServed({ at: i, policy: 'model:big', score: 1, source: 'outcome', call: `call-${i}` }, true);
-    const st = e.stats({ kind: 'model', model: 'small' }, 'big');
+    // no outcome yet: the baseline's answer is taken as right, so every differing answer (one in five) counts
+    // against the candidate, over a baseline quality nothing has measured yet (read cautiously low)
+    const before = e.stats({ kind: 'model', model: 'small' }, 'big');
+    expect(before.n).toBe(50);
+    expect(before.retention).toBeLessThanOrEqual(0.8);
+    // outcomes say the baseline was wrong where they differed: those differences no longer count against it
+    for (let i = 0; i < 50; i++) e.addServed({ at: i, policy: 'model:big', score: i % 5 === 0 ? 0 : 1, source: 'outcome', call: `call-${i}` }, true);
+    const after = e.stats({ kind: 'model', model: 'small' }, 'big');
+    expect(after.n).toBe(50);
+    expect(after.retention).toBeGreaterThan(0.95);
+  });
+
+  it('knows a gate at once where its models disagree (the baseline serves) or agree with the baseline', () => {
+    const e = new StepEvidence();
+    for (let i = 0; i < 50; i++) {
+      // a and b disagree on every fifth call (escalated to the baseline), else both agree with it
+      const split = i % 5 === 0;
+      e.addProbe({ at: i, policy: 'gate:a+b', call: `call-${i}`, awaitsOutcome: true, baselineScore: null, baselineText: 'B', baselineCostMicros: 100, answers: { a: { text: split ? 'A' : 'B', score: null, costMicros: 5 }, b: { text: 'B', score: null, costMicros: 5 } } });
+    }
+    const st = e.stats({ kind: 'gate', a: 'a', b: 'b' }, 'big');
     expect(st.n).toBe(50);
-    expect(st.retention).toBeCloseTo(0.8, 1);
+    expect(st.retention).toBe(1);
+    // the same probes count against model a alone, where it differed from the baseline
+    expect(e.stats({ kind: 'model', model: 'a' }, 'big').retention).toBeLessThanOrEqual(0.8);
   });
 });

@@ -264,22 +264,28 @@ describe('exploration budgets', () => {
     type Budget = { share: number; allowanceCalls: number; stepMicros?: number; dailyMicros: number };
     const input = (label: string, budget: Budget, accountId?: string) => ({ step: step(label, accountId), baseline: 'big', cheaper: ['small'], floor: 0.95, allowGates: false, draw: 0.01, budget, priceShares: { small: 0.05 }, judgeShare: 1 });
     const roomy: Budget = { share: 0.1, allowanceCalls: 2, dailyMicros: 10_000_000 };
-    // 1,000 calls at 1,000 µ$ each on the baseline: a 10 % share is 100,000 µ$, plus two calls' allowance
+    // 2,000 calls at 1,000 µ$ each on the baseline, served at half that: a 10 % share is 200,000 µ$, plus two calls'
+    // allowance; proving `small` (judge-graded, if it holds) is planned at about 119,000 µ$
     const traffic = (label: string, accountId?: string) => {
-      for (let i = 0; i < 1000; i++) o.noteCall(step(label, accountId), 1000);
+      for (let i = 0; i < 2000; i++) o.noteCall(step(label, accountId), 1000, 500);
     };
+    const explored = (label: string, micros: number) => o.noteCall(step(label), 1000, 500 + micros, micros);
     traffic('a');
     expect(o.decide(input('a', roomy)).probe).toEqual(['small']);
-    const probe = (spentMicros: number) => ({ at: Date.now(), policy: 'model:small', spentMicros, baselineScore: null, baselineText: 'x', baselineCostMicros: 1000, answers: { small: { text: 'x', score: null, costMicros: 50 } } });
-    o.recordProbe(step('a'), probe(101_000));
-    expect(o.decide(input('a', roomy)).probe).toEqual(['small']); // 101,000 < 102,000
-    o.recordProbe(step('a'), probe(1_000));
+    // what exploring spent (probes, grades, abandoned probes alike) comes off the share: what is left cannot finish the proof
+    explored('a', 150_000);
+    const short = o.decide(input('a', roomy));
+    expect(short.probe).toEqual([]);
+    expect(short.reasons.join('\n')).toMatch(/no probe: proving model:small needs about 0\.12 USD, more than the step's budget has left \(0\.05 USD\)/);
+    explored('a', 60_000);
     const spent = o.decide(input('a', roomy));
     expect(spent.probe).toEqual([]);
     expect(spent.reasons.join('\n')).toContain('no probe: step budget 10% used');
     // more traffic earns more room
     traffic('a');
     expect(o.decide(input('a', roomy)).probe).toEqual(['small']);
+    // the probes kept as evidence carry what they cost: the fixed cap and the tenant's day count them, across restarts too
+    o.recordProbe(step('a'), { at: Date.now(), policy: 'model:small', spentMicros: 210_000, baselineScore: null, baselineText: 'x', baselineCostMicros: 1000, answers: { small: { text: 'x', score: null, costMicros: 50 } } });
     // a fixed cap stops it whatever the share allows
     const capped = o.decide(input('a', { ...roomy, stepMicros: 50_000 }));
     expect(capped.probe).toEqual([]);
@@ -371,7 +377,7 @@ describe('pruning', () => {
     const step = (label: string) => ({ accountId: 'acct', workflowId: 'wf', fingerprint: label, label, release: '' });
     const input = (label: string) => ({ step: step(label), baseline: 'big', cheaper: ['small'], floor: 0.95, allowGates: false, draw: 0.01, priceShares: { small: 0.05 }, judgeShare: 1 });
     const traffic = (label: string) => {
-      for (let i = 0; i < 2000; i++) o.noteCall(step(label), 1000);
+      for (let i = 0; i < 5000; i++) o.noteCall(step(label), 1000);
     };
     // without traffic to pay for the comparison, a request is not pruned while unproven
     expect(o.decide(input('good')).prune).toBe(false);

@@ -529,12 +529,16 @@ export class StepEvidence {
   }
 
   /**
-   * A probe whose call got an outcome: the baseline's answer has its true score. An answer
-   * that agrees with it shares that score; one that differs is graded when the judge graded
-   * it, and otherwise counted as wrong (a cautious bound that costs nothing: no judge).
+   * A probe that waits for its call's outcome. With the outcome, the baseline's answer has its
+   * true score: an answer that agrees with it shares that score; one that differs is graded
+   * when the judge graded it, and otherwise counted as wrong (a cautious bound that costs
+   * nothing: no judge). Until the outcome comes (most never do), the baseline's answer is taken
+   * as right, the most cautious reading: what agrees with it, or defers to it, is known at once,
+   * and only a differing answer is counted against the candidate. Dropping the probes with no
+   * outcome would waste most of them, and keeping only their agreements would over-claim.
    */
   #outcomeDiff(p: Probe, policy: Policy, baselineModel: string): { diff: number; cost: number } | null {
-    const truth = p.outcome!;
+    const truth = p.outcome ?? 1;
     const differs = (model: string): number => gradedDiff(p, p.answers[model]!) ?? -truth;
     switch (policy.kind) {
       case 'model': {
@@ -557,7 +561,7 @@ export class StepEvidence {
   /** A policy's answer to one probed request, graded: its score minus the baseline's, and what it cost. */
   #probeDiff(p: Probe, policy: Policy, baselineModel: string): { diff: number; cost: number } | null {
     if (p.reference) return null; // compared with another policy's answer, not the baseline's: see #chained
-    if (p.outcome !== undefined && p.policy !== undefined && (policy.kind === 'model' || policy.kind === 'gate')) return this.#outcomeDiff(p, policy, baselineModel);
+    if ((p.outcome !== undefined || p.awaitsOutcome) && p.policy !== undefined && (policy.kind === 'model' || policy.kind === 'gate')) return this.#outcomeDiff(p, policy, baselineModel);
     if (p.awaitsOutcome) return null;
     // a probe for one candidate graded only what that candidate needed: it is evidence for it alone
     const isBaseline = policy.kind === 'model' && policy.model === baselineModel;

@@ -26,7 +26,7 @@ export interface Traffic {
   calls: number;
   /** What those calls would have cost on the baseline (micro-dollars). */
   baselineMicros: number;
-  /** What exploring on the step has cost so far. */
+  /** What exploring on the step has cost so far: probes, their grades, judge measures, abandoned probes too. */
   spentMicros: number;
   /** What those calls cost in all (served answers, escalations, exploration). */
   actualMicros: number;
@@ -58,6 +58,8 @@ export interface ExplorePlan {
   payback: number;
   /** Share of calls probed at that payback. */
   rate: number;
+  /** Whether an investment the budget can finish is under way (sampled-out calls included). */
+  funded: boolean;
 }
 
 /** Standard normal CDF (Abramowitz–Stegun 7.1.26, |error| < 1.5e-7). */
@@ -90,17 +92,36 @@ const FOCUS = 4;
 /** Most probes an investment is planned for; a candidate this close to the bar is not worth proving. */
 const MAX_PLANNED = 400;
 
-/**
- * Probes still needed before the candidate's lower bound clears the floor (or its upper
- * bound falls under it): from the gap its estimate keeps to the floor and the spread
- * of one probe.
- */
-export function probesNeeded(p: Prospect, floor: number): number {
+/** Standard normal density. */
+const normalPdf = (x: number) => Math.exp(-(x * x) / 2) / Math.sqrt(2 * Math.PI);
+
+/** Probes until the bound of an estimate `gap` away from the floor clears it, given the spread of one probe. */
+function probesFor(p: Prospect, gap: number): number {
   const spread = p.n >= 10 ? p.se * Math.sqrt(p.n) : DEFAULT_SPREAD;
-  // with an estimate on the floor, the gap its own uncertainty expects (the mean |N(0, se)| is 0.8 se)
-  const gap = Math.max(Math.abs(p.retention - floor), 0.8 * p.se, 0.01);
-  const total = Math.ceil(((HOLD_Z * spread) / gap) ** 2);
+  const total = Math.ceil(((HOLD_Z * spread) / Math.max(gap, 0.01)) ** 2);
   return Math.min(MAX_PLANNED, Math.max(MIN_EVIDENCE - p.n, total - p.n, 1));
+}
+
+/**
+ * Probes still needed to decide on the candidate, in the case that it holds (its lower bound
+ * clears the floor) and in the case that it does not (its upper bound falls under it). Each case
+ * is judged at the retention the estimate expects given that case (the mean of its normal
+ * truncated at the floor): a candidate whose estimate sits on the floor is not assumed to sit
+ * there exactly, which would take forever to prove either way.
+ */
+export function probesByCase(p: Prospect, floor: number): { holds: number; fails: number; pHolds: number } {
+  const se = Math.max(p.se, 1e-3);
+  const a = (floor - p.retention) / se;
+  const pHolds = 1 - normalCdf(a);
+  const above = pHolds > 1e-9 ? p.retention + (se * normalPdf(a)) / pHolds - floor : 0.8 * se;
+  const below = pHolds < 1 - 1e-9 ? floor - (p.retention - (se * normalPdf(a)) / (1 - pHolds)) : 0.8 * se;
+  return { holds: probesFor(p, above), fails: probesFor(p, below), pHolds };
+}
+
+/** Probes the decision on `p` is expected to take: each case's probes, weighted by its chance. */
+export function probesNeeded(p: Prospect, floor: number): number {
+  const c = probesByCase(p, floor);
+  return c.pHolds * c.holds + (1 - c.pHolds) * c.fails;
 }
 
 /**
@@ -115,48 +136,75 @@ export function remainingCalls(t: Traffic): number {
 export function payback(p: Prospect, input: ExploreInput): number {
   const gain = input.servingShare - p.costShare;
   if (gain <= 0) return 0;
-  const holds = normalCdf((p.retention - input.floor) / Math.max(p.se, 1e-3));
-  const need = probesNeeded(p, input.floor);
-  const after = remainingCalls(input.traffic) - need;
+  const c = probesByCase(p, input.floor);
+  // a candidate that holds serves once proven; either way the decision costs its expected probes
+  const after = remainingCalls(input.traffic) - c.holds;
   if (after <= 0) return 0;
-  const cost = need * (p.probeShare + p.gradesPerProbe * input.gradeShare);
-  return (holds * gain * after) / Math.max(cost, 1e-9);
+  const cost = (c.pHolds * c.holds + (1 - c.pHolds) * c.fails) * (p.probeShare + p.gradesPerProbe * input.gradeShare);
+  return (c.pHolds * gain * after) / Math.max(cost, 1e-9);
 }
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 const times = (x: number) => `${x < 10 ? x.toFixed(1) : Math.round(x)}×`;
+const usd = (micros: number) => (micros / 1e6).toFixed(micros < 10_000 ? 4 : 2);
+
+/** What proving `p` still costs, in micro-dollars, should it hold (the longer case that pays): answers and grades. */
+export function provingCost(p: Prospect, input: ExploreInput): number {
+  const t = input.traffic;
+  const perCall = t.calls > 0 ? t.baselineMicros / t.calls : 0;
+  return probesByCase(p, input.floor).holds * (p.probeShare + p.gradesPerProbe * input.gradeShare) * perCall;
+}
+
+/**
+ * What exploring may still spend on the step: what is left of its budget share (with the start-up
+ * allowance), and never more than keeps the step within MAX_NET_LOSS of its baseline, exploration included.
+ */
+export function headroom(input: ExploreInput): number {
+  const t = input.traffic;
+  if (input.budgetShare <= 0) return 0; // a share of 0 turns exploring off, allowance included
+  const perCall = t.calls > 0 ? t.baselineMicros / t.calls : 0;
+  const budget = input.budgetShare * t.baselineMicros + input.allowanceCalls * perCall - t.spentMicros;
+  const loss = MAX_NET_LOSS * t.baselineMicros - (t.actualMicros - t.baselineMicros);
+  return Math.min(budget, loss);
+}
 
 export function planExploration(input: ExploreInput): ExplorePlan {
   const t = input.traffic;
   let bestPayback = 0;
-  const viable: { p: Prospect; v: number }[] = [];
+  const paying: { p: Prospect; v: number }[] = [];
   for (const p of input.prospects) {
     const v = payback(p, input);
     bestPayback = Math.max(bestPayback, v);
-    if (v >= MIN_PAYBACK) viable.push({ p, v });
+    if (v >= MIN_PAYBACK) paying.push({ p, v });
   }
-  if (viable.length === 0) {
-    const why = input.prospects.length === 0 ? 'no cheaper policy is open' : `payback ${times(bestPayback)} < ${MIN_PAYBACK}`;
-    return { probe: null, reason: `no probe: ${why}`, payback: bestPayback, rate: 0 };
+  const none = (why: string, rate = 0): ExplorePlan => ({ probe: null, reason: `no probe: ${why}`, payback: bestPayback, rate, funded: false });
+  if (paying.length === 0) return none(input.prospects.length === 0 ? 'no cheaper policy is open' : `payback ${times(bestPayback)} < ${MIN_PAYBACK}`);
+  if (input.blocked) return none(input.blocked);
+  if (input.budgetShare <= 0 || t.spentMicros >= input.budgetShare * t.baselineMicros + input.allowanceCalls * (t.calls > 0 ? t.baselineMicros / t.calls : 0)) {
+    return none(`step budget ${pct(input.budgetShare)} used`);
   }
-  const perCall = t.calls > 0 ? t.baselineMicros / t.calls : 0;
-  // a share of 0 turns exploring off, allowance included
-  const allowed = input.budgetShare > 0 ? input.budgetShare * t.baselineMicros + input.allowanceCalls * perCall : 0;
-  if (input.blocked) return { probe: null, reason: `no probe: ${input.blocked}`, payback: bestPayback, rate: 0 };
-  if (t.spentMicros >= allowed) return { probe: null, reason: `no probe: step budget ${pct(input.budgetShare)} used`, payback: bestPayback, rate: 0 };
   // whatever the budget allows, the step as a whole never costs more than its baseline plus a margin:
   // exploring beyond what its own savings have paid back waits until they have
   if (t.actualMicros - t.baselineMicros >= MAX_NET_LOSS * t.baselineMicros) {
-    return { probe: null, reason: `no probe: the step already costs ${pct(t.actualMicros / Math.max(1, t.baselineMicros) - 1)} over its baseline`, payback: bestPayback, rate: 0 };
+    return none(`the step already costs ${pct(t.actualMicros / Math.max(1, t.baselineMicros) - 1)} over its baseline`);
   }
+  // an investment is started only when it can be finished: a proof abandoned half-way when the budget
+  // runs out is all cost and no saving (on steps of a few hundred calls, that was every exploration)
+  const left = headroom(input);
+  const viable = paying.filter((x) => provingCost(x.p, input) <= left);
+  if (viable.length === 0) {
+    const best = paying.reduce((a, x) => (x.v > a.v ? x : a));
+    return none(`proving ${best.p.key} needs about ${usd(provingCost(best.p, input))} USD, more than the step's budget has left (${usd(Math.max(0, left))} USD)`);
+  }
+  const top = Math.max(...viable.map((x) => x.v));
   // a sure investment is made on every call; a marginal one on a share of calls
-  const rate = Math.min(1, bestPayback - MIN_PAYBACK);
-  if (input.draw >= rate) return { probe: null, reason: `no probe: sampled out at rate ${rate.toFixed(2)} (payback ${times(bestPayback)})`, payback: bestPayback, rate };
+  const rate = Math.min(1, top - MIN_PAYBACK);
+  if (input.draw >= rate) return { ...none(`sampled out at rate ${rate.toFixed(2)} (payback ${times(top)})`, rate), funded: true };
   // which candidate: drawn by payback to the fourth power, so evidence goes to the best while a
   // close second is still learned about (spread evenly, it would prove nothing in time)
-  const weight = (v: number) => (v / bestPayback) ** FOCUS;
+  const weight = (v: number) => (v / top) ** FOCUS;
   const total = viable.reduce((a, x) => a + weight(x.v), 0);
   let pick = (((input.draw / Math.max(rate, 1e-9)) * 7_919) % 1) * total;
   const chosen = viable.find((x) => (pick -= weight(x.v)) < 0) ?? viable[viable.length - 1]!;
-  return { probe: chosen.p, reason: `explored: probed ${chosen.p.key} (payback ${times(chosen.v)}, rate ${rate.toFixed(2)})`, payback: bestPayback, rate };
+  return { probe: chosen.p, reason: `explored: probed ${chosen.p.key} (payback ${times(chosen.v)}, rate ${rate.toFixed(2)})`, payback: bestPayback, rate, funded: true };
 }

@@ -40,8 +40,6 @@ const MAX_REGRADES = 30;
 /** Exploration may take this share of a step's baseline spend so far, plus a start-up allowance of this many baseline calls. */
 export const DEFAULT_BUDGET_SHARE = 0.1;
 export const DEFAULT_ALLOWANCE_CALLS = 2;
-/** The payback at which exploring is in sight, and measuring the cheap judge against outcomes starts to pay. */
-const TRUTH_PAYBACK = 0.3;
 /** The payback at which a settled step explores again. */
 const REOPEN_PAYBACK = 1.5;
 /** Samples a policy needs before it may serve when other steps' evidence backs it. */
@@ -143,6 +141,8 @@ export interface DecideInput {
   budget?: { share: number; allowanceCalls: number; stepMicros?: number; dailyMicros: number };
   /** Each cheaper candidate's price as a share of the baseline's. */
   priceShares?: Record<string, number>;
+  /** Each cheaper candidate's catalog strength for the step's kind, over the candidates' median (a prior on where to explore). */
+  strengths?: Record<string, number>;
   /** The judge's price as a share of the baseline's (what a grade costs until measured). */
   judgeShare?: number;
   /** The tenant's panel of the configured judge and a cheaper one, and the cheaper one's price share. */
@@ -271,7 +271,7 @@ export class Optimizer {
     const id = stepId(k);
     let s = this.#states.get(id);
     if (!s) {
-      s = { key: k, evidence: new StepEvidence(), settled: false, resettling: false, traffic: { calls: 0, baselineMicros: 0, actualMicros: 0, outcomes: 0 }, lastPlan: { payback: 0, rate: 0 }, drifted: [], reopenedAt: 0, chosen: '', view: [], settledCalls: 0, lastUsed: at };
+      s = { key: k, evidence: new StepEvidence(), settled: false, resettling: false, traffic: { calls: 0, baselineMicros: 0, actualMicros: 0, exploredMicros: 0, outcomes: 0 }, lastPlan: { payback: 0, rate: 0 }, drifted: [], reopenedAt: 0, chosen: '', view: [], settledCalls: 0, lastUsed: at };
       this.#states.set(id, s);
     }
     if (k.label && !s.key.label) s.key = k;
@@ -280,11 +280,12 @@ export class Optimizer {
   }
 
   /** A routed call on the step was priced: its traffic, for the payback rule and the step's exploration budget. */
-  noteCall(step: StepKey, baselineMicros: number, actualMicros = baselineMicros): void {
+  noteCall(step: StepKey, baselineMicros: number, actualMicros = baselineMicros, exploredMicros = 0): void {
     const s = this.#state(step);
     s.traffic.calls++;
     s.traffic.baselineMicros += Math.max(0, baselineMicros);
     s.traffic.actualMicros += Math.max(0, actualMicros);
+    s.traffic.exploredMicros += Math.max(0, exploredMicros);
   }
 
   decide(input: DecideInput): Decision {
@@ -337,7 +338,7 @@ export class Optimizer {
     const stillOpen = open.filter((p) => !s.drifted.length || policyModels(p).some((m) => s.drifted.includes(m)));
     const costs = probeCosts(s, input);
     let plan = planExploration({
-      traffic: { calls: s.traffic.calls, baselineMicros: s.traffic.baselineMicros, actualMicros: s.traffic.actualMicros, spentMicros: s.evidence.spentSince(0) },
+      traffic: { calls: s.traffic.calls, baselineMicros: s.traffic.baselineMicros, actualMicros: s.traffic.actualMicros, spentMicros: s.traffic.exploredMicros },
       floor,
       servingShare: chosenShare,
       gradeShare: costs.grade,
@@ -349,7 +350,7 @@ export class Optimizer {
     });
     // a settled step re-opens on clearly more payback than it settled at, not on every wobble around it
     if (s.settled && plan.probe && plan.payback < REOPEN_PAYBACK && !s.drifted.length) {
-      plan = { ...plan, probe: null, rate: 0, reason: `no probe: settled (payback ${plan.payback.toFixed(1)}× < ${REOPEN_PAYBACK} to re-open)` };
+      plan = { ...plan, probe: null, rate: 0, funded: false, reason: `no probe: settled (payback ${plan.payback.toFixed(1)}× < ${REOPEN_PAYBACK} to re-open)` };
     }
     // settled: it has learned (probed) and no cheaper candidate is worth proving now; a step still too
     // young to pay for a probe is waiting, not settled
@@ -365,8 +366,8 @@ export class Optimizer {
     this.#pendingEvents.set(stepId(input.step), events);
     const probe = plan.probe ? plan.probe.models.filter((m) => m !== input.baseline) : [];
     const d = this.#decision(s, chosen, chosenStats, input, stillOpen, settled, probe, costs.grade);
-    // a settled step pays for nothing more, a judge's measure included
-    d.gradeForTruth = !settled && input.judges !== undefined && !input.judges.panel.decided && plan.payback >= TRUTH_PAYBACK && costs.outcomes >= MIN_OUTCOME_SHARE;
+    // the cheap judge is measured against outcomes only while an investment it would grade for is under way
+    d.gradeForTruth = plan.funded && costs.judging && input.judges !== undefined && !input.judges.panel.decided && costs.outcomes >= MIN_OUTCOME_SHARE;
     if (plan.probe) {
       d.probing = plan.probe.key;
       d.gradeDiffering = plan.probe.key.startsWith('verify:') || costs.judging;
@@ -439,7 +440,8 @@ export class Optimizer {
     if (!input.budget) return '';
     const usd = (m: number) => (m / 1e6).toFixed(2);
     const cap = input.budget.stepMicros;
-    if (cap !== undefined && s.evidence.spentSince(0) >= cap) return `this step's exploration cap (${usd(cap)} USD) is spent`;
+    // what this process saw it spend, or what its kept probes cost (they outlive a restart)
+    if (cap !== undefined && Math.max(s.traffic.exploredMicros, s.evidence.spentSince(0)) >= cap) return `this step's exploration cap (${usd(cap)} USD) is spent`;
     const day = this.#daySpend(input.step.accountId);
     if (day >= input.budget.dailyMicros) return `the tenant's daily exploration budget (${usd(input.budget.dailyMicros)} USD) is spent`;
     return '';
@@ -638,8 +640,8 @@ export class Optimizer {
         exploration: {
           calls: s.traffic.calls,
           baseline_usd: s.traffic.baselineMicros / 1e6,
-          spent_usd: s.evidence.spentSince(0) / 1e6,
-          share_of_baseline: s.traffic.baselineMicros > 0 ? round(s.evidence.spentSince(0) / s.traffic.baselineMicros) : 0,
+          spent_usd: s.traffic.exploredMicros / 1e6,
+          share_of_baseline: s.traffic.baselineMicros > 0 ? round(s.traffic.exploredMicros / s.traffic.baselineMicros) : 0,
           payback: round(s.lastPlan.payback),
           rate: round(s.lastPlan.rate),
         },

@@ -25,6 +25,23 @@ function meanStrength(p: ModelProfile): number {
   return v.length ? v.reduce((a, b) => a + (b ?? 0), 0) / v.length : 0;
 }
 
+/** A model's catalog strength for a kind of work: that capability's, else its mean. */
+function strengthFor(p: ModelProfile, kind: string | undefined): number {
+  const own = kind ? p.strengths[kind as keyof ModelProfile['strengths']] : undefined;
+  return typeof own === 'number' ? own : meanStrength(p);
+}
+
+/**
+ * Each cheaper model's catalog strength for the step's kind, less the median of the cheaper
+ * models': where exploring starts (a prior, never evidence). Equal strengths say nothing.
+ */
+export function strengthLifts(cheaper: ModelProfile[], kind: string | undefined): Record<string, number> {
+  const values = cheaper.map((m) => strengthFor(m, kind)).sort((a, b) => a - b);
+  if (values.length === 0) return {};
+  const mid = values.length % 2 ? values[(values.length - 1) / 2]! : (values[values.length / 2 - 1]! + values[values.length / 2]!) / 2;
+  return Object.fromEntries(cheaper.map((m) => [m.model, strengthFor(m, kind) - mid]));
+}
+
 function reachable(s: Services, accountId: string, p: ModelProfile, allowed: string[] | undefined): boolean {
   if (p.disabled || p.search_only || p.moderation_only) return false;
   if (!p.output_modalities.includes('text')) return false;
@@ -83,8 +100,8 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
       : strongest(usable, 'pricier');
   if (!baseline) throw new ApiError('provider_unavailable', 'No enabled, reachable model in the catalog can serve this request.', { param: 'model' });
   const judgeModel = settings.judge_model && s.catalog.get(settings.judge_model) ? settings.judge_model : baseline.model;
-  const ranked = usable
-    .filter((m) => m.model !== baseline.model && blendedPrice(m) < blendedPrice(baseline))
+  const cheaperModels = usable.filter((m) => m.model !== baseline.model && blendedPrice(m) < blendedPrice(baseline));
+  const ranked = cheaperModels
     .map((m) => ({ name: m.model, price: blendedPrice(m) }))
     .concat(effortVariants(baseline, ctx.body.reasoning_effort))
     .sort((a, b) => a.price - b.price);
@@ -110,7 +127,8 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
     ...(exploration?.step_budget_usd !== undefined ? { stepMicros: exploration.step_budget_usd * 1e6 } : {}),
     dailyMicros: (exploration?.daily_budget_usd ?? DEFAULT_DAILY_BUDGET_USD) * 1e6,
   };
-  const decision = s.optimizer.decide({ step, baseline: baseline.model, cheaper, floor, allowGates: !ctx.stream, draw: randomInt(0, 1_000_000) / 1_000_000, budget, priceShares, judgeShare, judges });
+  const strengths = strengthLifts(cheaperModels, kind);
+  const decision = s.optimizer.decide({ step, baseline: baseline.model, cheaper, floor, allowGates: !ctx.stream, draw: randomInt(0, 1_000_000) / 1_000_000, budget, priceShares, strengths, judgeShare, judges });
   if (ctx.stream && decision.probe.length) {
     decision.probe = []; // streams are served as they arrive: no probes on them
     decision.reasons = decision.reasons.map((r) => (r.startsWith('explored:') ? 'no probe: a streamed answer is not probed' : r));

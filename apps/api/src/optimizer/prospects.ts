@@ -14,6 +14,26 @@ const DEFAULT_DISAGREEMENT = 0.3;
 const PLANNED_GRADES = 100;
 /** How far a candidate's retention is believed to sit from the floor before any evidence (its prior's spread). */
 const PRIOR_SE = 0.06;
+/**
+ * How far a candidate's prior moves per point of catalog strength over the candidates' median
+ * (strengths on a 0–1 scale: 0.1 over the median starts it 0.04 higher), and the most it moves.
+ */
+const STRENGTH_SLOPE = 0.4;
+const MAX_STRENGTH_LIFT = 0.06;
+
+/**
+ * How much higher a gate starts than a single model: it serves only answers two models agree on
+ * and sends the rest to the baseline, so its served answers are wrong less often than either model's.
+ */
+const GATE_LIFT = 0.03;
+
+/** Where the catalog's strengths start a candidate: a gate by its stronger model, the others by their one. */
+function strengthLift(p: Policy, input: DecideInput): number {
+  const lifts = policyModels(p).map((m) => input.strengths?.[m] ?? 0);
+  const lift = lifts.length ? Math.max(...lifts) : 0;
+  return Math.max(-MAX_STRENGTH_LIFT, Math.min(MAX_STRENGTH_LIFT, STRENGTH_SLOPE * lift));
+}
+
 /** Above this share of probed answers that differ from the baseline's, a step's answers are free-form: the judge grades them. */
 const FREE_FORM_SHARE = 0.5;
 /** Below this share of calls with outcomes, probes pay the judge for differing answers. */
@@ -26,6 +46,8 @@ export interface StepTraffic {
   calls: number;
   baselineMicros: number;
   actualMicros: number;
+  /** What exploring cost on those calls: probes, grades, judge measures (abandoned probes too). */
+  exploredMicros: number;
   outcomes: number;
 }
 
@@ -93,14 +115,14 @@ export function prospect(evidence: StepEvidence, costs: ProbeCosts, p: Policy, s
   const costShare = measured ?? (p.kind === 'gate' ? answers + 0.3 : p.kind === 'verify' ? answers + grade + 0.3 : answers);
   // a grade for each answer that disagrees with the baseline's, and the baseline's own; verify grades its answer always;
   // a gate only its agreed answer, unless a cheap judge grades every differing answer of both. Where outcomes
-  // come and the judge is dear, differing answers go ungraded: only probes whose call gets an outcome count
+  // come and the judge is dear, differing answers go ungraded: they count against the candidate until an outcome says
   const judging = p.kind === 'verify' || costs.judging;
-  const useful = judging ? 1 : Math.max(costs.outcomes, 0.05);
   const grades = !judging ? 0 : p.kind === 'verify' ? 1 + rate : p.kind === 'gate' && input.judges?.panel.adopted ? 3 * DEFAULT_DISAGREEMENT : 2 * rate;
-  // what pays is judged against a sceptical prior (most cheaper candidates fall short of a high bar), unless
-  // the tenant's other steps already shrank the estimate toward theirs: a few agreeing probes promise little
+  // what pays is judged against a sceptical prior (most cheaper candidates fall short of a high bar), moved by
+  // the catalog's strengths, unless the tenant's other steps already shrank the estimate toward theirs: a few
+  // agreeing probes promise little
   const width = (st.ucb - st.lcb) / (2 * Z_STATS);
-  const estimate = shared ? { retention: st.retention, se: width, n: st.n } : posterior({ retention: st.retention, se: st.n > 0 ? width : Infinity, n: st.n }, { mean: input.floor - PRIOR_SE / 2, tau: PRIOR_SE, steps: 0 });
+  const estimate = shared ? { retention: st.retention, se: width, n: st.n } : posterior({ retention: st.retention, se: st.n > 0 ? width : Infinity, n: st.n }, { mean: input.floor - PRIOR_SE / 2 + (p.kind === 'gate' ? GATE_LIFT : 0) + strengthLift(p, input), tau: PRIOR_SE, steps: 0 });
   return {
     key: policyKey(p),
     models,
@@ -110,7 +132,7 @@ export function prospect(evidence: StepEvidence, costs: ProbeCosts, p: Policy, s
     costShare,
     // serving something other than the baseline, a probe also pays for the baseline's answer to compare with,
     // but a single model is compared with the served answer instead (chained to the served policy's evidence)
-    probeShare: (answers + (servingBaseline || p.kind === 'model' ? 0 : 1)) / useful,
-    gradesPerProbe: grades / useful,
+    probeShare: answers + (servingBaseline || p.kind === 'model' ? 0 : 1),
+    gradesPerProbe: grades,
   };
 }

@@ -92,7 +92,7 @@ function completionHandler(s: Services): PipelineHandler {
       throw e;
     } finally {
       // the step's traffic, for its payback rule and exploration budget (cache hits and failures count too)
-      if (plan && ctx.priced) s.optimizer.noteCall(plan.step, ctx.priced.baseline, ctx.priced.actual);
+      if (plan && ctx.priced) s.optimizer.noteCall(plan.step, ctx.priced.baseline, ctx.priced.actual, ctx.priced.exploration);
     }
   };
 }

@@ -1,0 +1,23 @@
+// Catalog strengths for the replay models: a prior on where exploring starts, as an operator
+// would set it from public leaderboards. MMLU (5-shot) as published for each model, or for its
+// base model where the chat model's was not, on a 0–1 scale; approximate by design (a prior,
+// never evidence). A model not listed gets the flat prior, so a replay of other models is
+// measured without any.
+export const PUBLISHED_MMLU: Record<string, number> = {
+  'gpt-4-1106-preview': 0.864, // GPT-4 technical report
+  'gpt-3.5-turbo-1106': 0.7, // GPT-4 technical report (GPT-3.5)
+  'claude-v2': 0.785, // Claude 2 model card
+  'claude-v1': 0.77, // Claude 2 model card (Claude 1.3)
+  'claude-instant-v1': 0.734, // Claude 2 model card (Claude Instant 1.1)
+  'meta/llama-2-70b-chat': 0.689, // Llama 2 paper (70B base)
+  'mistralai/mixtral-8x7b-chat': 0.706, // Mixtral of Experts paper
+  'zero-one-ai/Yi-34B-Chat': 0.763, // Yi paper (34B base)
+  'WizardLM/WizardLM-13B-V1.2': 0.548, // Llama 2 paper (13B base)
+  'meta/code-llama-instruct-34b-chat': 0.54, // rough: Code Llama trades general knowledge for code
+  'mistralai/mistral-7b-chat': 0.601, // Mistral 7B paper
+};
+
+/** The flat prior of a model the table does not list: the baseline strongest, every other model alike. */
+export function strengthOf(model: string, isBaseline: boolean): number {
+  return PUBLISHED_MMLU[model] ?? (isBaseline ? 0.9 : 0.6);
+}
