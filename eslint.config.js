@@ -54,6 +54,40 @@ export default tseslint.config(
     },
   },
   {
+    // Layers: vendors, the optimizer and the caches are used by the completion pipeline, never the other
+    // way round, and know nothing of HTTP or of how the services are composed. Shared wire types (usage,
+    // SSE, serialized bodies, call events) live in the leaf apps/api/src/wire/.
+    files: ['apps/api/src/providers/**/*.ts', 'apps/api/src/optimizer/**/*.ts', 'apps/api/src/cache/**/*.ts', 'apps/api/src/wire/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'undici', message: 'Outbound calls go through apps/api/src/providers/outbound.ts and its HTTP/1.1 client.' },
+            { name: 'axios', message: 'Use the outbound module.' },
+            { name: 'node-fetch', message: 'Use the outbound module.' },
+          ],
+          patterns: [
+            {
+              group: ['**/pipeline/*', '**/http/*', '**/services.ts', '**/routes/*', '**/trpc/*', '**/graphql/*'],
+              message: 'Layering: providers, optimizer, cache and wire do not import the pipeline, HTTP, routes or services.ts; move the shared type to apps/api/src/wire/ or pass what is needed in.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The wire module is a leaf: nothing of the gateway's own but the error catalogue.
+    files: ['apps/api/src/wire/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['../*', '!../errors.ts'], message: 'apps/api/src/wire/ is a leaf: it imports only the error catalogue and packages.' }] },
+      ],
+    },
+  },
+  {
     // The outbound module is the one place that talks to the network.
     files: ['apps/api/src/providers/outbound.ts', 'apps/api/src/providers/outbound/**/*.ts'],
     rules: { 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off' },

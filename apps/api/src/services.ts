@@ -24,7 +24,7 @@ import { RoutingSettings } from './optimizer/settings.ts';
 import { Outcomes } from './optimizer/outcomes.ts';
 import { StepRegistry } from './optimizer/registry.ts';
 import { Discovery } from './optimizer/discovery.ts';
-import { AnswerCache } from './pipeline/cache.ts';
+import { AnswerCache } from './cache/answer-cache.ts';
 import { SemanticCache } from './cache/semantic-cache.ts';
 import { createEmbedder, type Embedder } from './cache/semantic/index.ts';
 import { Accounts } from './tenancy/accounts.ts';

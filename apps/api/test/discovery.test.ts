@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authed, signup } from './support/gateway.ts';
 import { routeOnMockOpenAI, startRig, type Rig } from './support/vendor.ts';
-import { costMicros } from '../src/pipeline/pricing.ts';
+import { costMicros } from '../src/wire/usage.ts';
 import { learnStep } from './support/optimizer.ts';
 
 let rig: Rig;

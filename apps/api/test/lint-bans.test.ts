@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 const root = join(import.meta.dirname, '../../..');
 
 /** Lints code as if it were a gateway source file (a real file, so type-aware rules run). */
-async function messagesFor(code: string): Promise<string[]> {
-  const dir = join(root, 'apps/api/src/lint-probe');
+async function messagesFor(code: string, under = 'apps/api/src/lint-probe'): Promise<string[]> {
+  const dir = join(root, under);
   const file = join(dir, `${randomUUID()}.ts`);
   mkdirSync(dir, { recursive: true });
   writeFileSync(file, code);
@@ -37,3 +37,24 @@ describe('lint bans in the gateway, each with its reason', () => {
     expect((await messagesFor("import { request } from 'undici';\nexport { request };\n")).join()).toContain('outbound');
   });
 }, 60_000);
+
+describe('layers, enforced by lint', () => {
+  it.each([
+    ['apps/api/src/providers/lint-probe', "import type { CallContext } from '../../pipeline/context.ts';\nexport type C = CallContext;\n"],
+    ['apps/api/src/optimizer/lint-probe', "import type { Services } from '../../services.ts';\nexport type S = Services;\n"],
+    ['apps/api/src/cache/lint-probe', "import { parseWith } from '../../http/validate.ts';\nexport { parseWith };\n"],
+  ])('refuses an import of the pipeline, HTTP or services from %s', async (under, code) => {
+    expect((await messagesFor(code, under)).join()).toContain('Layering');
+  });
+
+  it('lets those layers import the wire leaf, and keeps the leaf a leaf', async () => {
+    expect(await messagesFor("import type { Usage } from '../../wire/usage.ts';\nexport type U = Usage;\n", 'apps/api/src/providers/lint-probe')).toEqual([]);
+    expect((await messagesFor("import type { Services } from '../../services.ts';\nexport type S = Services;\n", 'apps/api/src/wire/lint-probe')).join()).toMatch(/Layering|leaf/);
+  });
+
+  it('finds no violation in the gateway as it is', async () => {
+    const results = await new ESLint({ cwd: root }).lintFiles(['apps/api/src/providers', 'apps/api/src/optimizer', 'apps/api/src/cache', 'apps/api/src/wire']);
+    const layering = results.flatMap((r) => r.messages.filter((m) => /Layering|leaf/.test(m.message)).map((m) => `${r.filePath}: ${m.message}`));
+    expect(layering).toEqual([]);
+  });
+}, 120_000);

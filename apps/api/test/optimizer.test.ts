@@ -324,7 +324,7 @@ describe('exploration budgets', () => {
 
 describe('test-time compute', () => {
   it('offers the baseline at each lower reasoning effort as a candidate, priced below it', async () => {
-    const { effortVariants } = await import('../src/optimizer/plan.ts');
+    const { effortVariants } = await import('../src/pipeline/plan-routed.ts');
     const thinker = { ...rig.gw.services.catalog.get('gpt-4.1')!, model: 'thinker', reasoning_efforts: ['minimal', 'low', 'medium', 'high'] as ('minimal' | 'low' | 'medium' | 'high')[] };
     const v = effortVariants(thinker, undefined);
     expect(v.map((x) => x.name)).toEqual(['thinker@minimal', 'thinker@low']);

@@ -6,7 +6,7 @@ import { LexicalEmbedder } from '../src/cache/semantic/index.ts';
 import { SemanticCache } from '../src/cache/semantic-cache.ts';
 import { MemoryHotStore } from '../src/hot/memory.ts';
 import { createLogger } from '../src/logger.ts';
-import type { CachedAnswer } from '../src/pipeline/cache.ts';
+import type { CachedAnswer } from '../src/cache/answer-cache.ts';
 
 const quiet = createLogger('silent', new Writable({ write: (_c, _e, cb) => cb() }));
 /** A database with nothing stored yet: the tenant's load finds no rows. */

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/database.ts';
 import type { HotStore } from '../hot/store.ts';
 import type { Logger } from '../logger.ts';
-import type { CachedAnswer } from '../pipeline/cache.ts';
+import type { CachedAnswer } from './answer-cache.ts';
 import { newId } from '../security/secrets.ts';
 import { defaultThresholdFor, effectiveThreshold, SemanticIndex, type Embedder } from './semantic/index.ts';
 import { describeEmbedder, type EmbedderStatus } from './semantic-metrics.ts';

@@ -1,7 +1,7 @@
 // The catalog over GraphQL: the Model type (every profile field of the catalog), its
 // queries and the writes, which call the same service functions as REST.
 import { capabilitySchema, modalitySchema, modelProfileSchema, reasoningEffortSchema, type Capability, type ModelProfile } from '@optimizer/schema';
-import { putModel, removeModel, setModelDisabled } from '../catalog/catalog-admin.ts';
+import { putModel, removeModel, setModelDisabled } from '../admin/catalog.ts';
 import { ApiError } from '../errors.ts';
 import { builder, toWire } from './builder.ts';
 

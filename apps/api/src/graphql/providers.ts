@@ -2,7 +2,7 @@
 // and the live test, through the same service functions as REST.
 import { providerWriteSchema } from '@optimizer/schema';
 import type { ProviderView } from '../providers/custom-providers.ts';
-import { putProvider, removeProvider, testProvider, type ProviderTestResult } from '../providers/provider-admin.ts';
+import { putProvider, removeProvider, testProvider, type ProviderTestResult } from '../admin/providers.ts';
 import { builder, toWire } from './builder.ts';
 
 const WireFormat = builder.enumType('WireFormat', {

@@ -16,7 +16,7 @@ import type { Catalog } from '../catalog/catalog.ts';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import type { Meter } from '../meter/meter.ts';
-import { costMicros, type Usage } from '../pipeline/pricing.ts';
+import { costMicros, type Usage } from '../wire/usage.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import type { ProviderKeys } from '../tenancy/provider-keys.ts';
 import { describePolicy, parsePolicy, policyModels } from './policies.ts';

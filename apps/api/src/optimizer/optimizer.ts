@@ -6,7 +6,7 @@ import type { Database } from '../db/database.ts';
 import type { Meter } from '../meter/meter.ts';
 import type { EvidenceRow } from '../meter/rows.ts';
 import { newId } from '../security/secrets.ts';
-import type { CallEvent } from '../pipeline/context.ts';
+import type { CallEvent } from '../wire/events.ts';
 import { mean, sd, StepEvidence, type PolicyStats, type Probe, type ServedSample } from './evidence.ts';
 import { candidatePolicies, describePolicy, parsePolicy, policyKey, policyModels, type Policy } from './policies.ts';
 import { HOLD_Z, MIN_EVIDENCE, MIN_PAYBACK, planExploration } from './exploration.ts';

@@ -7,7 +7,7 @@ import type { Database } from '../db/database.ts';
 import { ApiError } from '../errors.ts';
 import type { Meter } from '../meter/meter.ts';
 import { newId } from '../security/secrets.ts';
-import type { AnswerCache } from '../pipeline/cache.ts';
+import type { AnswerCache } from '../cache/answer-cache.ts';
 import type { Optimizer, StepKey } from './optimizer.ts';
 
 export interface RunCall {

@@ -7,7 +7,7 @@ import { optimizerAnnotation } from '@optimizer/schema';
 import { ApiError } from '../errors.ts';
 import { parseWith } from '../http/validate.ts';
 import type { CallContext } from './context.ts';
-import { rememberText } from './serialized.ts';
+import { rememberText } from '../wire/serialized.ts';
 
 /** Wrapped so a failure names the field as the client wrote it: optimizer.run.seq. */
 const annotated = z.object({ optimizer: optimizerAnnotation });

@@ -1,10 +1,11 @@
 // Stage: cache — look up before dispatch, store after a good answer.
 import type { FastifyReply } from 'fastify';
 import type { Services } from '../services.ts';
-import { AnswerCache, cacheable, completionAsChunks, exactKey, planKey, type CachedAnswer } from './cache.ts';
+import type { AnswerCache, CachedAnswer } from '../cache/answer-cache.ts';
+import { cacheable, completionAsChunks, exactKey, planKey } from './cache.ts';
 import type { CallContext, Costs } from './context.ts';
 import { meterCall } from './meter-call.ts';
-import { noUsage, type Usage } from './pricing.ts';
+import { noUsage, type Usage } from '../wire/usage.ts';
 import { optimizerBlock, responseHeaders, sendAnswer } from './respond.ts';
 import { semanticQuery } from './semantic.ts';
 import { judgeHit, sampleCheck } from './semantic-check.ts';

@@ -6,19 +6,9 @@
 // answers. A hit costs nothing upstream and says so in the optimizer block.
 import { canonical } from './canonical.ts';
 import { createHash } from 'node:crypto';
-import type { HotStore } from '../hot/store.ts';
+import type { CachedAnswer } from '../cache/answer-cache.ts';
 import type { CallContext } from './context.ts';
 
-export interface CachedAnswer {
-  /** The OpenAI chat.completion JSON text, without an optimizer block. */
-  text: string;
-  model: string;
-  provider: string;
-  /** What the answer cost when it was made, in micro-dollars (the saving of a hit). */
-  baselineMicros: number;
-  promptTokens: number;
-  completionTokens: number;
-}
 
 /** Fields that do not shape the answer and so do not split the cache. */
 const IGNORED = new Set(['stream', 'stream_options', 'user', 'metadata', 'store', 'service_tier', 'safety_identifier', 'prompt_cache_key']);
@@ -52,54 +42,6 @@ export function cacheable(ctx: CallContext, completionText: string): boolean {
   }
 }
 
-export class AnswerCache {
-  readonly #hot: HotStore;
-
-  constructor(hot: HotStore) {
-    this.#hot = hot;
-  }
-
-  async get(key: string): Promise<CachedAnswer | null> {
-    const v = await this.#hot.get(key);
-    return v ? (JSON.parse(v) as CachedAnswer) : null;
-  }
-
-  async put(key: string, answer: CachedAnswer, ttlMs: number): Promise<void> {
-    await this.#hot.set(key, JSON.stringify(answer), ttlMs);
-  }
-
-  async drop(key: string): Promise<void> {
-    await this.#hot.del(key);
-  }
-
-  /** A run's opening answer, kept until the run reports how it ended. */
-  async holdPlan(accountId: string, runId: string, key: string, answer: CachedAnswer): Promise<void> {
-    await this.#hot.set(`cache:plan-pending:${accountId}:${runId}`, JSON.stringify({ key, answer }), 24 * 3600_000);
-  }
-
-  /** The run completed without a hard failure: its opening answer becomes a plan others can reuse. */
-  async promotePlan(accountId: string, runId: string, ttlMs: number): Promise<boolean> {
-    const v = await this.#hot.get(`cache:plan-pending:${accountId}:${runId}`);
-    if (!v) return false;
-    const { key, answer } = JSON.parse(v) as { key: string; answer: CachedAnswer };
-    await this.#hot.set(key, JSON.stringify(answer), ttlMs);
-    await this.#hot.del(`cache:plan-pending:${accountId}:${runId}`);
-    return true;
-  }
-
-  /** A run that failed after starting from a cached plan invalidates that plan. */
-  async notePlanServed(accountId: string, runId: string, key: string): Promise<void> {
-    await this.#hot.set(`cache:plan-served:${accountId}:${runId}`, key, 24 * 3600_000);
-  }
-
-  async invalidatePlanOf(accountId: string, runId: string): Promise<boolean> {
-    const key = await this.#hot.get(`cache:plan-served:${accountId}:${runId}`);
-    await this.#hot.del(`cache:plan-pending:${accountId}:${runId}`);
-    if (!key) return false;
-    await this.#hot.del(key);
-    return true;
-  }
-}
 
 /** An answer replayed as a stream: the chunks a vendor would have sent for it. */
 export function completionAsChunks(completionText: string): string[] {

@@ -2,8 +2,9 @@
 import type { ModelProfile, OptimizerAnnotation } from '@optimizer/schema';
 import type { Principal } from '../tenancy/key-cache.ts';
 import type { Claim } from './idempotency.ts';
-import type { Usage } from './pricing.ts';
+import type { Usage } from '../wire/usage.ts';
 import { newId } from '../security/secrets.ts';
+import type { CallEvent } from '../wire/events.ts';
 
 export interface Attempt {
   provider: string;
@@ -71,11 +72,6 @@ export interface CallContext {
   evidence: import('../meter/rows.ts').EvidenceRow[];
 }
 
-export interface CallEvent {
-  kind: 'failover' | 'drift' | 'resettled';
-  at: Date;
-  payload: Record<string, unknown>;
-}
 
 export interface Costs {
   baseline: number;

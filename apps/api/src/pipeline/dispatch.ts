@@ -11,7 +11,7 @@ import type { ProviderRegistry } from '../providers/registry.ts';
 import type { CallTarget, ChatAdapter, ChatBody, ProviderInfo } from '../providers/types.ts';
 import type { ProviderKeys } from '../tenancy/provider-keys.ts';
 import type { Attempt, CallContext, Candidate } from './context.ts';
-import { noUsage } from './pricing.ts';
+import { noUsage } from '../wire/usage.ts';
 
 export interface Dispatched {
   response: OutboundResponse;

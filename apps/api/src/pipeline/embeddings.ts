@@ -18,7 +18,7 @@ import { newCallContext, type Attempt, type CallContext } from './context.ts';
 import { backoffMs } from './dispatch-policy.ts';
 import { keyFor, transportError } from './dispatch.ts';
 import { meterCall } from './meter-call.ts';
-import { noUsage, type Usage } from './pricing.ts';
+import { noUsage, type Usage } from '../wire/usage.ts';
 import { optimizerBlock, responseHeaders } from './respond.ts';
 import { isRouted, resolvePinned } from './route.ts';
 import { countTokens } from './tokens.ts';

@@ -4,7 +4,7 @@
 import type { Meter, ActivityRow, CallRow, EventRow } from '../meter/meter.ts';
 import { newId } from '../security/secrets.ts';
 import type { Attempt, CallContext, Costs } from './context.ts';
-import { costMicros, micros, type Usage } from './pricing.ts';
+import { costMicros, micros, type Usage } from '../wire/usage.ts';
 
 export interface MeterInput {
   status: number;

@@ -7,7 +7,7 @@ import type { Dispatched } from './dispatch.ts';
 import { transportError } from './dispatch.ts';
 import type { Idempotency } from './idempotency.ts';
 import { meterCall } from './meter-call.ts';
-import { usd, type Usage } from './pricing.ts';
+import { usd, type Usage } from '../wire/usage.ts';
 import { countPromptTokens, countTokens } from './tokens.ts';
 import { ApiError } from '../errors.ts';
 import type { ParsedCompletion } from '../providers/types.ts';

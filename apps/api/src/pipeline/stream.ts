@@ -10,7 +10,7 @@ import { completionFromChunks } from './assemble.ts';
 import { transportError, type Dispatched } from './dispatch.ts';
 import type { Idempotency } from './idempotency.ts';
 import { meterCall } from './meter-call.ts';
-import type { Usage } from './pricing.ts';
+import type { Usage } from '../wire/usage.ts';
 import type { StreamEvent } from '../providers/types.ts';
 import { estimateUsage, optimizerBlock, responseHeaders } from './respond.ts';
 

@@ -2,7 +2,7 @@
 // chat-completions wire format (what clients speak to us) and their vendor's, as
 // pure functions: request, response, stream, errors and usage.
 import type { ApiError } from '../errors.ts';
-import type { Usage } from '../pipeline/pricing.ts';
+import type { Usage } from '../wire/usage.ts';
 
 /** The wire formats the gateway can speak upstream. */
 export type Wire = 'openai' | 'anthropic' | 'gemini' | 'bedrock';

@@ -2,9 +2,9 @@
 // The writes live in catalog/catalog-admin.ts and providers/provider-admin.ts, shared
 // with the GraphQL door.
 import type { FastifyInstance } from 'fastify';
-import { putModel, removeModel, setModelDisabled } from '../catalog/catalog-admin.ts';
+import { putModel, removeModel, setModelDisabled } from '../admin/catalog.ts';
 import { adminAuth } from '../http/auth.ts';
-import { putProvider, removeProvider, testProvider } from '../providers/provider-admin.ts';
+import { putProvider, removeProvider, testProvider } from '../admin/providers.ts';
 import type { Services } from '../services.ts';
 
 export function registerAdminCatalogRoutes(app: FastifyInstance, s: Services): void {

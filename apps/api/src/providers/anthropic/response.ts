@@ -3,7 +3,7 @@
 // the json_output tool's input is the content of a JSON-mode answer (see tools.ts);
 // thinking and redacted_thinking blocks are the model's reasoning, not its answer, and
 // are not passed on.
-import type { Usage } from '../../pipeline/pricing.ts';
+import type { Usage } from '../../wire/usage.ts';
 import { tryJson } from '../vendor-error.ts';
 import type { ParsedCompletion } from '../types.ts';
 import { JSON_TOOL } from './tools.ts';

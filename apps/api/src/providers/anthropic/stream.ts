@@ -9,7 +9,7 @@
 //   error → an OpenAI error object
 // OpenAI's tool-call index counts tool calls (0, 1, …), not Anthropic's content blocks.
 import { StringDecoder } from 'node:string_decoder';
-import { SseSplitter, eventData } from '../../pipeline/sse.ts';
+import { SseSplitter, eventData } from '../../wire/sse.ts';
 import { tryJson } from '../vendor-error.ts';
 import type { StreamDecoder, StreamEvent } from '../types.ts';
 import { streamErrorData } from './errors.ts';

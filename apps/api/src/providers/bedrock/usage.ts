@@ -1,7 +1,7 @@
 // Converse usage → the gateway's Usage and OpenAI's usage object. Converse counts
 // cache reads and writes apart from inputTokens, so the prompt total is their sum;
 // it reports no reasoning count (thinking is inside outputTokens).
-import type { Usage } from '../../pipeline/pricing.ts';
+import type { Usage } from '../../wire/usage.ts';
 import type { TokenUsage } from './wire.ts';
 
 const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);

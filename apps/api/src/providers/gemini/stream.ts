@@ -4,8 +4,8 @@
 // id, name and the full arguments; finishReason ends a choice; the last usageMetadata
 // (Gemini's running totals) is the call's usage, reported once the body ends.
 import { randomUUID } from 'node:crypto';
-import { SseSplitter, eventData } from '../../pipeline/sse.ts';
-import type { Usage } from '../../pipeline/pricing.ts';
+import { SseSplitter, eventData } from '../../wire/sse.ts';
+import type { Usage } from '../../wire/usage.ts';
 import type { CallTarget, StreamDecoder, StreamEvent } from '../types.ts';
 import { tryJson } from '../vendor-error.ts';
 import { streamErrorData } from './errors.ts';

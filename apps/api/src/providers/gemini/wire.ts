@@ -1,6 +1,6 @@
 // Gemini's response shapes, and what they mean in OpenAI's terms: finish reasons,
 // usage, and the parts of a candidate (answer text and function calls).
-import type { Usage } from '../../pipeline/pricing.ts';
+import type { Usage } from '../../wire/usage.ts';
 import { isRecord } from './guards.ts';
 
 export interface GeminiUsage {

@@ -6,8 +6,8 @@
 // as OpenAI's usage-only chunk. Chunks that carry nothing in OpenAI's terms (Azure's
 // prompt_filter_results opener) are dropped; errors become OpenAI error objects.
 import { StringDecoder } from 'node:string_decoder';
-import type { Usage } from '../../pipeline/pricing.ts';
-import { eventData, SseSplitter } from '../../pipeline/sse.ts';
+import type { Usage } from '../../wire/usage.ts';
+import { eventData, SseSplitter } from '../../wire/sse.ts';
 import type { StreamDecoder, StreamEvent } from '../types.ts';
 import { tryJson } from '../vendor-error.ts';
 import { isErrorPayload, streamErrorData } from './errors.ts';

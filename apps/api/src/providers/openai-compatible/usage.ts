@@ -1,6 +1,6 @@
 // A vendor's usage report in our terms (Usage) and back out in OpenAI's shape, so a
 // client sees the same usage object whichever vendor served it.
-import { usageFromOpenAI, type Usage } from '../../pipeline/pricing.ts';
+import { usageFromOpenAI, type Usage } from '../../wire/usage.ts';
 import type { UsageStyle } from './profile.ts';
 
 /** The value at a dotted path ("x_groq.usage"), or undefined. */

@@ -2,10 +2,10 @@
 // `optimizer` annotation already removed), the answer comes back unchanged, and
 // streams pass through chunk by chunk without re-serialising.
 import type { AdapterRequest, CallTarget, ChatAdapter, ChatBody, ParsedCompletion, StreamDecoder, StreamEvent } from '../types.ts';
-import { SseSplitter, eventData } from '../../pipeline/sse.ts';
-import { usageFromOpenAI } from '../../pipeline/pricing.ts';
+import { SseSplitter, eventData } from '../../wire/sse.ts';
+import { usageFromOpenAI } from '../../wire/usage.ts';
 import { tryJson, vendorError } from '../vendor-error.ts';
-import { serialize } from '../../pipeline/serialized.ts';
+import { serialize } from '../../wire/serialized.ts';
 import { urlOf } from '../url.ts';
 
 /** Adds stream_options.include_usage so the call is metered from the vendor's own count. */

@@ -6,12 +6,12 @@ import type { ModelProfile } from '@optimizer/schema';
 import { ApiError } from '../errors.ts';
 import { hasAdapter } from '../providers/adapters.ts';
 import type { Services } from '../services.ts';
-import type { CallContext } from '../pipeline/context.ts';
-import { fits, needsOf } from '../pipeline/failover.ts';
-import type { RoutedPlan } from '../pipeline/serve-routed.ts';
-import { stepIdentity } from './fingerprint.ts';
-import { policyKey, primaryModel } from './policies.ts';
-import { DEFAULT_ALLOWANCE_CALLS, DEFAULT_BUDGET_SHARE } from './optimizer.ts';
+import type { CallContext } from './context.ts';
+import { fits, needsOf } from './failover.ts';
+import type { RoutedPlan } from './serve-routed.ts';
+import { stepIdentity } from '../optimizer/fingerprint.ts';
+import { policyKey, primaryModel } from '../optimizer/policies.ts';
+import { DEFAULT_ALLOWANCE_CALLS, DEFAULT_BUDGET_SHARE } from '../optimizer/optimizer.ts';
 
 /** The tenant's daily exploration budget unless the routing settings say otherwise (USD). */
 export const DEFAULT_DAILY_BUDGET_USD = 200;

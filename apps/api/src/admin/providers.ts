@@ -4,8 +4,8 @@ import { providerNameSchema, providerWriteSchema } from '@optimizer/schema';
 import { ApiError } from '../errors.ts';
 import { parseWith } from '../http/validate.ts';
 import type { Services } from '../services.ts';
-import type { ProviderView } from './custom-providers.ts';
-import { probeProvider, type ProbeResult } from './probe.ts';
+import type { ProviderView } from '../providers/custom-providers.ts';
+import { probeProvider, type ProbeResult } from '../providers/probe.ts';
 
 type Deps = Pick<Services, 'customProviders' | 'providers' | 'outbound'>;
 
