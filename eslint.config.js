@@ -4,6 +4,13 @@ import tseslint from 'typescript-eslint';
 
 const secretName = '/(key|secret|token|hash|password|signature)$/i';
 
+/** HTTP clients the gateway must not use directly: its outbound calls go through one module. */
+const outboundClients = [
+  { name: 'undici', message: 'Outbound calls go through apps/api/src/providers/outbound.ts and its HTTP/1.1 client.' },
+  { name: 'axios', message: 'Use the outbound module.' },
+  { name: 'node-fetch', message: 'Use the outbound module.' },
+];
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'tools/**', 'data/**', 'coverage/**'] },
   js.configs.recommended,
@@ -44,11 +51,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [
-            { name: 'undici', message: 'Outbound calls go through apps/api/src/providers/outbound.ts and its HTTP/1.1 client.' },
-            { name: 'axios', message: 'Use the outbound module.' },
-            { name: 'node-fetch', message: 'Use the outbound module.' },
-          ],
+          paths: outboundClients,
         },
       ],
     },
@@ -62,11 +65,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [
-            { name: 'undici', message: 'Outbound calls go through apps/api/src/providers/outbound.ts and its HTTP/1.1 client.' },
-            { name: 'axios', message: 'Use the outbound module.' },
-            { name: 'node-fetch', message: 'Use the outbound module.' },
-          ],
+          paths: outboundClients,
           patterns: [
             {
               group: ['**/pipeline/*', '**/http/*', '**/services.ts', '**/routes/*', '**/trpc/*', '**/graphql/*'],
