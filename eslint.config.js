@@ -77,6 +77,18 @@ export default tseslint.config(
     },
   },
   {
+    // The pipeline answers on its own response sink (pipeline/sink.ts), whichever server received the request.
+    files: ['apps/api/src/pipeline/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [...outboundClients, { name: 'fastify', message: 'Layering: the pipeline does not know Fastify; it reads a PipelineRequest and answers on a ResponseSink (pipeline/sink.ts).' }],
+        },
+      ],
+    },
+  },
+  {
     // The wire module is a leaf: nothing of the gateway's own but the error catalogue.
     files: ['apps/api/src/wire/**/*.ts'],
     rules: {

@@ -5,8 +5,6 @@
 // reply object that answers exactly as Fastify would (status, headers, error envelope,
 // log line). Anything else, including every malformed variant of that request, goes to
 // Fastify, whose route and error handling stay the reference. See docs/decisions.md.
-import type { IncomingMessage } from 'node:http';
-import type { FastifyReply } from 'fastify';
 import { ApiError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Principal } from '../tenancy/key-cache.ts';
@@ -14,24 +12,14 @@ import { TENANT_KEY_PREFIX } from '../security/secrets.ts';
 import type { Metrics } from './metrics.ts';
 import { toApiError } from './error-handler.ts';
 import type { FastHandler, FastRequest, FastResponse } from './fast-server.ts';
-
-/** What the completion handler reads from a request, whichever server received it. */
-export interface PipelineRequest {
-  headers: IncomingMessage['headers'];
-  body: unknown;
-  /** The body's text as received, when the server read it whole (the fast path). */
-  rawBody?: string;
-  principal: Principal | null;
-}
-
-export type PipelineHandler = (request: PipelineRequest, reply: FastifyReply) => Promise<void>;
+import type { PipelineHandler, PipelineRequest, ResponseSink } from '../pipeline/sink.ts';
 
 /**
- * The subset of FastifyReply the pipeline uses, on a FastResponse. `send` takes what
+ * The pipeline's response sink (pipeline/sink.ts) on a FastResponse, answering as Fastify's reply would. `send` takes what
  * the pipeline sends (strings, or an object for the error envelope) and sets
  * Content-Type and Content-Length the way Fastify does for those.
  */
-export class RawReply {
+export class RawReply implements ResponseSink {
   readonly raw: FastResponse;
   readonly #startedAt: number;
   statusCode = 200;
@@ -185,7 +173,7 @@ export class FastPath implements FastHandler {
         reply.header('connection', 'close');
         return fail(err);
       }
-      this.#d.completion(request, reply as unknown as FastifyReply).catch(fail);
+      this.#d.completion(request, reply).catch(fail);
     };
 
     // Authenticate first (as the route's onRequest hook does), from memory when possible.

@@ -1,6 +1,6 @@
 // Stage: cache — look up before dispatch, store after a good answer.
-import type { FastifyReply } from 'fastify';
 import type { Services } from '../services.ts';
+import type { ResponseSink } from './sink.ts';
 import type { AnswerCache, CachedAnswer } from '../cache/answer-cache.ts';
 import { cacheable, completionAsChunks, exactKey, planKey } from './cache.ts';
 import type { CallContext, Costs } from './context.ts';
@@ -19,9 +19,9 @@ function usageOf(a: CachedAnswer): Usage {
   return { ...noUsage, promptTokens: a.promptTokens, completionTokens: a.completionTokens };
 }
 
-async function replayStream(ctx: CallContext, s: Services, answer: CachedAnswer, reply: FastifyReply, kind?: string): Promise<void> {
+async function replayStream(ctx: CallContext, s: Services, answer: CachedAnswer, reply: ResponseSink, kind?: string): Promise<void> {
   const costs = meterCall(ctx, s.meter, { status: 200, errorCode: null, usage: usageOf(answer), latencyMs: reply.elapsedTime, overheadMs: reply.elapsedTime, vendorStatus: null });
-  const headers: Record<string, string> = { ...responseHeaders(ctx, reply.elapsedTime, 'text/event-stream; charset=utf-8'), 'cache-control': 'no-cache', 'x-optimizer-cache': 'hit' };
+  const headers: Record<string, string> = { ...responseHeaders(ctx, reply.elapsedTime, 'text/event-stream; charset=utf-8'), ...ctx.cacheHeaders, 'cache-control': 'no-cache', 'x-optimizer-cache': 'hit' };
   if (kind) headers['x-optimizer-cache-kind'] = kind;
   const chunks = completionAsChunks(answer.text);
   const meta = JSON.parse(chunks[0]!) as Record<string, unknown>;
@@ -61,7 +61,7 @@ function semanticFor(ctx: CallContext, s: Services, settings: { semantic?: boole
  * semantic cache when it can, and otherwise arranges for a good answer to be stored.
  * True when served.
  */
-export async function serveFromCache(ctx: CallContext, s: Services, cacheControl: string | undefined, reply: FastifyReply): Promise<boolean> {
+export async function serveFromCache(ctx: CallContext, s: Services, cacheControl: string | undefined, reply: ResponseSink): Promise<boolean> {
   const accountId = ctx.principal.accountId;
   const settings = s.routingSettings.get(accountId).cache ?? {};
   const exactOn = settings.exact === true;
@@ -93,7 +93,7 @@ export async function serveFromCache(ctx: CallContext, s: Services, cacheControl
       if (found.hit && (!sampleCheck(ctx, s, semantic) || (await judgeHit(ctx, s, semantic, found.hit)))) {
         hit = found.hit.answer;
         source = 'semantic';
-        reply.header('x-optimizer-cache-similarity', found.hit.similarity.toFixed(4));
+        ctx.cacheHeaders['x-optimizer-cache-similarity'] = found.hit.similarity.toFixed(4);
         ctx.route?.reasons.push(`${REASONS.semantic}: ${JSON.stringify(found.hit.question)} (similarity ${found.hit.similarity.toFixed(3)})`);
       }
     }
@@ -108,13 +108,13 @@ export async function serveFromCache(ctx: CallContext, s: Services, cacheControl
       ctx.route = { ...ctx.route!, model: hit.model, provider: hit.provider, profile: s.catalog.get(hit.model), reasons };
       if (ctx.stream) await replayStream(ctx, s, hit, reply, source);
       else {
-        reply.header('x-optimizer-cache-kind', source);
+        ctx.cacheHeaders['x-optimizer-cache-kind'] = source;
         ctx.served = { provider: hit.provider, model: hit.model, profile: undefined, startedAt: new Date(), latencyMs: 0, status: null, outcome: 'ok', usage: usageOf(hit), role: 'serve' };
         await sendAnswer(ctx, hit.text, 0, 200, reply, s.meter, s.idempotency);
       }
       return true;
     }
-    reply.header('x-optimizer-cache', 'miss');
+    ctx.cacheHeaders['x-optimizer-cache'] = 'miss';
   }
 
   ctx.afterAnswer = async (text: string, costs: Costs) => {

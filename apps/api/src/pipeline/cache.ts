@@ -6,7 +6,6 @@
 // answers. A hit costs nothing upstream and says so in the optimizer block.
 import { canonical } from './canonical.ts';
 import { createHash } from 'node:crypto';
-import type { CachedAnswer } from '../cache/answer-cache.ts';
 import type { CallContext } from './context.ts';
 
 

@@ -1,10 +1,12 @@
-// POST /v1/chat/completions, as the pipeline of named stages, in order:
-//   authenticate → idempotency → annotate → route → dispatch → meter → respond.
-// Stages still to come (guard, budget, cache, prune, quality gate) slot in where
-// design §2 places them.
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { tenantAuth } from '../http/auth.ts';
-import type { PipelineHandler, PipelineRequest } from '../http/fast-path.ts';
+// POST /v1/chat/completions: the completion pipeline. Its stages, in order, are the lines of
+// `completionHandler` below:
+//   authenticate → idempotency → annotate → guard → budget → route → cache → prune →
+//   dispatch (the quality gate inside it) → meter → respond (meter and respond are one step:
+//   nothing leaves before its call is in the write-ahead file).
+// Route runs before cache, where design §2 has it after: a routed call's cache entries are
+// keyed by its step, which routing identifies. Guard and budget pass every call through until
+// their issues fill them. Either server (Fastify or the socket path) runs this handler.
+import type { PipelineHandler, PipelineRequest, ResponseSink } from './sink.ts';
 import { ApiError } from '../errors.ts';
 import { toApiError } from '../http/error-handler.ts';
 import type { Services } from '../services.ts';
@@ -21,6 +23,8 @@ import { serveRouted, type RoutedPlan } from './serve-routed.ts';
 import { relayStream } from './stream.ts';
 import { serveFromCache } from './cache-stage.ts';
 import { pruneStage } from './prune-stage.ts';
+import { guardStage } from './guard-stage.ts';
+import { budgetStage } from './budget-stage.ts';
 import type { IdempotencyRecord } from '../hot/store.ts';
 
 function newContext(request: PipelineRequest): CallContext {
@@ -28,27 +32,17 @@ function newContext(request: PipelineRequest): CallContext {
   return newCallContext(request.principal, request.headers['x-provider-key']);
 }
 
-async function replay(reply: FastifyReply, rec: IdempotencyRecord): Promise<void> {
+async function replay(reply: ResponseSink, rec: IdempotencyRecord): Promise<void> {
   const headers = JSON.parse(rec.headers) as Record<string, string>;
   await reply.code(rec.status).headers(headers).header('idempotent-replayed', 'true').send(rec.body);
 }
 
-/**
- * Registers the route on Fastify and returns its handler, which the node:http fast
- * path (http/fast-path.ts) runs too for well-formed requests.
- */
-export function registerCompletions(app: FastifyInstance, s: Services): PipelineHandler {
-  const authenticate = tenantAuth(s.keys);
-  const handler = completionHandler(s);
-  app.post('/v1/chat/completions', { onRequest: authenticate }, (request, reply) => handler(request, reply));
-  return handler;
-}
-
-function completionHandler(s: Services): PipelineHandler {
+/** The handler both servers run: Fastify's route (http/pipeline-routes.ts) and the socket path. */
+export function completionHandler(s: Services): PipelineHandler {
   return async (request, reply) => {
-    const ctx = newContext(request);
+    const ctx = newContext(request); // authenticate: the server checked the key; this is its principal
 
-    // idempotency
+    // idempotency: a key seen before replays its answer
     ctx.idempotencyKey = readKey(request.headers['idempotency-key']);
     if (ctx.idempotencyKey) {
       const begun = await s.idempotency.begin(ctx.principal.accountId, ctx.idempotencyKey, request.body);
@@ -67,10 +61,13 @@ function completionHandler(s: Services): PipelineHandler {
     let plan: RoutedPlan | null = null;
     try {
       annotate(ctx, request.body, request.rawBody);
+      guardStage(ctx);
+      budgetStage(ctx);
       plan = isRouted(ctx.requestedModel) ? planRouted(ctx, s) : (route(ctx, s), notePinned(ctx, s), null);
-      if (await serveFromCache(ctx, s, request.headers['cache-control'], reply)) return;
+      if (await serveFromCache(ctx, s, request.headers['cache-control'], reply)) return; // a hit is metered and answered there
       if (plan?.decision.prune) pruneStage(ctx, ctx.route?.baselineProfile, plan.decision.pruneMinShare);
       if (plan && s.discovery.creditSpent(ctx.principal.workflowId)) plan.decision.probe = []; // discovery credit used up
+      // dispatch, then meter and respond: a routed JSON call through its policy (probes, gates, the quality gate), else one vendor
       if (plan && !ctx.stream) {
         const t0 = performance.now();
         const served = await serveRouted(ctx, s, signal, plan);

@@ -60,6 +60,8 @@ export interface CallContext {
   optimizer: { fingerprint: string; step: string; policy: string; settled: boolean; baseline: string; floor: number } | null;
   /** Served from a cache: which one, and what the answer cost when it was made (the saving). */
   cacheHit: { source: 'cache' | 'trace'; baselineMicros: number } | null;
+  /** The cache stage's verdict for the response's headers (`x-optimizer-cache`: miss or hit, its kind, similarity). */
+  cacheHeaders: Record<string, string>;
   /** Runs after a successful answer is metered, before it is sent (stores it in the caches). */
   afterAnswer: ((text: string, costs: Costs) => Promise<void>) | null;
   /** Input tokens pruning removed (estimated); the baseline is priced as if they were sent. */
@@ -101,6 +103,7 @@ export function newCallContext(principal: Principal, providerKeyHeader: unknown)
     served: null,
     optimizer: null,
     cacheHit: null,
+    cacheHeaders: {},
     afterAnswer: null,
     prunedTokens: 0,
     priced: null,

@@ -5,16 +5,15 @@
 // platform's; the body never chooses. There is no cross-vendor failover: another vendor's
 // model puts vectors in another space, which a client's index cannot mix.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../errors.ts';
-import { principalOf, tenantAuth } from '../http/auth.ts';
 import { toApiError } from '../http/error-handler.ts';
 import { parseWith } from '../http/validate.ts';
 import { embeddingAdapterFor } from '../providers/embedding-adapters.ts';
 import type { CallTarget, EmbeddingAdapter, EmbeddingAnswer, EmbeddingInput, ParsedEmbeddings } from '../providers/types.ts';
 import type { Services } from '../services.ts';
 import { newCallContext, type Attempt, type CallContext } from './context.ts';
+import type { PipelineHandler, PipelineRequest } from './sink.ts';
 import { backoffMs } from './dispatch-policy.ts';
 import { keyFor, transportError } from './dispatch.ts';
 import { meterCall } from './meter-call.ts';
@@ -68,8 +67,9 @@ export function embeddingsResponse(parsed: ParsedEmbeddings, model: string, usag
   };
 }
 
-function newContext(request: FastifyRequest): CallContext {
-  return newCallContext(principalOf(request), request.headers['x-provider-key']);
+function newContext(request: PipelineRequest): CallContext {
+  if (!request.principal) throw new ApiError('missing_api_key');
+  return newCallContext(request.principal, request.headers['x-provider-key']);
 }
 
 /** Route: the model from the catalog (or provider/model), which must make embeddings on a vendor that has them. */
@@ -168,8 +168,9 @@ async function dispatch(ctx: CallContext, s: Services, adapter: EmbeddingAdapter
   }
 }
 
-export function registerEmbeddings(app: FastifyInstance, s: Services): void {
-  app.post('/v1/embeddings', { onRequest: tenantAuth(s.keys) }, async (request, reply) => {
+/** POST /v1/embeddings, registered on Fastify by http/pipeline-routes.ts. */
+export function embeddingsHandler(s: Services): PipelineHandler {
+  return async (request, reply) => {
     const ctx = newContext(request);
     const abort = new AbortController();
     const total = setTimeout(() => abort.abort(new DOMException('total upstream timeout', 'TimeoutError')), s.config.UPSTREAM_TOTAL_TIMEOUT_MS);
@@ -195,7 +196,7 @@ export function registerEmbeddings(app: FastifyInstance, s: Services): void {
       const overheadMs = Math.max(0, reply.elapsedTime - upstreamMs);
       const costs = meterCall(ctx, s.meter, { status: 200, errorCode: null, usage, latencyMs: reply.elapsedTime, overheadMs, vendorStatus: attempt.status });
       const out = { ...embeddingsResponse(parsed, target.model, usage, body.encoding_format ?? 'float'), optimizer: optimizerBlock(costs) };
-      return await reply.code(200).headers(responseHeaders(ctx, overheadMs, 'application/json')).send(JSON.stringify(out));
+      await reply.code(200).headers(responseHeaders(ctx, overheadMs, 'application/json')).send(JSON.stringify(out));
     } catch (err) {
       const e = toApiError(err);
       if (ctx.route) {
@@ -205,5 +206,5 @@ export function registerEmbeddings(app: FastifyInstance, s: Services): void {
     } finally {
       clearTimeout(total);
     }
-  });
+  };
 }

@@ -1,7 +1,7 @@
 // Stage: respond (non-stream). Reads the vendor's answer, meters it, and sends it
 // back unchanged but for the `optimizer` block.
-import type { FastifyReply } from 'fastify';
 import type { Meter } from '../meter/meter.ts';
+import type { ResponseSink } from './sink.ts';
 import type { CallContext, Costs } from './context.ts';
 import type { Dispatched } from './dispatch.ts';
 import { transportError } from './dispatch.ts';
@@ -48,7 +48,7 @@ function completionText(json: string): string {
   }
 }
 
-export async function respondJson(ctx: CallContext, d: Dispatched, reply: FastifyReply, meter: Meter, idempotency: Idempotency): Promise<void> {
+export async function respondJson(ctx: CallContext, d: Dispatched, reply: ResponseSink, meter: Meter, idempotency: Idempotency): Promise<void> {
   let text: string;
   try {
     text = await d.response.body.text();
@@ -71,7 +71,7 @@ export async function respondJson(ctx: CallContext, d: Dispatched, reply: Fastif
 }
 
 /** Meters a finished answer and sends it with the optimizer block (routed calls end here too). */
-export async function sendAnswer(ctx: CallContext, text: string, upstreamMs: number, vendorStatus: number, reply: FastifyReply, meter: Meter, idempotency: Idempotency): Promise<void> {
+export async function sendAnswer(ctx: CallContext, text: string, upstreamMs: number, vendorStatus: number, reply: ResponseSink, meter: Meter, idempotency: Idempotency): Promise<void> {
   const usage = ctx.served?.usage ?? ctx.attempts.at(-1)!.usage;
   const overheadMs = Math.max(0, reply.elapsedTime - upstreamMs);
   const costs = meterCall(ctx, meter, { status: 200, errorCode: null, usage, latencyMs: reply.elapsedTime, overheadMs, vendorStatus });
@@ -80,7 +80,7 @@ export async function sendAnswer(ctx: CallContext, text: string, upstreamMs: num
   if (ctx.afterAnswer) await ctx.afterAnswer(text, costs).catch(() => undefined); // a cache write never fails the call
   const end = text.lastIndexOf('}');
   const body = `${text.slice(0, end)},"optimizer":${JSON.stringify(optimizerBlock(costs, ctx.cacheHit !== null))}}`;
-  const headers = responseHeaders(ctx, overheadMs, 'application/json');
+  const headers = { ...responseHeaders(ctx, overheadMs, 'application/json'), ...ctx.cacheHeaders };
   if (ctx.cacheHit) headers['x-optimizer-cache'] = 'hit';
   if (ctx.claim) await idempotency.complete(ctx.claim, 200, headers, body);
   await reply.code(200).headers(headers).send(body);

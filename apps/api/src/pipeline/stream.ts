@@ -2,9 +2,9 @@
 // keeps the usage chunk for metering (passing it on only if the client asked), and
 // ends with the `optimizer` block on the final chunk before [DONE]. A client that
 // goes away cancels the upstream call; what was delivered is metered.
-import type { FastifyReply } from 'fastify';
 import { ApiError } from '../errors.ts';
 import type { Meter } from '../meter/meter.ts';
+import type { ResponseSink } from './sink.ts';
 import type { CallContext } from './context.ts';
 import { completionFromChunks } from './assemble.ts';
 import { transportError, type Dispatched } from './dispatch.ts';
@@ -38,12 +38,11 @@ function deliveredText(data: string[]): string {
   return out;
 }
 
-export async function relayStream(ctx: CallContext, d: Dispatched, reply: FastifyReply, abort: AbortController, meter: Meter, idempotency: Idempotency): Promise<void> {
+export async function relayStream(ctx: CallContext, d: Dispatched, reply: ResponseSink, abort: AbortController, meter: Meter, idempotency: Idempotency): Promise<void> {
   const headersAt = performance.now();
   const overheadMs = Math.max(0, reply.elapsedTime - (headersAt - d.startedAt));
-  const headers = { ...responseHeaders(ctx, overheadMs, 'text/event-stream; charset=utf-8'), 'cache-control': 'no-cache', connection: 'keep-alive' } as Record<string, string>;
-  const cache = reply.getHeader('x-optimizer-cache'); // the cache stage's verdict (a miss, here)
-  if (cache !== undefined) headers['x-optimizer-cache'] = String(cache);
+  // the cache stage's verdict (a miss, here) goes with the stream's headers
+  const headers: Record<string, string> = { ...responseHeaders(ctx, overheadMs, 'text/event-stream; charset=utf-8'), ...ctx.cacheHeaders, 'cache-control': 'no-cache', connection: 'keep-alive' };
   reply.hijack();
   const res = reply.raw;
   res.writeHead(200, headers);
