@@ -14,8 +14,8 @@ import { annotate } from './annotate.ts';
 import { newCallContext, type CallContext } from './context.ts';
 import { dispatchWithPolicy } from './dispatch-policy.ts';
 import { keepsFailure, readKey } from './idempotency.ts';
-import { explorationSpend, meterCall } from './meter-call.ts';
-import { noUsage } from '../wire/usage.ts';
+import { explorationSpend, meterFailure } from './meter-call.ts';
+import { upstreamSignal } from './upstream-signal.ts';
 import { respondJson, sendAnswer } from './respond.ts';
 import { isRouted, route } from './route.ts';
 import { notePinned, planRouted } from './plan-routed.ts';
@@ -50,14 +50,8 @@ export function completionHandler(s: Services): PipelineHandler {
       ctx.claim = begun.claim;
     }
 
-    // One signal ends the upstream call: the client going away, or the total timeout.
-    const abort = new AbortController();
-    const total = setTimeout(() => abort.abort(new DOMException('total upstream timeout', 'TimeoutError')), s.config.UPSTREAM_TOTAL_TIMEOUT_MS);
-    reply.raw.on('close', () => {
-      clearTimeout(total);
-      if (!reply.raw.writableFinished) abort.abort();
-    });
-    const signal = abort.signal;
+    const upstream = upstreamSignal(reply, s.config.UPSTREAM_TOTAL_TIMEOUT_MS);
+    const { abort, signal } = upstream;
     let plan: RoutedPlan | null = null;
     try {
       annotate(ctx, request.body, request.rawBody);
@@ -79,15 +73,14 @@ export function completionHandler(s: Services): PipelineHandler {
       return await respondJson(ctx, dispatched, reply, s.meter, s.idempotency);
     } catch (err) {
       const e = toApiError(err);
-      if (ctx.requestedModel) {
-        meterCall(ctx, s.meter, { status: e.status, errorCode: e.code, usage: noUsage, latencyMs: reply.elapsedTime, overheadMs: 0, vendorStatus: ctx.attempts.at(-1)?.status ?? null });
-      }
+      if (ctx.requestedModel) meterFailure(ctx, s.meter, e, reply.elapsedTime);
       if (ctx.claim) {
         if (keepsFailure(e.status)) await s.idempotency.complete(ctx.claim, e.status, { 'content-type': 'application/json', ...e.headers }, JSON.stringify(e.toBody()));
         else await s.idempotency.release(ctx.claim);
       }
       throw e;
     } finally {
+      upstream.done();
       // the step's traffic, for its payback rule and exploration budget (cache hits and failures count too)
       if (plan && ctx.priced) s.optimizer.noteCall(plan.step, ctx.priced.baseline, ctx.priced.actual, ctx.priced.exploration);
     }

@@ -7,7 +7,7 @@ import { randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError } from '../errors.ts';
 import type { CallContext, Candidate } from './context.ts';
-import { dispatchOnce, type DispatchDeps, type Dispatched } from './dispatch.ts';
+import { dispatchOnce, transportError, type DispatchDeps, type Dispatched } from './dispatch.ts';
 import type { CircuitBreaker } from '../providers/circuit-breaker.ts';
 
 const BASE_BACKOFF_MS = 100;
@@ -30,6 +30,40 @@ function retryable(e: unknown): e is ApiError {
   return e instanceof ApiError && e.entry.retryable && e.code !== 'idempotency_in_flight';
 }
 
+/** How one vendor's retries ended: its answer, or its last error and whether failing over may help. */
+export type Retried<T> = { ok: true; value: T } | { ok: false; error: ApiError; fatal: boolean };
+
+/**
+ * One vendor under the retry policy: `once` is tried, and a retryable failure (before any
+ * answer) tried again after a backoff, honouring Retry-After, while the vendor's circuit stays
+ * closed. Its failures open the circuit (a rate limit does not); its success closes it.
+ * `fatal`: the error is the request's own or the client left, so no other vendor would do better.
+ */
+export async function withRetries<T>(provider: string, deps: { breaker: CircuitBreaker; config: { UPSTREAM_MAX_RETRIES: number } }, signal: AbortSignal, once: () => Promise<T>): Promise<Retried<T>> {
+  for (let retry = 0; ; retry++) {
+    try {
+      const value = await once();
+      deps.breaker.success(provider);
+      return { ok: true, value };
+    } catch (e) {
+      const error = e instanceof ApiError ? e : transportError(e, provider);
+      const again = retryable(error) && !signal.aborted;
+      if (again && error.code !== 'upstream_rate_limited') deps.breaker.failure(provider);
+      if (!again) return { ok: false, error, fatal: true };
+      if (!deps.breaker.allow(provider) || retry >= deps.config.UPSTREAM_MAX_RETRIES) return { ok: false, error, fatal: false };
+      const wait = backoffMs(retry, error.headers['retry-after']);
+      if (wait === null) return { ok: false, error, fatal: false };
+      await sleep(wait, undefined, { signal }).catch(() => undefined);
+      if (signal.aborted) return { ok: false, error, fatal: true };
+    }
+  }
+}
+
+/** The refusal for a vendor whose circuit is open. */
+export function circuitOpen(provider: string, breaker: CircuitBreaker): ApiError {
+  return new ApiError('upstream_error', `${provider} is failing; calls skip it until ${new Date(breaker.openUntil(provider)).toISOString()}.`);
+}
+
 export async function dispatchWithPolicy(ctx: CallContext, deps: DispatchDeps & { breaker: CircuitBreaker }, signal: AbortSignal): Promise<Dispatched> {
   const route = ctx.route!;
   const primary: Candidate = { model: route.model, provider: route.provider, profile: route.profile };
@@ -43,27 +77,16 @@ export async function dispatchWithPolicy(ctx: CallContext, deps: DispatchDeps & 
       route.reasons.push(`failed over from ${from.model} (${from.provider}) to ${candidate.model} (${candidate.provider}): ${why}`);
     }
     if (!deps.breaker.allow(candidate.provider)) {
-      last = new ApiError('upstream_error', `${candidate.provider} is failing; calls skip it until ${new Date(deps.breaker.openUntil(candidate.provider)).toISOString()}.`);
+      last = circuitOpen(candidate.provider, deps.breaker);
       continue;
     }
-    for (let retry = 0; ; retry++) {
-      try {
-        const d = await dispatchOnce(ctx, deps, signal, candidate);
-        deps.breaker.success(candidate.provider);
-        if (i > 0) Object.assign(route, { model: candidate.model, provider: candidate.provider, profile: candidate.profile });
-        return d;
-      } catch (e) {
-        last = e;
-        if (retryable(e) && !signal.aborted && e.code !== 'upstream_rate_limited') deps.breaker.failure(candidate.provider);
-        if (!retryable(e) || signal.aborted) throw e;
-        if (!deps.breaker.allow(candidate.provider)) break;
-        if (retry >= deps.config.UPSTREAM_MAX_RETRIES) break;
-        const wait = backoffMs(retry, e.headers['retry-after']);
-        if (wait === null) break;
-        await sleep(wait, undefined, { signal }).catch(() => undefined);
-        if (signal.aborted) throw e;
-      }
+    const r = await withRetries(candidate.provider, deps, signal, () => dispatchOnce(ctx, deps, signal, candidate));
+    if (r.ok) {
+      if (i > 0) Object.assign(route, { model: candidate.model, provider: candidate.provider, profile: candidate.profile });
+      return r.value;
     }
+    if (r.fatal) throw r.error;
+    last = r.error;
   }
   throw last;
 }

@@ -4,7 +4,6 @@
 // The key goes where chat keys go: x-provider-key, else the tenant's stored key, else the
 // platform's; the body never chooses. There is no cross-vendor failover: another vendor's
 // model puts vectors in another space, which a client's index cannot mix.
-import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { ApiError } from '../errors.ts';
 import { toApiError } from '../http/error-handler.ts';
@@ -14,9 +13,10 @@ import type { CallTarget, EmbeddingAdapter, EmbeddingAnswer, EmbeddingInput, Par
 import type { Services } from '../services.ts';
 import { newCallContext, type Attempt, type CallContext } from './context.ts';
 import type { PipelineHandler, PipelineRequest } from './sink.ts';
-import { backoffMs } from './dispatch-policy.ts';
+import { circuitOpen, withRetries } from './dispatch-policy.ts';
 import { keyFor, transportError } from './dispatch.ts';
-import { meterCall } from './meter-call.ts';
+import { meterCall, meterFailure } from './meter-call.ts';
+import { upstreamSignal } from './upstream-signal.ts';
 import { noUsage, type Usage } from '../wire/usage.ts';
 import { optimizerBlock, responseHeaders } from './respond.ts';
 import { isRouted, resolvePinned } from './route.ts';
@@ -134,17 +134,16 @@ async function sendAll(s: Services, adapter: EmbeddingAdapter, target: CallTarge
   return answers;
 }
 
-/** Dispatch with the policy chat uses: retry a retryable failure before any answer, honour Retry-After, keep out a failing vendor. */
+/** Dispatch with the policy chat uses (pipeline/dispatch-policy.ts), on the one vendor that makes this model's vectors. */
 async function dispatch(ctx: CallContext, s: Services, adapter: EmbeddingAdapter, target: CallTarget, req: EmbeddingInput, signal: AbortSignal): Promise<{ parsed: ParsedEmbeddings; attempt: Attempt }> {
   const provider = target.provider.name;
-  if (!s.breaker.allow(provider)) throw new ApiError('upstream_error', `${provider} is failing; calls skip it until ${new Date(s.breaker.openUntil(provider)).toISOString()}.`);
-  for (let retry = 0; ; retry++) {
+  if (!s.breaker.allow(provider)) throw circuitOpen(provider, s.breaker);
+  const r = await withRetries(provider, s, signal, async () => {
     const startedAt = performance.now();
     const attempt: Attempt = { provider, model: target.model, profile: ctx.route!.profile, startedAt: new Date(), latencyMs: 0, status: null, outcome: 'error', usage: noUsage, role: 'serve' };
     ctx.attempts.push(attempt);
     try {
       const answers = await sendAll(s, adapter, target, req, signal, attempt);
-      attempt.latencyMs = performance.now() - startedAt;
       let parsed: ParsedEmbeddings;
       try {
         parsed = adapter.parseResponses(answers, req, target);
@@ -152,32 +151,20 @@ async function dispatch(ctx: CallContext, s: Services, adapter: EmbeddingAdapter
         throw new ApiError('upstream_error', `${provider} answered with a body the gateway cannot read.`);
       }
       attempt.outcome = 'ok';
-      s.breaker.success(provider);
       return { parsed, attempt };
-    } catch (e) {
+    } finally {
       attempt.latencyMs = performance.now() - startedAt;
-      const err = e instanceof ApiError ? e : transportError(e, provider);
-      const retryable = err.entry.retryable && !signal.aborted;
-      if (retryable && err.code !== 'upstream_rate_limited') s.breaker.failure(provider);
-      if (!retryable || retry >= s.config.UPSTREAM_MAX_RETRIES || !s.breaker.allow(provider)) throw err;
-      const wait = backoffMs(retry, err.headers['retry-after']);
-      if (wait === null) throw err;
-      await sleep(wait, undefined, { signal }).catch(() => undefined);
-      if (signal.aborted) throw err;
     }
-  }
+  });
+  if (r.ok) return r.value;
+  throw r.error;
 }
 
 /** POST /v1/embeddings, registered on Fastify by http/pipeline-routes.ts. */
 export function embeddingsHandler(s: Services): PipelineHandler {
   return async (request, reply) => {
     const ctx = newContext(request);
-    const abort = new AbortController();
-    const total = setTimeout(() => abort.abort(new DOMException('total upstream timeout', 'TimeoutError')), s.config.UPSTREAM_TOTAL_TIMEOUT_MS);
-    reply.raw.on('close', () => {
-      clearTimeout(total);
-      if (!reply.raw.writableFinished) abort.abort();
-    });
+    const upstream = upstreamSignal(reply, s.config.UPSTREAM_TOTAL_TIMEOUT_MS);
     try {
       const body = parseWith(embeddingsBodySchema, request.body, 'invalid_request');
       ctx.requestedModel = body.model;
@@ -188,7 +175,7 @@ export function embeddingsHandler(s: Services): PipelineHandler {
       if (refused) throw new ApiError('invalid_request', `${target.provider.name} cannot do this: ${refused}.`);
 
       const t0 = performance.now();
-      const { parsed, attempt } = await dispatch(ctx, s, adapter, target, req, abort.signal);
+      const { parsed, attempt } = await dispatch(ctx, s, adapter, target, req, upstream.signal);
       const upstreamMs = performance.now() - t0;
       const usage: Usage = { ...noUsage, promptTokens: parsed.promptTokens ?? estimateEmbeddingTokens(req.input), estimated: parsed.promptTokens === null };
       attempt.usage = usage;
@@ -199,12 +186,10 @@ export function embeddingsHandler(s: Services): PipelineHandler {
       await reply.code(200).headers(responseHeaders(ctx, overheadMs, 'application/json')).send(JSON.stringify(out));
     } catch (err) {
       const e = toApiError(err);
-      if (ctx.route) {
-        meterCall(ctx, s.meter, { status: e.status, errorCode: e.code, usage: noUsage, latencyMs: reply.elapsedTime, overheadMs: 0, vendorStatus: ctx.attempts.at(-1)?.status ?? null });
-      }
+      if (ctx.route) meterFailure(ctx, s.meter, e, reply.elapsedTime);
       throw e;
     } finally {
-      clearTimeout(total);
+      upstream.done();
     }
   };
 }

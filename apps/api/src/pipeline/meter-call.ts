@@ -4,7 +4,8 @@
 import type { Meter, ActivityRow, CallRow, EventRow } from '../meter/meter.ts';
 import { newId } from '../security/secrets.ts';
 import type { Attempt, CallContext, Costs } from './context.ts';
-import { costMicros, micros, type Usage } from '../wire/usage.ts';
+import { costMicros, micros, noUsage, type Usage } from '../wire/usage.ts';
+import type { ApiError } from '../errors.ts';
 
 export interface MeterInput {
   status: number;
@@ -40,6 +41,11 @@ export function priceCall(ctx: CallContext, usage: Usage): Costs {
   const unpruned = ctx.prunedTokens ? { ...usage, promptTokens: usage.promptTokens + ctx.prunedTokens } : usage;
   const baseline = route.baselineProfile ? micros(costMicros(route.baselineProfile, unpruned)) : actual;
   return { baseline, served, actual, exploration, saving: baseline - actual };
+}
+
+/** Meters a call that failed: its error, no usage, and what its attempts spent. */
+export function meterFailure(ctx: CallContext, meter: Meter, e: ApiError, latencyMs: number): void {
+  meterCall(ctx, meter, { status: e.status, errorCode: e.code, usage: noUsage, latencyMs, overheadMs: 0, vendorStatus: ctx.attempts.at(-1)?.status ?? null });
 }
 
 export function meterCall(ctx: CallContext, meter: Meter, m: MeterInput): Costs {
