@@ -25,14 +25,3 @@ export const callsQuery = z
     limit: z.coerce.number().int().min(1).max(500).default(50),
   })
   .strict();
-
-/** A workflow id in a path or a procedure's input. */
-export const workflowRef = z.object({ id: z.string().min(1).max(64) }).strict();
-
-/** `?version=N` on the report route: a stored version; omitted, the live report. */
-export const reportQuery = z.object({ version: z.coerce.number().int().min(1).optional() }).strict();
-export type ReportQuery = z.infer<typeof reportQuery>;
-
-/** A stage a tenant may ask for; `ready` follows from the steps, and leaving production is cancelling the subscription. */
-export const stageRequest = z.object({ stage: z.literal('production') }).strict();
-export type StageRequest = z.infer<typeof stageRequest>;

@@ -11,8 +11,9 @@ import type { HotStore } from '../hot/store.ts';
 import type { StepRegistry, WorkflowSummary } from '../optimizer/registry.ts';
 import type { RoutingSettings } from '../optimizer/settings.ts';
 import type { Accounts } from '../tenancy/accounts.ts';
-import { lockfileOf, type Lockfile } from './lockfile.ts';
-import { reportBody, type Report, type ReportBody, type Stage } from './report.ts';
+import type { Lockfile, Report, ReportBody, WorkflowStage as Stage } from '@optimizer/schema';
+import { lockfileOf } from './lockfile.ts';
+import { reportBody } from './report.ts';
 
 const CHANGED = 'workflow-life:changed';
 

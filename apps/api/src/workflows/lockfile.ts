@@ -3,29 +3,8 @@
 // evidence behind them. A workflow in production routes by it.
 import type { LockedStep } from '../optimizer/optimizer.ts';
 import { parsePolicy, policyModels } from '../optimizer/policies.ts';
-import type { ReportBody, ReportStep } from './report.ts';
+import type { Lockfile, ReportBody } from '@optimizer/schema';
 import { splitEffort } from './report.ts';
-
-export interface LockfileStep {
-  fingerprint: string;
-  label: string;
-  /** null: the step had no proven policy when finalized, so the baseline serves it. */
-  policy: string | null;
-  model: string | null;
-  reasoning_effort: string | null;
-  cache: ReportStep['cache'];
-  pruning: ReportStep['pruning'];
-  evidence: ReportStep['evidence'];
-}
-
-export interface Lockfile {
-  lockfile_version: 1;
-  workflow_id: string;
-  report_version: number;
-  finalized_at: string;
-  quality_floor: number;
-  steps: LockfileStep[];
-}
 
 export function lockfileOf(body: ReportBody, version: number, finalizedAt: string): Lockfile {
   return {

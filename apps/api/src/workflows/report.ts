@@ -4,54 +4,7 @@
 import { MIN_PRUNE_SAMPLES } from '../optimizer/optimizer.ts';
 import { parsePolicy, primaryModel } from '../optimizer/policies.ts';
 import type { StepView } from '../optimizer/registry.ts';
-
-export type Stage = 'tuning' | 'ready' | 'production';
-
-export interface StepEvidenceView {
-  /** Graded samples behind the policy. */
-  n: number;
-  /** Its estimated share of the baseline's quality, and the lower bound that had to clear the floor. */
-  retention: number;
-  lcb: number;
-  /** Its cost as a share of the baseline's. */
-  cost_share: number;
-}
-
-export interface ReportStep {
-  fingerprint: string;
-  label: string;
-  expected: boolean;
-  settled: boolean;
-  calls: number;
-  /** The policy serving the step (`model:…`, `gate:…`, …); null while the baseline serves by default. */
-  policy: string | null;
-  /** The model whose answer the policy serves, and the reasoning effort it runs at (null: the request's). */
-  model: string | null;
-  reasoning_effort: string | null;
-  cache: { exact: boolean; semantic: boolean };
-  pruning: { enabled: boolean; n: number; retention: number; lcb: number };
-  /** The optimizer's evidence for the policy; null when none (the baseline is the yardstick, not a candidate). */
-  evidence: StepEvidenceView | null;
-  exploration: { spent_usd: number; share_of_baseline: number };
-}
-
-/** What a frozen version stores; the live fields (stage, newest version) are added on read. */
-export interface ReportBody {
-  workflow_id: string;
-  quality_floor: number;
-  /** Every expected step had settled when the report was made. */
-  settled: boolean;
-  steps: ReportStep[];
-}
-
-export interface Report extends ReportBody {
-  stage: Stage;
-  /** null for the live report, else the stored version read. */
-  version: number | null;
-  finalized_at: string | null;
-  newest_version: number | null;
-  versions: number[];
-}
+import type { ReportBody, ReportStep } from '@optimizer/schema';
 
 /** `model@effort` names the baseline at a lower reasoning effort (plan-routed's effort variants). */
 export function splitEffort(name: string): { model: string; effort: string | null } {
