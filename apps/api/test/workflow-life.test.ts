@@ -111,6 +111,9 @@ describe('reports', () => {
     expect(await t.workflow.lockfile.query({ id: wf() })).toEqual(rest);
     expect(await t.workflow.report.query({ id: wf(), version: 1 })).toEqual((await call('GET', `/v1/workflows/${wf()}/report?version=1`)).body);
     expect(await t.workflow.stage.query({ id: wf() })).toEqual({ id: wf(), stage: 'ready' });
+    // a bad input is refused by the same schema as on REST, naming the field
+    const err = await t.workflow.report.query({ id: wf(), version: 0 }).catch((e: unknown) => e);
+    expect((err as TRPCClientError<AppRouter>).data).toMatchObject({ apiCode: 'validation_failed', param: 'version' });
   });
 });
 
