@@ -214,6 +214,27 @@ describe('a production workflow', () => {
   });
 });
 
+describe('a production workflow whose pinned model is disabled', () => {
+  it('is served by the baseline without probing while it is off, and by the lockfile again once it is back', async () => {
+    const pinned = ((await call('GET', `/v1/workflows/${wf()}/report/lock`)).body.steps as any[]).find((s) => s.label === 'classify');
+    const admin = { authorization: `Bearer ${rig.gw.adminKey}`, 'content-type': 'application/json' };
+    const toggle = (disabled: boolean) => fetch(`${rig.gw.url}/v1/admin/catalog/${encodeURIComponent(pinned.model)}/disabled`, { method: 'POST', headers: admin, body: JSON.stringify({ disabled }) });
+    expect((await toggle(true)).status).toBe(200);
+    try {
+      for (let i = 7000; i < 7010; i++) {
+        const before = rig.vendor.requests.length;
+        const r = await ask('classify', i);
+        expect(r.model).toBe('gpt-4.1');
+        expect(rig.vendor.requests.slice(before).filter((q) => (q.body.messages as { role: string }[])[0]?.role !== 'system').map((q) => q.body.model)).toEqual(['gpt-4.1']);
+        if (i === 7000) expect(await reasonsOf(r.callId)).toContain(`${pinned.model} cannot serve now (disabled or unreachable), so the baseline stands in`);
+      }
+    } finally {
+      await toggle(false);
+    }
+    expect((await ask('classify', 7100)).model).toBe(pinned.model);
+  });
+});
+
 describe('tenancy', () => {
   it("answers 404 for another tenant's workflow on every report and stage route, on REST and tRPC", async () => {
     const paths: [string, string, unknown?][] = [
