@@ -13,6 +13,7 @@ import { registerAdminCatalogRoutes } from './routes/admin-catalog.ts';
 import { registerPipelineRoutes } from './http/pipeline-routes.ts';
 import { registerCallRoutes } from './routes/calls.ts';
 import { registerWorkflowRoutes } from './routes/workflows.ts';
+import { registerReportRoutes } from './routes/reports.ts';
 import { registerModelRoutes } from './routes/models.ts';
 import { registerOptimizerRoutes } from './routes/optimizer.ts';
 import { registerStepRoutes } from './routes/steps.ts';
@@ -69,6 +70,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   const completion = registerPipelineRoutes(app, services);
   registerCallRoutes(app, services);
   registerWorkflowRoutes(app, services);
+  registerReportRoutes(app, services);
   registerModelRoutes(app, services);
   registerOptimizerRoutes(app, services);
   registerStepRoutes(app, services);

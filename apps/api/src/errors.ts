@@ -22,6 +22,7 @@ export const errorCatalogue = {
   invalid_admin_key: { status: 401, type: 'authentication_error', log: 'warn', retryable: false, message: 'Admin routes need Authorization: Bearer <ADMIN_KEY>.' },
   forbidden: { status: 403, type: 'permission_error', log: 'info', retryable: false, message: 'This key may not do that.' },
   not_found: { status: 404, type: 'not_found_error', log: 'info', retryable: false, message: 'Not found.' },
+  subscription_required: { status: 402, type: 'subscription_required', log: 'info', retryable: false, message: 'Managed Production needs an active subscription for this workflow.' },
   conflict: { status: 409, type: 'conflict_error', log: 'info', retryable: false, message: 'The request conflicts with the current state.' },
   idempotency_in_flight: { status: 409, type: 'conflict_error', log: 'info', retryable: true, message: 'A request with this Idempotency-Key is still in progress; retry after it finishes.' },
   idempotency_mismatch: { status: 422, type: 'invalid_request_error', log: 'info', retryable: false, message: 'This Idempotency-Key was used with a different request body.' },

@@ -32,6 +32,7 @@ import { lockDataDir } from './db/data-dir-lock.ts';
 import { AdminAuth } from './tenancy/admin-auth.ts';
 import { KeyCache } from './tenancy/key-cache.ts';
 import { ProviderKeys } from './tenancy/provider-keys.ts';
+import { WorkflowLife } from './workflows/life.ts';
 
 export interface Services {
   config: Config;
@@ -58,6 +59,7 @@ export interface Services {
   discovery: Discovery;
   answerCache: AnswerCache;
   semanticCache: SemanticCache;
+  workflowLife: WorkflowLife;
   close(): Promise<void>;
 }
 
@@ -126,6 +128,8 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
   await catalog.start();
   const discovery = new Discovery({ db, meter, steps, catalog, providers, providerKeys, logger });
   await discovery.start();
+  const workflowLife = new WorkflowLife({ db, hot, accounts, steps, routing: routingSettings });
+  await workflowLife.start();
 
   return {
     config,
@@ -151,6 +155,7 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
     discovery,
     answerCache,
     semanticCache,
+    workflowLife,
     breaker: new CircuitBreaker({ threshold: config.CIRCUIT_FAILURES, cooldownMs: config.CIRCUIT_COOLDOWN_MS }),
     async close() {
       optimizer.stop();

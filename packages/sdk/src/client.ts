@@ -8,6 +8,7 @@ import { Chat } from './resources/chat.ts';
 import { Outcomes } from './resources/outcomes.ts';
 import { ProviderKeys } from './resources/provider-keys.ts';
 import { Settings } from './resources/settings.ts';
+import { Workflows } from './resources/workflows.ts';
 import { Run, type RunOptions } from './run.ts';
 import { Transport, validate } from './transport.ts';
 
@@ -39,6 +40,7 @@ export class OptimizerClient {
   readonly activity: Activity;
   readonly savings: Savings;
   readonly settings: Settings;
+  readonly workflows: Workflows;
   readonly admin: Admin;
 
   constructor(opts: OptimizerClientOptions) {
@@ -52,6 +54,7 @@ export class OptimizerClient {
     this.activity = new Activity(t);
     this.savings = new Savings(t);
     this.settings = new Settings(t);
+    this.workflows = new Workflows(t);
     this.admin = new Admin(t);
   }
 

@@ -6,6 +6,8 @@ export { Run, type RunOptions, type StepOptions } from './run.ts';
 export { routingSettingsSchema, routingTierSchema, routingTiers, type RoutingSettings, type RoutingTier } from './routing-settings.ts';
 export { outcomeReportSchema } from './resources/outcomes.ts';
 export type { Agent, AgentKey, CreatedAgent, CreatedKey } from './resources/agents.ts';
+export type { Workflows } from './resources/workflows.ts';
+export type { Lockfile, LockfileStep, Report, ReportStep, WorkflowStage } from '@optimizer/schema';
 export type { ProviderKeyStatus } from './resources/provider-keys.ts';
 export type { ActivityEntry, CallRecord, SavingsSummary } from './resources/calls.ts';
 export type { ProviderConfig, ProviderConfigInput, ProviderTestResult } from './resources/admin.ts';

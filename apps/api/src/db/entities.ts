@@ -21,6 +21,8 @@ export const Workflow = defineEntity({
     accountId: p.string().index(),
     name: p.string(),
     discoveryEnabled: p.boolean().default(false),
+    /** `tuning` or `production` (design §9); `ready` is derived, never stored. */
+    stage: p.string().default('tuning'),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

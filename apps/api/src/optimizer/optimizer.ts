@@ -30,7 +30,7 @@ export const MIN_SAMPLES = MIN_EVIDENCE;
 /** Samples a candidate gets before a poor estimate may close it. */
 const MIN_OPEN_SAMPLES = 30;
 /** Pruned requests compared with their unpruned form before pruning may go on once a step settles. */
-const MIN_PRUNE_SAMPLES = 20;
+export const MIN_PRUNE_SAMPLES = 20;
 /** While the baseline's quality is not known, the share of probes that grade its answer at random. */
 const BASELINE_SAMPLE_RATE = 0.25;
 /** Share of probes on which the judge grades the baseline's answer twice. */
@@ -147,6 +147,21 @@ export interface DecideInput {
   judgeShare?: number;
   /** The tenant's panel of the configured judge and a cheaper one, and the cheaper one's price share. */
   judges?: { panel: JudgePanel; cheapShare: number };
+  /**
+   * A finalized lockfile in force for the step (a workflow in production, design §9): its
+   * policy serves whatever the candidates or the evidence say, nothing is probed, and only
+   * drift checks of the served answer explore. `prune` is the lockfile's pruning policy.
+   */
+  locked?: LockedStep;
+}
+
+export interface LockedStep {
+  policy: string;
+  /** The report version the lockfile was derived from. */
+  version: number;
+  prune: boolean;
+  /** Why the lockfile's own policy could not serve, when the baseline stands in for it. */
+  note?: string;
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
@@ -290,6 +305,7 @@ export class Optimizer {
 
   decide(input: DecideInput): Decision {
     const s = this.#state(input.step);
+    if (input.locked) return this.#followLock(s, input, input.locked);
     const base: Policy = { kind: 'model', model: input.baseline };
     const floor = input.floor;
     const judged = input.judges?.panel.errors();
@@ -374,6 +390,24 @@ export class Optimizer {
       d.chained = !chosenIsBase && plan.probe.key.startsWith('model:');
     }
     d.reasons.push(plan.reason);
+    return d;
+  }
+
+  /** A decision pinned by a lockfile: no candidates weighed, no probes; drift checks at the settled pace. */
+  #followLock(s: StepState, input: DecideInput, lock: LockedStep): Decision {
+    const policy = parsePolicy(lock.policy);
+    const st = s.evidence.stats(policy, input.baseline);
+    s.settled = true;
+    s.chosen = lock.policy;
+    s.lastPlan = { payback: 0, rate: 0 };
+    this.#pendingEvents.delete(stepId(input.step));
+    const d = this.#decision(s, policy, st.n > 0 ? st : undefined, input, [], true, [], 0);
+    d.prune = lock.prune;
+    d.pruneMinShare = 0;
+    d.reasons = [
+      `pinned by lockfile v${lock.version}: ${describePolicy(policy)}${lock.note ? ` (${lock.note})` : ''}`,
+      d.check ? 'drift check: the judge grades the served answer' : 'no probe: the lockfile is in force, only drift checks explore',
+    ];
     return d;
   }
 

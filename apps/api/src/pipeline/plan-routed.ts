@@ -12,6 +12,7 @@ import type { RoutedPlan } from './serve-routed.ts';
 import { stepIdentity } from '../optimizer/fingerprint.ts';
 import { policyKey, primaryModel } from '../optimizer/policies.ts';
 import { DEFAULT_ALLOWANCE_CALLS, DEFAULT_BUDGET_SHARE } from '../optimizer/optimizer.ts';
+import { lockedStep } from '../workflows/lockfile.ts';
 
 /** The tenant's daily exploration budget unless the routing settings say otherwise (USD). */
 export const DEFAULT_DAILY_BUDGET_USD = 200;
@@ -119,7 +120,10 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
   const id = stepIdentity(ctx.principal.workflowId, ctx.annotation, ctx.body);
   const kind = ctx.annotation?.step?.kind;
   const step = { accountId, workflowId: ctx.principal.workflowId, fingerprint: id.fingerprint, label: id.label, release: ctx.annotation?.source?.release ?? '', ...(kind ? { kind } : {}) };
-  s.steps.seen(step, 'tuning'); // the step registry (memory; written in batches)
+  // a workflow in production routes by its lockfile (design §9): the pinned policy, probes only for drift checks
+  const lock = s.workflowLife.lockInForce(accountId, ctx.principal.workflowId);
+  const locked = lock ? lockedStep(lock, id.fingerprint, baseline.model, (m) => usable.some((p) => p.model === m)) : undefined;
+  s.steps.seen(step, lock ? 'production' : 'tuning'); // the step registry (memory; written in batches)
   const exploration = settings.exploration;
   const budget = {
     share: exploration?.step_share ?? DEFAULT_BUDGET_SHARE,
@@ -128,7 +132,7 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
     dailyMicros: (exploration?.daily_budget_usd ?? DEFAULT_DAILY_BUDGET_USD) * 1e6,
   };
   const strengths = strengthLifts(cheaperModels, kind);
-  const decision = s.optimizer.decide({ step, baseline: baseline.model, cheaper, floor, allowGates: !ctx.stream, draw: randomInt(0, 1_000_000) / 1_000_000, budget, priceShares, strengths, judgeShare, judges });
+  const decision = s.optimizer.decide({ step, baseline: baseline.model, cheaper, floor, allowGates: !ctx.stream, draw: randomInt(0, 1_000_000) / 1_000_000, budget, priceShares, strengths, judgeShare, judges, ...(locked ? { locked } : {}) });
   if (ctx.stream && decision.probe.length) {
     decision.probe = []; // streams are served as they arrive: no probes on them
     decision.reasons = decision.reasons.map((r) => (r.startsWith('explored:') ? 'no probe: a streamed answer is not probed' : r));

@@ -4,7 +4,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { z } from 'zod';
-import { callsQuery, outcomeRequest, routingSettingsWrite } from '@optimizer/schema';
+import { callsQuery, outcomeRequest, reportQuery, routingSettingsWrite, stageRequest, workflowRef } from '@optimizer/schema';
 import { ApiError } from '../errors.ts';
 import { parseWith } from '../http/validate.ts';
 import { workflowList } from '../reporting/workflows.ts';
@@ -67,6 +67,13 @@ const tenant = t.procedure.use(({ ctx, next }) => {
 /** Inputs are checked by the same schemas as on REST, so a mistake reads the same on every door. */
 const anyInput = z.unknown();
 const activityInput = z.object({ limit: z.number().int().min(1).max(500).default(50) }).strict();
+/** A typed input checked by a shared schema through parseWith: a client gets the type, a mistake reads as on REST. */
+const typed =
+  <S extends z.ZodType>(schema: S) =>
+  (raw: unknown): z.infer<S> =>
+    parseWith(schema, raw);
+const reportInput = workflowRef.extend(reportQuery.shape);
+const stageInput = workflowRef.extend(stageRequest.shape);
 
 export const appRouter = t.router({
   calls: t.router({
@@ -75,6 +82,13 @@ export const appRouter = t.router({
   }),
   savings: tenant.query(({ ctx }) => domain(() => ctx.services.callViews.savings(ctx.principal.accountId))),
   workflows: tenant.query(({ ctx }) => domain(() => workflowList(ctx.services, ctx.principal.accountId))),
+  workflow: t.router({
+    stage: tenant.input(typed(workflowRef)).query(({ ctx, input }) => domain(async () => ({ id: input.id, stage: await ctx.services.workflowLife.stage(ctx.principal.accountId, input.id) }))),
+    moveTo: tenant.input(typed(stageInput)).mutation(({ ctx, input }) => domain(() => ctx.services.workflowLife.moveTo(ctx.principal.accountId, input.id, input.stage))),
+    report: tenant.input(typed(reportInput)).query(({ ctx, input }) => domain(() => ctx.services.workflowLife.report(ctx.principal.accountId, input.id, input.version))),
+    finalize: tenant.input(typed(workflowRef)).mutation(({ ctx, input }) => domain(() => ctx.services.workflowLife.finalize(ctx.principal.accountId, input.id))),
+    lockfile: tenant.input(typed(workflowRef)).query(({ ctx, input }) => domain(() => ctx.services.workflowLife.lockfile(ctx.principal.accountId, input.id))),
+  }),
   settings: t.router({
     routing: tenant.query(({ ctx }) => domain(() => ctx.services.routingSettings.get(ctx.principal.accountId))),
     setRouting: tenant.input(anyInput).mutation(({ ctx, input }) => domain(() => ctx.services.routingSettings.put(ctx.principal.accountId, parseWith(routingSettingsWrite, input)))),

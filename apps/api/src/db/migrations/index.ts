@@ -6,6 +6,7 @@ import { StepsDiscovery } from './0005-steps-discovery.ts';
 import { SemanticCache } from './0006-semantic-cache.ts';
 import { LookupIndexes } from './0007-lookup-indexes.ts';
 import { CallTotals } from './0008-call-totals.ts';
+import { WorkflowLife } from './0009-workflow-life.ts';
 
 /** Every migration, in order. A new one is appended here; applied ones are never edited. */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   { name: '0006-semantic-cache', class: SemanticCache },
   { name: '0007-lookup-indexes', class: LookupIndexes },
   { name: '0008-call-totals', class: CallTotals },
+  { name: '0009-workflow-life', class: WorkflowLife },
 ];

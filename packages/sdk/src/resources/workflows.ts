@@ -1,0 +1,38 @@
+// Workflow life: the stage, the live report and its stored versions, finalize, and the
+// lockfile a production workflow routes by.
+import { reportQuery, stageRequest, type Lockfile, type Report, type WorkflowStage } from '@optimizer/schema';
+import { seg, validate, type Transport } from '../transport.ts';
+
+export class Workflows {
+  readonly #t: Transport;
+
+  constructor(t: Transport) {
+    this.#t = t;
+  }
+
+  /** The live report, or stored version `version`. */
+  async report(id: string, opts: { version?: number } = {}): Promise<Report> {
+    const q = validate(reportQuery, opts, 'GET /v1/workflows/:id/report');
+    return this.#t.json<Report>({ method: 'GET', path: `/v1/workflows/${seg(id)}/report`, auth: 'tenant', query: { version: q.version } });
+  }
+
+  /** Stores the report as the next version, settled or not. */
+  finalize(id: string): Promise<Report> {
+    return this.#t.json<Report>({ method: 'POST', path: `/v1/workflows/${seg(id)}/report/finalize`, auth: 'tenant' });
+  }
+
+  /** The lockfile of the newest stored version. */
+  lockfile(id: string): Promise<Lockfile> {
+    return this.#t.json<Lockfile>({ method: 'GET', path: `/v1/workflows/${seg(id)}/report/lock`, auth: 'tenant' });
+  }
+
+  stage(id: string): Promise<{ id: string; stage: WorkflowStage }> {
+    return this.#t.json({ method: 'GET', path: `/v1/workflows/${seg(id)}/stage`, auth: 'tenant' });
+  }
+
+  /** Asks for production: it needs an active managed subscription (else 402 subscription_required). */
+  async moveTo(id: string, stage: 'production'): Promise<{ id: string; stage: WorkflowStage }> {
+    const body = validate(stageRequest, { stage }, 'POST /v1/workflows/:id/stage');
+    return this.#t.json({ method: 'POST', path: `/v1/workflows/${seg(id)}/stage`, auth: 'tenant', body });
+  }
+}
