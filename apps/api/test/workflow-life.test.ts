@@ -49,7 +49,7 @@ function trpc(key: string) {
 }
 
 describe('reports', () => {
-  it('reads the live report, freezes numbered versions on finalize, and derives the lockfile from the newest', async () => {
+  it('reads the live report, freezes numbered versions on finalize, and derives the lockfile from the newest', { timeout: 120_000 }, async () => {
     // before anything is finalized there is no stored version and no lockfile
     expect((await call('GET', `/v1/workflows/${wf()}/report/lock`)).status).toBe(404);
     expect((await call('GET', `/v1/workflows/${wf()}/report?version=1`)).status).toBe(404);
@@ -135,7 +135,7 @@ describe('stages', () => {
 });
 
 describe('a production workflow', () => {
-  it('follows its lockfile after the catalog changes: the pinned policy still serves, and only drift checks explore', async () => {
+  it('follows its lockfile after the catalog changes: the pinned policy still serves, and only drift checks explore', { timeout: 120_000 }, async () => {
     const lock = (await call('GET', `/v1/workflows/${wf()}/report/lock`)).body;
     const pinned = lock.steps.find((s: any) => s.label === 'classify');
     expect(pinned.policy).toMatch(/^model:/); // the mock's models all agree, so one cheap model settles it
