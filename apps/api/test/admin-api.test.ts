@@ -138,12 +138,13 @@ describe('provider admin routes', () => {
     expect(custom.requests.length).toBe(before + 1);
   });
 
-  it('reports a failing provider test with the vendor error verbatim', async () => {
+  it("reports a failing provider test in the catalogue's words, never the vendor's text", async () => {
     await api('/v1/admin/providers/acme-wrongkey', { method: 'PUT', headers: admin(), body: JSON.stringify({ base_url: custom.url, api_key: 'sk-not-the-key', enabled: true }) });
     const t = (await (await api('/v1/admin/providers/acme-wrongkey/test', { method: 'POST', headers: admin() })).json()) as { ok: boolean; status: number; error: string };
     expect(t.ok).toBe(false);
     expect(t.status).toBe(401);
-    expect(t.error).toContain('Incorrect API key');
+    expect(t.error).toBe('acme-wrongkey: The model provider refused the provider key.');
+    expect(JSON.stringify(t)).not.toContain('sk-not-the-key');
   });
 
   it('refuses a base URL without the version suffix, a bad name, and a built-in name', async () => {

@@ -12,6 +12,8 @@ import type { Idempotency } from './idempotency.ts';
 import { meterCall } from './meter-call.ts';
 import type { Usage } from '../wire/usage.ts';
 import type { StreamEvent } from '../providers/types.ts';
+import { streamError } from '../providers/vendor-error.ts';
+import { sentSecrets } from '../providers/redact.ts';
 import { estimateUsage, optimizerBlock, responseHeaders } from './respond.ts';
 
 interface ChunkMeta {
@@ -91,8 +93,8 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Respon
           if (ev.data) usageChunk = ev.data;
           break;
         case 'error':
-          vendorError = ev.data;
-          write(`data: ${ev.data}\n\n`);
+          vendorError = streamError(d.target.provider.name, ev.data, sentSecrets(d.target)); // our words, never the vendor's text
+          write(`data: ${vendorError}\n\n`);
           break;
         case 'chunk':
           if (meta === null) meta = JSON.parse(ev.data) as ChunkMeta;
