@@ -63,6 +63,13 @@ export const configSchema = z
     UPSTREAM_FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
     UPSTREAM_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
     UPSTREAM_TOTAL_TIMEOUT_MS: z.coerce.number().int().positive().default(600_000),
+    /** The largest vendor response body the gateway reads (a stream's included); past it the call fails with 502. */
+    UPSTREAM_MAX_RESPONSE_BYTES: z.coerce
+      .number()
+      .int()
+      .min(64 * 1024, 'must be at least 65536 (64 KiB)')
+      .max(1024 * 1024 * 1024, 'must be at most 1073741824 (1 GiB)')
+      .default(64 * 1024 * 1024),
     UPSTREAM_MAX_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
     CIRCUIT_FAILURES: z.coerce.number().int().min(1).default(5),
     CIRCUIT_COOLDOWN_MS: z.coerce.number().int().positive().default(30_000),

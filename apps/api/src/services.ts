@@ -124,6 +124,7 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
     connectMs: config.UPSTREAM_CONNECT_TIMEOUT_MS,
     firstByteMs: config.UPSTREAM_FIRST_BYTE_TIMEOUT_MS,
     idleMs: config.UPSTREAM_IDLE_TIMEOUT_MS,
+    maxResponseBytes: config.UPSTREAM_MAX_RESPONSE_BYTES,
   });
   await catalog.start();
   const discovery = new Discovery({ db, meter, steps, catalog, providers, providerKeys, logger });

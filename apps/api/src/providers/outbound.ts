@@ -13,6 +13,15 @@ export interface Timeouts {
 
 export const defaultTimeouts: Timeouts = { connectMs: 5_000, firstByteMs: 60_000, idleMs: 30_000 };
 
+/** The largest vendor response body read by default (UPSTREAM_MAX_RESPONSE_BYTES). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+/** How long an idle vendor connection is kept at most, unless the vendor's Keep-Alive hint is shorter. */
+export const KEEP_ALIVE_MS = 30_000;
+
+export interface OutboundOptions extends Partial<Timeouts> {
+  maxResponseBytes?: number;
+}
+
 export type AddressPolicy = 'any' | 'public-only';
 
 export class BlockedAddressError extends Error {
@@ -190,9 +199,10 @@ const publicOnly: SocketCheck = (socket) => {
 export class Outbound {
   readonly #clients: Record<AddressPolicy, Http1Client>;
 
-  constructor(timeouts: Partial<Timeouts> = {}) {
+  constructor(opts: OutboundOptions = {}) {
+    const { maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES, ...timeouts } = opts;
     const t = { ...defaultTimeouts, ...timeouts };
-    const clientWith = (check: SocketCheck | null) => new Http1Client({ timeouts: { ...t, keepAliveMs: 30_000 }, maxConnections: 256, check });
+    const clientWith = (check: SocketCheck | null) => new Http1Client({ timeouts: { ...t, keepAliveMs: KEEP_ALIVE_MS }, maxConnections: 256, maxResponseBytes, check });
     this.#clients = { any: clientWith(null), 'public-only': clientWith(publicOnly) };
   }
 
