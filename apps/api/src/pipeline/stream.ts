@@ -51,8 +51,24 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Respon
   res.flushHeaders();
 
   const recorded: string[] | null = ctx.claim ? [] : null;
+  // Backpressure: when the client's socket is full, the vendor's is not read until it drains.
+  // node:http's response emits 'drain', the socket path's socket does: whichever comes first.
+  let draining = false;
+  const socket = res.socket;
+  const drained = () => {
+    if (!draining) return;
+    draining = false;
+    res.off('drain', drained);
+    socket?.off('drain', drained);
+    d.response.body.resume();
+  };
   const write = (s: string) => {
-    if (!res.writableEnded && !res.destroyed) res.write(s);
+    if (!res.writableEnded && !res.destroyed && !res.write(s) && !draining) {
+      draining = true;
+      d.response.body.pause();
+      res.once('drain', drained);
+      socket?.once('drain', drained);
+    }
     recorded?.push(s);
   };
   let clientGone = false;
@@ -135,6 +151,8 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Respon
       error: (err) => finish(err),
     });
   });
+  res.off('drain', drained);
+  socket?.off('drain', drained);
   if (!clientGone && !vendorError && !failure && !sawDone) {
     failure = new ApiError('upstream_error', `${d.target.provider.name} ended the stream before it finished.`);
   }

@@ -132,6 +132,18 @@ class Connection {
     this.#fail(err);
   }
 
+  /** Whether the reader has paused this answer's body (then no idle timeout runs). */
+  paused = false;
+
+  /** Pauses or resumes reading `handler`'s answer, if it is still this connection's. */
+  flow(handler: ResponseHandler, on: boolean): void {
+    if (this.#handler !== handler || this.paused === !on) return;
+    this.paused = !on;
+    this.lastActive = performance.now();
+    if (on) this.socket.resume();
+    else this.socket.pause();
+  }
+
   /** Ends `handler`'s exchange with `err` if it is still this connection's. */
   abortIf(handler: ResponseHandler, err: Error): void {
     if (this.#handler === handler) this.#fail(err);
@@ -142,7 +154,7 @@ class Connection {
     const idle = now - this.lastActive;
     if (this.phase === 'connecting' && idle > t.connectMs) this.#fail(new UpstreamError('UND_ERR_CONNECT_TIMEOUT', `connect timed out after ${t.connectMs} ms`));
     else if (this.phase === 'waiting' && idle > t.firstByteMs) this.#fail(new UpstreamError('UND_ERR_HEADERS_TIMEOUT', `no response headers within ${t.firstByteMs} ms`));
-    else if (this.phase === 'body' && idle > t.idleMs) this.#fail(new UpstreamError('UND_ERR_BODY_TIMEOUT', `no response data for ${t.idleMs} ms`));
+    else if (this.phase === 'body' && !this.paused && idle > t.idleMs) this.#fail(new UpstreamError('UND_ERR_BODY_TIMEOUT', `no response data for ${t.idleMs} ms`));
     else if (this.phase === 'idle' && idle > this.keepAliveMs) this.socket.destroy();
   }
 
@@ -286,6 +298,10 @@ class Connection {
   #complete(extraBytes = false): void {
     const handler = this.#handler!;
     this.#handler = null;
+    if (this.paused) {
+      this.paused = false;
+      this.socket.resume();
+    }
     const reuse = this.#keepAlive && !extraBytes && !this.#origin.closing;
     if (reuse) {
       this.phase = 'idle';
@@ -495,6 +511,11 @@ export class Http1Client {
     const x: Exchange = { text, handler, conn: null, origin };
     origin.start(x);
     return x;
+  }
+
+  /** Pauses (`on` false) or resumes reading an exchange's answer. */
+  flow(x: Exchange, on: boolean): void {
+    x.conn?.flow(x.handler, on);
   }
 
   /** Ends an exchange that has not ended yet with `err` (its handler hears it). */

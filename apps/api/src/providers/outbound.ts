@@ -65,9 +65,21 @@ export class OutboundBody {
   #error: Error | null = null;
   #sink: BodySink | null = null;
   readonly #abort: (err: Error) => void;
+  readonly #flow: (on: boolean) => void;
 
-  constructor(abort: (err: Error) => void) {
+  constructor(abort: (err: Error) => void, flow: (on: boolean) => void = () => undefined) {
     this.#abort = abort;
+    this.#flow = flow;
+  }
+
+  /** Stops reading from the vendor (its socket), for a reader that cannot keep up; the body's idle timeout waits too. */
+  pause(): void {
+    this.#flow(false);
+  }
+
+  /** Reads from the vendor again after `pause()`. */
+  resume(): void {
+    this.#flow(true);
   }
 
   /** The whole body as UTF-8 text; rejects if the transfer fails. */
@@ -168,7 +180,12 @@ class Exchange implements ResponseHandler {
   }
 
   onHeaders(statusCode: number, headers: ResponseHeaders): void {
-    const body = new OutboundBody((err) => this.#cancel(err));
+    const body = new OutboundBody(
+      (err) => this.#cancel(err),
+      (on) => {
+        if (this.#exchange !== null && !this.#finished) this.#client.flow(this.#exchange, on);
+      },
+    );
     this.#body = body;
     this.#resolve({ statusCode, headers, body });
   }
