@@ -155,6 +155,19 @@ describe('provider admin routes', () => {
     expect((await api('/v1/admin/providers/openai', { method: 'PUT', headers: admin(), body: JSON.stringify({ base_url: 'http://h/v1' }) })).status).toBe(409);
   });
 
+  it('refuses a base URL with credentials or a query string (422 naming base_url), and never lists a stored password', async () => {
+    for (const base_url of ['http://user:hunter2secret@127.0.0.1:1234/v1', 'http://user@127.0.0.1:1234/v1', 'http://127.0.0.1:1234/v1?key=hunter2secret', 'http://127.0.0.1:1234/v1?', 'http://127.0.0.1:1234/v1#x']) {
+      const r = await api('/v1/admin/providers/acme-cred', { method: 'PUT', headers: admin(), body: JSON.stringify({ base_url, enabled: true }) });
+      expect(r.status, base_url).toBe(422);
+      const e = ((await r.json()) as { error: { code: string; param: string; message: string } }).error;
+      expect(e).toMatchObject({ code: 'validation_failed', param: 'base_url' });
+      expect(e.message).not.toContain('hunter2secret');
+    }
+    const list = await (await api('/v1/admin/providers', { headers: admin() })).text();
+    expect(list).not.toContain('hunter2secret');
+    expect(list).not.toContain('acme-cred');
+  });
+
   it('removes a provider so its models stop routing at once', async () => {
     await api('/v1/admin/providers/gone-soon', { method: 'PUT', headers: admin(), body: JSON.stringify({ base_url: custom.url, api_key: CUSTOM_KEY }) });
     await api('/v1/admin/catalog/gone-model', { method: 'PUT', headers: admin(), body: JSON.stringify(profile('gone-model', { provider: 'gone-soon' })) });

@@ -24,6 +24,16 @@ export interface ProviderView {
   built_in: boolean;
 }
 
+/** A base URL as it may be shown: a row stored before credentials were refused shows none. */
+function withoutCredentials(href: string): string {
+  if (!URL.canParse(href)) return href;
+  const u = new URL(href);
+  if (u.username === '' && u.password === '') return href;
+  u.username = '';
+  u.password = '';
+  return u.href;
+}
+
 export class CustomProviders {
   readonly #db: Database;
   readonly #hot: HotStore;
@@ -59,7 +69,7 @@ export class CustomProviders {
 
   list(): ProviderView[] {
     const builtIn = this.#registry.builtIn().map((p) => ({ name: p.name, base_url: p.baseUrl, wire: p.wire, enabled: true, key_set: p.platformKey !== undefined, built_in: true }));
-    const custom = this.#rows.map((r) => ({ name: r.name, base_url: r.baseUrl, wire: r.wire as Wire, enabled: r.enabled, key_set: r.sealedKey !== null, built_in: false }));
+    const custom = this.#rows.map((r) => ({ name: r.name, base_url: withoutCredentials(r.baseUrl), wire: r.wire as Wire, enabled: r.enabled, key_set: r.sealedKey !== null, built_in: false }));
     return [...builtIn, ...custom];
   }
 
