@@ -29,6 +29,7 @@ import { SemanticCache } from './cache/semantic-cache.ts';
 import { createEmbedder, type Embedder } from './cache/semantic/index.ts';
 import { Accounts } from './tenancy/accounts.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
+import { ownerOnlyTree, ownerOnlyUmask } from './db/data-dir-mode.ts';
 import { AdminAuth } from './tenancy/admin-auth.ts';
 import { KeyCache } from './tenancy/key-cache.ts';
 import { ProviderKeys } from './tenancy/provider-keys.ts';
@@ -71,6 +72,8 @@ export interface ServiceHooks {
 
 export async function createServices(config: Config, logger: Logger, hooks: ServiceHooks = {}): Promise<Services> {
   const dataDir = resolve(config.DATA_DIR);
+  ownerOnlyUmask();
+  ownerOnlyTree(dataDir);
   const unlock = lockDataDir(dataDir);
   const master = loadMasterKey({
     fromEnv: config.OPTIMIZER_MASTER_KEY,
@@ -80,6 +83,7 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
   const hasher = new KeyHasher(master);
   const envelope = new Envelope([{ id: 'k1', key: master }]);
   const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir, logger });
+  ownerOnlyTree(dataDir); // and what the embedded database set up on its own
   const hot: HotStore = config.REDIS_URL
     ? await RedisHotStore.connect(config.REDIS_URL, (err) => logger.warn({ err: err.message }, 'redis connection error or a notice handler failed'))
     : new MemoryHotStore((err) => logger.warn({ err: err.message }, 'a notice handler failed'));
