@@ -66,6 +66,8 @@ export const configSchema = z
     AZURE_OPENAI_API_KEY: z.string().min(1).optional(),
     AZURE_OPENAI_BASE_URL: baseUrl.optional(),
     AZURE_OPENAI_API_VERSION: z.string().min(1).default('2024-10-21'),
+    /** Addresses admin-registered providers may reach: `any` (design §11: a self-hosted vLLM) or `public-only`. */
+    CUSTOM_PROVIDER_ADDRESS_POLICY: z.enum(['any', 'public-only']).default('any'),
     BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
     METER_FLUSH_MS: z.coerce.number().int().positive().default(200),
     UPSTREAM_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),

@@ -15,7 +15,7 @@ import { KeyHasher } from './security/secrets.ts';
 import { Catalog } from './catalog/catalog.ts';
 import { Idempotency } from './pipeline/idempotency.ts';
 import { CallViews } from './reporting/calls.ts';
-import { Outbound } from './providers/outbound.ts';
+import { Outbound, type Resolver } from './providers/outbound.ts';
 import { ProviderRegistry } from './providers/registry.ts';
 import { CircuitBreaker } from './providers/circuit-breaker.ts';
 import { CustomProviders } from './providers/custom-providers.ts';
@@ -68,6 +68,8 @@ export interface ServiceHooks {
   announceAdminKey?: (key: string) => void;
   /** Makes the semantic cache's embedder (default: MiniLM from EMBEDDING_MODEL_DIR, else the packaged model, else lexical). */
   createEmbedder?: () => Promise<Embedder>;
+  /** Resolves vendor host names (default: the system's resolver). */
+  resolve?: Resolver;
 }
 
 export async function createServices(config: Config, logger: Logger, hooks: ServiceHooks = {}): Promise<Services> {
@@ -105,7 +107,7 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
   const accounts = new Accounts(db, hasher, keys);
   const catalog = new Catalog(db, hot);
   const providers = new ProviderRegistry(config);
-  const customProviders = new CustomProviders(db, hot, envelope, providers);
+  const customProviders = new CustomProviders(db, hot, envelope, providers, config.CUSTOM_PROVIDER_ADDRESS_POLICY);
   await customProviders.start();
   const optimizer = new Optimizer(db, meter);
   await optimizer.start();
@@ -129,6 +131,7 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
     firstByteMs: config.UPSTREAM_FIRST_BYTE_TIMEOUT_MS,
     idleMs: config.UPSTREAM_IDLE_TIMEOUT_MS,
     maxResponseBytes: config.UPSTREAM_MAX_RESPONSE_BYTES,
+    ...(hooks.resolve ? { resolve: hooks.resolve } : {}),
   });
   await catalog.start();
   const discovery = new Discovery({ db, meter, steps, catalog, providers, providerKeys, logger });

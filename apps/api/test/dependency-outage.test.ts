@@ -14,7 +14,10 @@ class Proxy {
   port = 0;
   #server: Server | null = null;
   readonly #sockets = new Set<Socket>();
-  constructor(readonly target: { host: string; port: number }) {}
+  readonly target: { host: string; port: number };
+  constructor(target: { host: string; port: number }) {
+    this.target = target;
+  }
 
   async open(): Promise<void> {
     const server = createServer((client) => {

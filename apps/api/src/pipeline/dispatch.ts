@@ -41,6 +41,7 @@ export function keyFor(headerKey: string | undefined, ctx: CallContext, provider
 /** Maps a transport failure (no HTTP answer) to our catalogue. */
 export function transportError(err: unknown, provider: string): ApiError {
   const code = (err as { code?: string }).code ?? '';
+  if (code === 'ERR_BLOCKED_ADDRESS') return new ApiError('provider_unavailable', `${provider} is not at a public address, and this gateway calls only public addresses for it.`, { cause: err });
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || (err as Error).name === 'TimeoutError') {
     return new ApiError('upstream_timeout', `${provider} did not answer in time.`, { cause: err });
   }
@@ -64,7 +65,7 @@ export async function dispatchOnce(ctx: CallContext, deps: DispatchDeps, signal:
   const attempt: Attempt = { provider: provider.name, model: candidate.model, profile: candidate.profile, startedAt: new Date(), latencyMs: 0, status: null, outcome: 'error', usage: noUsage, role };
   ctx.attempts.push(attempt);
   try {
-    const response = await deps.outbound.request({ url: req.url, method: 'POST', headers: req.headers, body: req.body, signal });
+    const response = await deps.outbound.request({ url: req.url, method: 'POST', headers: req.headers, body: req.body, signal, policy: provider.addressPolicy });
     attempt.status = response.statusCode;
     if (response.statusCode >= 400) {
       const text = await response.body.text();

@@ -114,7 +114,7 @@ async function sendAll(s: Services, adapter: EmbeddingAdapter, target: CallTarge
       requests.slice(i, i + PARALLEL_CALLS).map(async (r, j) => {
         let res;
         try {
-          res = await s.outbound.request({ url: r.url, method: 'POST', headers: r.headers, body: r.body, signal: callSignal });
+          res = await s.outbound.request({ url: r.url, method: 'POST', headers: r.headers, body: r.body, signal: callSignal, policy: target.provider.addressPolicy });
         } catch (err) {
           throw redactError(transportError(err, target.provider.name), sentSecrets(target, r));
         }

@@ -39,9 +39,11 @@ export class CustomProviders {
   readonly #hot: HotStore;
   readonly #envelope: Envelope;
   readonly #registry: ProviderRegistry;
+  readonly #policy: 'any' | 'public-only';
   #rows: CustomProvider[] = [];
 
-  constructor(db: Database, hot: HotStore, envelope: Envelope, registry: ProviderRegistry) {
+  constructor(db: Database, hot: HotStore, envelope: Envelope, registry: ProviderRegistry, policy: 'any' | 'public-only' = 'any') {
+    this.#policy = policy;
     this.#db = db;
     this.#hot = hot;
     this.#envelope = envelope;
@@ -62,6 +64,7 @@ export class CustomProviders {
           name: r.name,
           wire: r.wire as Wire,
           baseUrl: r.baseUrl.replace(/\/+$/, ''),
+          addressPolicy: this.#policy,
           ...(r.sealedKey ? { platformKey: this.#envelope.decrypt(r.sealedKey as unknown as SealedSecret, { tenantId: PLATFORM, rowId: r.name }) } : {}),
         })),
     );

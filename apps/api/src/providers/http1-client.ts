@@ -6,7 +6,7 @@
 // one timer per request. Errors carry undici's codes, which the pipeline maps. A response
 // body larger than the configured maximum ends the exchange (UND_ERR_RES_EXCEEDED_MAX_SIZE),
 // and an idle connection is kept no longer than the server's `Keep-Alive: timeout=` allows.
-import { connect as tcpConnect, isIP, type Socket } from 'node:net';
+import { connect as tcpConnect, isIP, type LookupFunction, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 
 export interface ClientTimeouts {
@@ -48,6 +48,8 @@ export interface ClientRequest {
 
 /** Checks the socket actually connected to; an error refuses it. */
 export type SocketCheck = (socket: Socket) => Error | null;
+
+export type { LookupFunction };
 
 export class UpstreamError extends Error {
   readonly code: string;
@@ -386,7 +388,10 @@ class Origin {
 
   readonly #maxBody: number;
 
-  constructor(url: URL, t: ClientTimeouts, check: SocketCheck | null, max: number, maxBody: number) {
+  readonly #lookup: LookupFunction | undefined;
+
+  constructor(url: URL, t: ClientTimeouts, check: SocketCheck | null, max: number, maxBody: number, lookup?: LookupFunction) {
+    this.#lookup = lookup;
     this.#url = url;
     this.#t = t;
     this.#check = check;
@@ -419,7 +424,9 @@ class Origin {
     const tls = u.protocol === 'https:';
     const host = u.hostname.startsWith('[') ? u.hostname.slice(1, -1) : u.hostname;
     const port = Number(u.port) || (tls ? 443 : 80);
-    const socket = tls ? tlsConnect({ host, port, servername: isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] }) : tcpConnect({ host, port });
+    // a lookup (when given) resolves the name, may refuse it, and the socket connects to what it returned
+    const lookup = this.#lookup === undefined ? {} : { lookup: this.#lookup };
+    const socket = tls ? tlsConnect({ host, port, servername: isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'], ...lookup }) : tcpConnect({ host, port, ...lookup });
     socket.setNoDelay(true);
     socket.setKeepAlive(true, 60_000);
     // until it connects, a failure or a timeout is this request's
@@ -482,6 +489,8 @@ export interface ClientOptions {
   maxConnections: number;
   /** The largest response body accepted, in bytes. */
   maxResponseBytes: number;
+  /** Resolves host names for connect (default: the system's, as node:net does). */
+  lookup?: LookupFunction;
   check: SocketCheck | null;
 }
 
@@ -498,7 +507,7 @@ export class Http1Client {
   request(url: URL, req: ClientRequest, handler: ResponseHandler): Exchange {
     let origin = this.#origins.get(url.origin);
     if (origin === undefined) {
-      origin = new Origin(url, this.#opts.timeouts, this.#opts.check, this.#opts.maxConnections, this.#opts.maxResponseBytes);
+      origin = new Origin(url, this.#opts.timeouts, this.#opts.check, this.#opts.maxConnections, this.#opts.maxResponseBytes, this.#opts.lookup);
       this.#origins.set(url.origin, origin);
     }
     let text: string;

@@ -29,7 +29,7 @@ export async function probeProvider(outbound: Outbound, p: ProviderInfo): Promis
   const { url, headers } = probeRequest(p);
   const t0 = performance.now();
   try {
-    const r = await outbound.request({ url, method: 'GET', headers: { accept: 'application/json', ...headers }, signal: AbortSignal.timeout(15_000) });
+    const r = await outbound.request({ url, method: 'GET', headers: { accept: 'application/json', ...headers }, signal: AbortSignal.timeout(15_000), policy: p.addressPolicy });
     await r.body.text();
     const latency = Math.round((performance.now() - t0) * 10) / 10;
     if (r.statusCode < 400) return { ok: true, status: r.statusCode, latency_ms: latency, error: null };
