@@ -37,13 +37,15 @@ afterAll(async () => {
 });
 
 describe('stream backpressure', () => {
-  it('stops reading the vendor while the client does not read, and delivers everything once it does', async () => {
+  // keep-alive takes the socket path, close is handed to node:http: both relay the same way
+  it.each(['keep-alive', 'close'])('stops reading the vendor while the client does not read, and delivers everything once it does (connection: %s)', async (connection) => {
+    sent = 0;
     const { port } = new URL(gw.url);
     const body = JSON.stringify({ model: 'gpt-4.1-mini', stream: true, messages: [{ role: 'user', content: 'hi' }] });
     const socket: Socket = connect(Number(port), '127.0.0.1');
     await new Promise((r) => socket.once('connect', r));
     socket.pause(); // a client that does not read
-    socket.write(`POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${tenant.api_key}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    socket.write(`POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${tenant.api_key}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: ${connection}\r\n\r\n${body}`);
     // let the vendor write as much as the path will take
     let last = -1;
     for (let i = 0; i < 40 && sent !== last; i++) {
