@@ -220,7 +220,10 @@ describe('the vendor HTTP/1.1 client', () => {
     const big = 'x'.repeat(1500);
     const s = await scripted((sock, _r, i) => {
       if (i === 0) sock.write('HTTP/1.1 200 OK\r\ncontent-length: 5000\r\n\r\n');
-      else if (i === 1) sock.write(`HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n3e8\r\n${'y'.repeat(1000)}\r\n`), setTimeout(() => sock.write(`5dc\r\n${big}\r\n0\r\n\r\n`), 20);
+      else if (i === 1) {
+        sock.write(`HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n3e8\r\n${'y'.repeat(1000)}\r\n`);
+        setTimeout(() => sock.write(`5dc\r\n${big}\r\n0\r\n\r\n`), 20);
+      }
       else if (i === 2) sock.end(`HTTP/1.1 200 OK\r\n\r\n${big}${big}`);
       else sock.write(ok('z'.repeat(2048)));
     });
