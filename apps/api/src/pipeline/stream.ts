@@ -58,8 +58,8 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Respon
   const drained = () => {
     if (!draining) return;
     draining = false;
-    res.off('drain', drained);
-    socket?.off('drain', drained);
+    res.removeListener('drain', drained);
+    socket?.removeListener('drain', drained);
     d.response.body.resume();
   };
   const write = (s: string) => {
@@ -151,8 +151,8 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Respon
       error: (err) => finish(err),
     });
   });
-  res.off('drain', drained);
-  socket?.off('drain', drained);
+  res.removeListener('drain', drained);
+  socket?.removeListener('drain', drained);
   if (!clientGone && !vendorError && !failure && !sawDone) {
     failure = new ApiError('upstream_error', `${d.target.provider.name} ended the stream before it finished.`);
   }
