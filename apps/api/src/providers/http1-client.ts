@@ -405,7 +405,12 @@ class Origin {
 
   start(x: Exchange): void {
     if (this.closing) return x.handler.onError(closedError());
-    const conn = this.#idle.pop();
+    let conn = this.#idle.pop();
+    // one idle past its keep-alive time (the sweep may not have run yet) may be closing at the server
+    while (conn !== undefined && performance.now() - conn.lastActive > conn.keepAliveMs) {
+      conn.socket.destroy();
+      conn = this.#idle.pop();
+    }
     if (conn !== undefined) conn.send(x);
     else if (this.#all.size >= this.#max) this.#queue.push(x);
     else this.#open(x);
