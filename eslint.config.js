@@ -44,6 +44,10 @@ export default tseslint.config(
           message: 'Comparing a secret with ===/!== leaks its length and prefix through timing: use constantTimeEqual from security/secrets.ts.',
         },
         {
+          selector: "CallExpression[callee.property.name=/^(includes|match)$/][callee.object.property.name='message']",
+          message: "Branch on an error's code (err.code), never on its message text: messages change between versions and locales.",
+        },
+        {
           selector: "CallExpression[callee.property.name='request'][callee.object.name=/^(http|https)$/]",
           message: 'No bare http.request for outbound calls: use the outbound module, which checks addresses and sets timeouts.',
         },

@@ -12,6 +12,15 @@ const url = (protocols: string[]) =>
       return false;
     }
   }, `must be a URL starting with ${protocols.join(' or ')}//`);
+/** A vendor base URL from the environment: http(s), with no credentials, query or fragment (the vendor's path is appended to it). */
+const baseUrl = url(['http:', 'https:']).refine((v) => {
+  try {
+    const u = new URL(v);
+    return u.username === '' && u.password === '' && u.search === '' && u.hash === '' && !/[?#]/.test(v);
+  } catch {
+    return false;
+  }
+}, 'must not carry credentials (user:password@), a query string or a fragment: set the key in its own variable');
 const masterKey = z
   .string()
   .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded (openssl rand -base64 32)');
@@ -27,42 +36,51 @@ export const configSchema = z
     OPTIMIZER_MASTER_KEY: masterKey.optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     OPENAI_API_KEY: z.string().min(1).optional(),
-    OPENAI_BASE_URL: url(['http:', 'https:']).optional(),
+    OPENAI_BASE_URL: baseUrl.optional(),
     ANTHROPIC_API_KEY: z.string().min(1).optional(),
-    ANTHROPIC_BASE_URL: url(['http:', 'https:']).optional(),
+    ANTHROPIC_BASE_URL: baseUrl.optional(),
     GEMINI_API_KEY: z.string().min(1).optional(),
-    GEMINI_BASE_URL: url(['http:', 'https:']).optional(),
+    GEMINI_BASE_URL: baseUrl.optional(),
     AWS_ACCESS_KEY_ID: z.string().min(1).optional(),
     AWS_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     AWS_SESSION_TOKEN: z.string().min(1).optional(),
     AWS_REGION: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region such as us-east-1').default('us-east-1'),
-    BEDROCK_BASE_URL: url(['http:', 'https:']).optional(),
+    BEDROCK_BASE_URL: baseUrl.optional(),
     MISTRAL_API_KEY: z.string().min(1).optional(),
-    MISTRAL_BASE_URL: url(['http:', 'https:']).optional(),
+    MISTRAL_BASE_URL: baseUrl.optional(),
     GROQ_API_KEY: z.string().min(1).optional(),
-    GROQ_BASE_URL: url(['http:', 'https:']).optional(),
+    GROQ_BASE_URL: baseUrl.optional(),
     TOGETHER_API_KEY: z.string().min(1).optional(),
-    TOGETHER_BASE_URL: url(['http:', 'https:']).optional(),
+    TOGETHER_BASE_URL: baseUrl.optional(),
     DEEPSEEK_API_KEY: z.string().min(1).optional(),
-    DEEPSEEK_BASE_URL: url(['http:', 'https:']).optional(),
+    DEEPSEEK_BASE_URL: baseUrl.optional(),
     XAI_API_KEY: z.string().min(1).optional(),
-    XAI_BASE_URL: url(['http:', 'https:']).optional(),
+    XAI_BASE_URL: baseUrl.optional(),
     FIREWORKS_API_KEY: z.string().min(1).optional(),
-    FIREWORKS_BASE_URL: url(['http:', 'https:']).optional(),
+    FIREWORKS_BASE_URL: baseUrl.optional(),
     OPENROUTER_API_KEY: z.string().min(1).optional(),
-    OPENROUTER_BASE_URL: url(['http:', 'https:']).optional(),
-    OLLAMA_BASE_URL: url(['http:', 'https:']).optional(),
+    OPENROUTER_BASE_URL: baseUrl.optional(),
+    OLLAMA_BASE_URL: baseUrl.optional(),
     VLLM_API_KEY: z.string().min(1).optional(),
-    VLLM_BASE_URL: url(['http:', 'https:']).optional(),
+    VLLM_BASE_URL: baseUrl.optional(),
     AZURE_OPENAI_API_KEY: z.string().min(1).optional(),
-    AZURE_OPENAI_BASE_URL: url(['http:', 'https:']).optional(),
+    AZURE_OPENAI_BASE_URL: baseUrl.optional(),
     AZURE_OPENAI_API_VERSION: z.string().min(1).default('2024-10-21'),
+    /** Addresses admin-registered providers may reach: `any` (design §11: a self-hosted vLLM) or `public-only`. */
+    CUSTOM_PROVIDER_ADDRESS_POLICY: z.enum(['any', 'public-only']).default('any'),
     BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
     METER_FLUSH_MS: z.coerce.number().int().positive().default(200),
     UPSTREAM_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
     UPSTREAM_FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
     UPSTREAM_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
     UPSTREAM_TOTAL_TIMEOUT_MS: z.coerce.number().int().positive().default(600_000),
+    /** The largest vendor response body the gateway reads (a stream's included); past it the call fails with 502. */
+    UPSTREAM_MAX_RESPONSE_BYTES: z.coerce
+      .number()
+      .int()
+      .min(64 * 1024, 'must be at least 65536 (64 KiB)')
+      .max(1024 * 1024 * 1024, 'must be at most 1073741824 (1 GiB)')
+      .default(64 * 1024 * 1024),
     UPSTREAM_MAX_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
     CIRCUIT_FAILURES: z.coerce.number().int().min(1).default(5),
     CIRCUIT_COOLDOWN_MS: z.coerce.number().int().positive().default(30_000),

@@ -40,7 +40,7 @@ export const errorCatalogue = {
   embeddings_unsupported: { status: 400, type: 'invalid_request_error', log: 'info', retryable: false, message: 'This provider offers no embeddings through the gateway.' },
   not_embedding_model: { status: 400, type: 'invalid_request_error', log: 'info', retryable: false, message: 'The model does not make embeddings.' },
   unknown_model: { status: 404, type: 'invalid_request_error', log: 'info', retryable: false, message: 'The model is not in the catalog.' },
-  unavailable: { status: 503, type: 'server_error', log: 'error', retryable: true, message: 'The service is not ready.' },
+  unavailable: { status: 503, type: 'server_error', log: 'error', retryable: true, message: 'The service is not ready or a service it depends on is down; retry shortly.' },
   internal: { status: 500, type: 'server_error', log: 'error', retryable: true, message: 'Internal error.' },
 } as const satisfies Record<string, CatalogueEntry>;
 

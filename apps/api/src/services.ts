@@ -15,7 +15,7 @@ import { KeyHasher } from './security/secrets.ts';
 import { Catalog } from './catalog/catalog.ts';
 import { Idempotency } from './pipeline/idempotency.ts';
 import { CallViews } from './reporting/calls.ts';
-import { Outbound } from './providers/outbound.ts';
+import { Outbound, type Resolver } from './providers/outbound.ts';
 import { ProviderRegistry } from './providers/registry.ts';
 import { CircuitBreaker } from './providers/circuit-breaker.ts';
 import { CustomProviders } from './providers/custom-providers.ts';
@@ -29,6 +29,7 @@ import { SemanticCache } from './cache/semantic-cache.ts';
 import { createEmbedder, type Embedder } from './cache/semantic/index.ts';
 import { Accounts } from './tenancy/accounts.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
+import { ownerOnlyTree, ownerOnlyUmask } from './db/data-dir-mode.ts';
 import { AdminAuth } from './tenancy/admin-auth.ts';
 import { KeyCache } from './tenancy/key-cache.ts';
 import { ProviderKeys } from './tenancy/provider-keys.ts';
@@ -67,10 +68,14 @@ export interface ServiceHooks {
   announceAdminKey?: (key: string) => void;
   /** Makes the semantic cache's embedder (default: MiniLM from EMBEDDING_MODEL_DIR, else the packaged model, else lexical). */
   createEmbedder?: () => Promise<Embedder>;
+  /** Resolves vendor host names (default: the system's resolver). */
+  resolve?: Resolver;
 }
 
 export async function createServices(config: Config, logger: Logger, hooks: ServiceHooks = {}): Promise<Services> {
   const dataDir = resolve(config.DATA_DIR);
+  ownerOnlyUmask();
+  ownerOnlyTree(dataDir);
   const unlock = lockDataDir(dataDir);
   const master = loadMasterKey({
     fromEnv: config.OPTIMIZER_MASTER_KEY,
@@ -80,6 +85,7 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
   const hasher = new KeyHasher(master);
   const envelope = new Envelope([{ id: 'k1', key: master }]);
   const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir, logger });
+  ownerOnlyTree(dataDir); // and what the embedded database set up on its own
   const hot: HotStore = config.REDIS_URL
     ? await RedisHotStore.connect(config.REDIS_URL, (err) => logger.warn({ err: err.message }, 'redis connection error or a notice handler failed'))
     : new MemoryHotStore((err) => logger.warn({ err: err.message }, 'a notice handler failed'));
@@ -101,7 +107,7 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
   const accounts = new Accounts(db, hasher, keys);
   const catalog = new Catalog(db, hot);
   const providers = new ProviderRegistry(config);
-  const customProviders = new CustomProviders(db, hot, envelope, providers);
+  const customProviders = new CustomProviders(db, hot, envelope, providers, config.CUSTOM_PROVIDER_ADDRESS_POLICY);
   await customProviders.start();
   const optimizer = new Optimizer(db, meter);
   await optimizer.start();
@@ -124,6 +130,8 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
     connectMs: config.UPSTREAM_CONNECT_TIMEOUT_MS,
     firstByteMs: config.UPSTREAM_FIRST_BYTE_TIMEOUT_MS,
     idleMs: config.UPSTREAM_IDLE_TIMEOUT_MS,
+    maxResponseBytes: config.UPSTREAM_MAX_RESPONSE_BYTES,
+    ...(hooks.resolve ? { resolve: hooks.resolve } : {}),
   });
   await catalog.start();
   const discovery = new Discovery({ db, meter, steps, catalog, providers, providerKeys, logger });

@@ -138,12 +138,13 @@ describe('provider admin routes', () => {
     expect(custom.requests.length).toBe(before + 1);
   });
 
-  it('reports a failing provider test with the vendor error verbatim', async () => {
+  it("reports a failing provider test in the catalogue's words, never the vendor's text", async () => {
     await api('/v1/admin/providers/acme-wrongkey', { method: 'PUT', headers: admin(), body: JSON.stringify({ base_url: custom.url, api_key: 'sk-not-the-key', enabled: true }) });
     const t = (await (await api('/v1/admin/providers/acme-wrongkey/test', { method: 'POST', headers: admin() })).json()) as { ok: boolean; status: number; error: string };
     expect(t.ok).toBe(false);
     expect(t.status).toBe(401);
-    expect(t.error).toContain('Incorrect API key');
+    expect(t.error).toBe('acme-wrongkey: The model provider refused the provider key.');
+    expect(JSON.stringify(t)).not.toContain('sk-not-the-key');
   });
 
   it('refuses a base URL without the version suffix, a bad name, and a built-in name', async () => {
@@ -152,6 +153,19 @@ describe('provider admin routes', () => {
     expect(((await noVersion.json()) as { error: { param: string } }).error.param).toBe('base_url');
     expect((await api('/v1/admin/providers/Acme_2', { method: 'PUT', headers: admin(), body: JSON.stringify({ base_url: 'http://h/v1' }) })).status).toBe(422);
     expect((await api('/v1/admin/providers/openai', { method: 'PUT', headers: admin(), body: JSON.stringify({ base_url: 'http://h/v1' }) })).status).toBe(409);
+  });
+
+  it('refuses a base URL with credentials or a query string (422 naming base_url), and never lists a stored password', async () => {
+    for (const base_url of ['http://user:hunter2secret@127.0.0.1:1234/v1', 'http://user@127.0.0.1:1234/v1', 'http://127.0.0.1:1234/v1?key=hunter2secret', 'http://127.0.0.1:1234/v1?', 'http://127.0.0.1:1234/v1#x']) {
+      const r = await api('/v1/admin/providers/acme-cred', { method: 'PUT', headers: admin(), body: JSON.stringify({ base_url, enabled: true }) });
+      expect(r.status, base_url).toBe(422);
+      const e = ((await r.json()) as { error: { code: string; param: string; message: string } }).error;
+      expect(e).toMatchObject({ code: 'validation_failed', param: 'base_url' });
+      expect(e.message).not.toContain('hunter2secret');
+    }
+    const list = await (await api('/v1/admin/providers', { headers: admin() })).text();
+    expect(list).not.toContain('hunter2secret');
+    expect(list).not.toContain('acme-cred');
   });
 
   it('removes a provider so its models stop routing at once', async () => {

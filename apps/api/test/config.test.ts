@@ -19,6 +19,21 @@ describe('configuration is validated once at boot', () => {
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL="loud"/);
   });
 
+  it('refuses a vendor base URL with credentials, a query string or a fragment', () => {
+    expect(loadConfig({ OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }).OPENAI_BASE_URL).toBe('http://127.0.0.1:9/v1');
+    for (const v of ['http://u:p@127.0.0.1:9/v1', 'http://127.0.0.1:9/v1?key=x', 'http://127.0.0.1:9/v1#f']) {
+      expect(() => loadConfig({ GEMINI_BASE_URL: v })).toThrow(/GEMINI_BASE_URL=.* is invalid: must not carry credentials/);
+    }
+  });
+
+  it('bounds the largest vendor response read, 64 MiB unless set', () => {
+    expect(loadConfig({}).UPSTREAM_MAX_RESPONSE_BYTES).toBe(64 * 1024 * 1024);
+    expect(loadConfig({ UPSTREAM_MAX_RESPONSE_BYTES: '1048576' }).UPSTREAM_MAX_RESPONSE_BYTES).toBe(1048576);
+    expect(() => loadConfig({ UPSTREAM_MAX_RESPONSE_BYTES: '0' })).toThrow(/UPSTREAM_MAX_RESPONSE_BYTES="0" is invalid: must be at least 65536/);
+    expect(() => loadConfig({ UPSTREAM_MAX_RESPONSE_BYTES: 'lots' })).toThrow(/UPSTREAM_MAX_RESPONSE_BYTES="lots" is invalid/);
+    expect(() => loadConfig({ UPSTREAM_MAX_RESPONSE_BYTES: String(2 ** 31) })).toThrow(/at most 1073741824/);
+  });
+
   it('refuses an unknown OPTIMIZER_ setting as a likely typo', () => {
     expect(() => loadConfig({ OPTIMIZER_MASTERKEY: 'x' })).toThrow(/unknown setting OPTIMIZER_MASTERKEY/);
   });

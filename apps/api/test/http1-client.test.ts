@@ -52,10 +52,11 @@ async function scripted(script: Script): Promise<Scripted> {
   return state;
 }
 
-function client(overrides: Partial<{ firstByteMs: number; idleMs: number; keepAliveMs: number; maxConnections: number }> = {}): Http1Client {
+function client(overrides: Partial<{ firstByteMs: number; idleMs: number; keepAliveMs: number; maxConnections: number; maxResponseBytes: number }> = {}): Http1Client {
   const c = new Http1Client({
     timeouts: { connectMs: 2_000, firstByteMs: overrides.firstByteMs ?? 2_000, idleMs: overrides.idleMs ?? 2_000, keepAliveMs: overrides.keepAliveMs ?? 30_000 },
     maxConnections: overrides.maxConnections ?? 8,
+    maxResponseBytes: overrides.maxResponseBytes ?? 1024 * 1024,
     check: null,
   });
   clients.push(c);
@@ -190,6 +191,55 @@ describe('the vendor HTTP/1.1 client', () => {
     const c = client({ keepAliveMs: 100 });
     await send(c, s.url);
     await expect.poll(() => closed, { timeout: 2_000 }).toBe(1);
+  });
+
+  it("keeps an idle connection no longer than the server's Keep-Alive timeout (less a margin)", async () => {
+    let closedAt = 0;
+    const s = await scripted((sock) => {
+      sock.once('close', () => (closedAt = performance.now()));
+      sock.write(ok('{}', 'keep-alive: timeout=2, max=100\r\n'));
+    });
+    const c = client({ keepAliveMs: 30_000 });
+    await send(c, s.url);
+    const answeredAt = performance.now();
+    await expect.poll(() => closedAt, { timeout: 3_000, interval: 50 }).toBeGreaterThan(0);
+    // the client closed it about a second after the answer: well before its own 30 s, and before the server's 2 s
+    expect(closedAt - answeredAt).toBeGreaterThan(700);
+    expect(closedAt - answeredAt).toBeLessThan(1_900);
+  });
+
+  it('does not reuse a connection whose Keep-Alive timeout leaves no time for another request', async () => {
+    const s = await scripted((sock) => void sock.write(ok('{}', 'keep-alive: timeout=1\r\n')));
+    const c = client();
+    expect((await send(c, s.url)).body).toBe('{}');
+    expect((await send(c, s.url)).body).toBe('{}');
+    expect(s.connections).toBe(2);
+  });
+
+  it('refuses a body over the maximum: by its Content-Length before reading it, and chunked or until close as it arrives', async () => {
+    const big = 'x'.repeat(1500);
+    const s = await scripted((sock, _r, i) => {
+      if (i === 0) sock.write('HTTP/1.1 200 OK\r\ncontent-length: 5000\r\n\r\n');
+      else if (i === 1) {
+        sock.write(`HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n3e8\r\n${'y'.repeat(1000)}\r\n`);
+        setTimeout(() => sock.write(`5dc\r\n${big}\r\n0\r\n\r\n`), 20);
+      }
+      else if (i === 2) sock.end(`HTTP/1.1 200 OK\r\n\r\n${big}${big}`);
+      else sock.write(ok('z'.repeat(2048)));
+    });
+    const c = client({ maxResponseBytes: 2048 });
+    await expect(send(c, s.url)).rejects.toMatchObject({ code: 'UND_ERR_RES_EXCEEDED_MAX_SIZE' });
+    await expect(send(c, s.url)).rejects.toMatchObject({ code: 'UND_ERR_RES_EXCEEDED_MAX_SIZE' });
+    await expect(send(c, s.url)).rejects.toMatchObject({ code: 'UND_ERR_RES_EXCEEDED_MAX_SIZE' });
+    expect((await send(c, s.url)).body).toBe('z'.repeat(2048)); // exactly the maximum is fine
+  });
+
+  it('tells a reset connection by its error code', async () => {
+    const s = await scripted((sock) => {
+      sock.write('HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\npartial');
+      setTimeout(() => sock.resetAndDestroy(), 20);
+    });
+    await expect(send(client(), s.url)).rejects.toMatchObject({ code: 'UND_ERR_SOCKET', message: 'other side reset the connection' });
   });
 
   it('queues requests beyond the connection limit and serves them all', async () => {

@@ -24,6 +24,9 @@ describe('lint bans in the gateway, each with its reason', () => {
   it('bans bare fetch for outbound calls', async () => {
     expect((await messagesFor('export const f = () => fetch("http://x");\n')).join()).toContain('outbound module');
   });
+  it("bans branching on an error's message text", async () => {
+    expect((await messagesFor("export const reset = (err: Error) => err.message.includes('ECONNRESET');\n")).join()).toContain('err.code');
+  });
   it('bans Math.random for ids and secrets', async () => {
     expect((await messagesFor('export const id = Math.random().toString(36);\n')).join()).toContain('node:crypto');
   });

@@ -26,7 +26,7 @@ function providerName(name: string): string {
   return r.data;
 }
 
-/** One live authenticated call to an enabled provider; the vendor's error comes back verbatim. */
+/** One live authenticated call to an enabled provider; a failure comes back in the catalogue's words. */
 export async function testProvider(s: Deps, name: string): Promise<ProviderTestResult> {
   const info = s.providers.get(name);
   if (!info) throw new ApiError('not_found', `No enabled provider ${name}.`);

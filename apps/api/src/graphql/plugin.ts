@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
 import { createYoga, maskError as defaultMaskError, type Plugin, type YogaLogger } from 'graphql-yoga';
 import { ApiError, type ErrorCode } from '../errors.ts';
+import { isDependencyDown } from '../http/dependency-down.ts';
 import type { Logger } from '../logger.ts';
 import type { Services } from '../services.ts';
 import { fromWire, type GraphQLContext } from './builder.ts';
@@ -51,7 +52,7 @@ export function toGraphQLError(e: ApiError, at?: GraphQLError): GraphQLError {
 }
 
 function maskError(error: unknown, message: string, isDev?: boolean): Error {
-  const api = apiErrorOf(error);
+  const api = apiErrorOf(error) ?? (isDependencyDown(error) ? new ApiError('unavailable') : null);
   if (api && api.code !== 'internal') return toGraphQLError(api, error instanceof GraphQLError ? error : undefined);
   return defaultMaskError(error, message, isDev);
 }

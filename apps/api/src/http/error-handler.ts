@@ -2,6 +2,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { ApiError, isApiError } from '../errors.ts';
+import { isDependencyDown } from './dependency-down.ts';
 
 const fastifyCodes: Record<string, () => ApiError> = {
   FST_ERR_CTP_BODY_TOO_LARGE: () => new ApiError('payload_too_large'),
@@ -20,6 +21,7 @@ export function toApiError(err: unknown): ApiError {
   if (fe && typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
     return new ApiError('invalid_request', fe.message);
   }
+  if (isDependencyDown(err)) return new ApiError('unavailable', undefined, { cause: err, headers: { 'retry-after': '1' } });
   return new ApiError('internal', undefined, { cause: err });
 }
 

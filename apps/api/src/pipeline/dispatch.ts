@@ -6,6 +6,8 @@
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import { adapterFor } from '../providers/adapters.ts';
+import { assertModelId } from '../providers/model-id.ts';
+import { redactError, sentSecrets } from '../providers/redact.ts';
 import type { Outbound, OutboundResponse } from '../providers/outbound.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import type { CallTarget, ChatAdapter, ChatBody, ProviderInfo } from '../providers/types.ts';
@@ -39,10 +41,12 @@ export function keyFor(headerKey: string | undefined, ctx: CallContext, provider
 /** Maps a transport failure (no HTTP answer) to our catalogue. */
 export function transportError(err: unknown, provider: string): ApiError {
   const code = (err as { code?: string }).code ?? '';
+  if (code === 'ERR_BLOCKED_ADDRESS') return new ApiError('provider_unavailable', `${provider} is not at a public address, and this gateway calls only public addresses for it.`, { cause: err });
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || (err as Error).name === 'TimeoutError') {
     return new ApiError('upstream_timeout', `${provider} did not answer in time.`, { cause: err });
   }
-  return new ApiError('upstream_error', `${provider} could not be reached (${code || (err as Error).message}).`, { cause: err });
+  // the code, never the error's text: the text of a transport error is not ours to pass on
+  return new ApiError('upstream_error', `${provider} could not be reached${/^[A-Z][A-Z0-9_]{1,40}$/.test(code) ? ` (${code})` : ''}.`, { cause: err });
 }
 
 /** One attempt on one candidate: no retries, no failover. */
@@ -51,7 +55,7 @@ export async function dispatchOnce(ctx: CallContext, deps: DispatchDeps, signal:
   const adapter = adapterFor(provider.wire);
   // The client's x-provider-key is for the vendor it named; a failover vendor never sees it.
   const headerKey = candidate.provider === ctx.route!.requestedProvider ? ctx.providerKeyHeader : undefined;
-  const target: CallTarget = { provider, model: candidate.model, apiKey: keyFor(headerKey, ctx, provider, deps.providerKeys) };
+  const target: CallTarget = { provider, model: assertModelId(candidate.model), apiKey: keyFor(headerKey, ctx, provider, deps.providerKeys) };
   const source = bodyOverride ?? ctx.body;
   const body = (candidate.model === source.model ? source : { ...source, model: candidate.model }) as ChatBody;
   const refused = adapter.unsupported(body, target);
@@ -61,18 +65,18 @@ export async function dispatchOnce(ctx: CallContext, deps: DispatchDeps, signal:
   const attempt: Attempt = { provider: provider.name, model: candidate.model, profile: candidate.profile, startedAt: new Date(), latencyMs: 0, status: null, outcome: 'error', usage: noUsage, role };
   ctx.attempts.push(attempt);
   try {
-    const response = await deps.outbound.request({ url: req.url, method: 'POST', headers: req.headers, body: req.body, signal });
+    const response = await deps.outbound.request({ url: req.url, method: 'POST', headers: req.headers, body: req.body, signal, policy: provider.addressPolicy });
     attempt.status = response.statusCode;
     if (response.statusCode >= 400) {
       const text = await response.body.text();
       attempt.latencyMs = performance.now() - startedAt;
-      throw adapter.mapError(response.statusCode, response.headers, text, target);
+      throw redactError(adapter.mapError(response.statusCode, response.headers, text, target), sentSecrets(target, req));
     }
     attempt.outcome = 'ok';
     return { response, startedAt, adapter, target, attempt };
   } catch (err) {
     if (err instanceof ApiError) throw err;
     attempt.latencyMs = performance.now() - startedAt;
-    throw transportError(err, provider.name);
+    throw redactError(transportError(err, provider.name), sentSecrets(target, req));
   }
 }

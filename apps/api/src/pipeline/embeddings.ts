@@ -9,6 +9,8 @@ import { ApiError } from '../errors.ts';
 import { toApiError } from '../http/error-handler.ts';
 import { parseWith } from '../http/validate.ts';
 import { embeddingAdapterFor } from '../providers/embedding-adapters.ts';
+import { assertModelId } from '../providers/model-id.ts';
+import { redactError, sentSecrets } from '../providers/redact.ts';
 import type { CallTarget, EmbeddingAdapter, EmbeddingAnswer, EmbeddingInput, ParsedEmbeddings } from '../providers/types.ts';
 import type { Services } from '../services.ts';
 import { newCallContext, type Attempt, type CallContext } from './context.ts';
@@ -96,7 +98,7 @@ function route(ctx: CallContext, s: Services): { adapter: EmbeddingAdapter; targ
     baselineProfile: profile,
     reasons: [profile ? `embeddings on ${model} (${provider})` : `embeddings on ${model} (${provider}): not in the catalog, unpriced`],
   };
-  const target: CallTarget = { provider: info, model, apiKey: keyFor(ctx.providerKeyHeader, ctx, info, s.providerKeys) };
+  const target: CallTarget = { provider: info, model: assertModelId(model), apiKey: keyFor(ctx.providerKeyHeader, ctx, info, s.providerKeys) };
   return { adapter, target };
 }
 
@@ -112,18 +114,18 @@ async function sendAll(s: Services, adapter: EmbeddingAdapter, target: CallTarge
       requests.slice(i, i + PARALLEL_CALLS).map(async (r, j) => {
         let res;
         try {
-          res = await s.outbound.request({ url: r.url, method: 'POST', headers: r.headers, body: r.body, signal: callSignal });
+          res = await s.outbound.request({ url: r.url, method: 'POST', headers: r.headers, body: r.body, signal: callSignal, policy: target.provider.addressPolicy });
         } catch (err) {
-          throw transportError(err, target.provider.name);
+          throw redactError(transportError(err, target.provider.name), sentSecrets(target, r));
         }
         attempt.status = res.statusCode;
         let text: string;
         try {
           text = await res.body.text();
         } catch (err) {
-          throw transportError(err, target.provider.name);
+          throw redactError(transportError(err, target.provider.name), sentSecrets(target, r));
         }
-        if (res.statusCode >= 400) throw adapter.mapError(res.statusCode, res.headers, text, target);
+        if (res.statusCode >= 400) throw redactError(adapter.mapError(res.statusCode, res.headers, text, target), sentSecrets(target, r));
         answers[i + j] = { text, headers: res.headers };
       }),
     ).catch((e: unknown) => {

@@ -29,6 +29,8 @@ export interface SinkStream {
   readonly writableEnded: boolean;
   readonly writableFinished: boolean;
   readonly destroyed: boolean;
+  /** The connection: its 'drain' ends a wait too (the socket path's response emits none of its own). */
+  readonly socket?: { once(event: 'drain', listener: () => void): unknown; removeListener(event: 'drain', listener: () => void): unknown } | null;
 }
 
 /**

@@ -12,6 +12,8 @@ import type { Idempotency } from './idempotency.ts';
 import { meterCall } from './meter-call.ts';
 import type { Usage } from '../wire/usage.ts';
 import type { StreamEvent } from '../providers/types.ts';
+import { streamError } from '../providers/vendor-error.ts';
+import { sentSecrets } from '../providers/redact.ts';
 import { estimateUsage, optimizerBlock, responseHeaders } from './respond.ts';
 
 interface ChunkMeta {
@@ -49,8 +51,24 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Respon
   res.flushHeaders();
 
   const recorded: string[] | null = ctx.claim ? [] : null;
+  // Backpressure: when the client's socket is full, the vendor's is not read until it drains.
+  // node:http's response emits 'drain', the socket path's socket does: whichever comes first.
+  let draining = false;
+  const socket = res.socket;
+  const drained = () => {
+    if (!draining) return;
+    draining = false;
+    res.removeListener('drain', drained);
+    socket?.removeListener('drain', drained);
+    d.response.body.resume();
+  };
   const write = (s: string) => {
-    if (!res.writableEnded && !res.destroyed) res.write(s);
+    if (!res.writableEnded && !res.destroyed && !res.write(s) && !draining) {
+      draining = true;
+      d.response.body.pause();
+      res.once('drain', drained);
+      socket?.once('drain', drained);
+    }
     recorded?.push(s);
   };
   let clientGone = false;
@@ -91,8 +109,8 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Respon
           if (ev.data) usageChunk = ev.data;
           break;
         case 'error':
-          vendorError = ev.data;
-          write(`data: ${ev.data}\n\n`);
+          vendorError = streamError(d.target.provider.name, ev.data, sentSecrets(d.target)); // our words, never the vendor's text
+          write(`data: ${vendorError}\n\n`);
           break;
         case 'chunk':
           if (meta === null) meta = JSON.parse(ev.data) as ChunkMeta;
@@ -133,6 +151,8 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Respon
       error: (err) => finish(err),
     });
   });
+  res.removeListener('drain', drained);
+  socket?.removeListener('drain', drained);
   if (!clientGone && !vendorError && !failure && !sawDone) {
     failure = new ApiError('upstream_error', `${d.target.provider.name} ended the stream before it finished.`);
   }

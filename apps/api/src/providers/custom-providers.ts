@@ -24,14 +24,26 @@ export interface ProviderView {
   built_in: boolean;
 }
 
+/** A base URL as it may be shown: a row stored before credentials were refused shows none. */
+function withoutCredentials(href: string): string {
+  if (!URL.canParse(href)) return href;
+  const u = new URL(href);
+  if (u.username === '' && u.password === '') return href;
+  u.username = '';
+  u.password = '';
+  return u.href;
+}
+
 export class CustomProviders {
   readonly #db: Database;
   readonly #hot: HotStore;
   readonly #envelope: Envelope;
   readonly #registry: ProviderRegistry;
+  readonly #policy: 'any' | 'public-only';
   #rows: CustomProvider[] = [];
 
-  constructor(db: Database, hot: HotStore, envelope: Envelope, registry: ProviderRegistry) {
+  constructor(db: Database, hot: HotStore, envelope: Envelope, registry: ProviderRegistry, policy: 'any' | 'public-only' = 'any') {
+    this.#policy = policy;
     this.#db = db;
     this.#hot = hot;
     this.#envelope = envelope;
@@ -52,6 +64,7 @@ export class CustomProviders {
           name: r.name,
           wire: r.wire as Wire,
           baseUrl: r.baseUrl.replace(/\/+$/, ''),
+          addressPolicy: this.#policy,
           ...(r.sealedKey ? { platformKey: this.#envelope.decrypt(r.sealedKey as unknown as SealedSecret, { tenantId: PLATFORM, rowId: r.name }) } : {}),
         })),
     );
@@ -59,7 +72,7 @@ export class CustomProviders {
 
   list(): ProviderView[] {
     const builtIn = this.#registry.builtIn().map((p) => ({ name: p.name, base_url: p.baseUrl, wire: p.wire, enabled: true, key_set: p.platformKey !== undefined, built_in: true }));
-    const custom = this.#rows.map((r) => ({ name: r.name, base_url: r.baseUrl, wire: r.wire as Wire, enabled: r.enabled, key_set: r.sealedKey !== null, built_in: false }));
+    const custom = this.#rows.map((r) => ({ name: r.name, base_url: withoutCredentials(r.baseUrl), wire: r.wire as Wire, enabled: r.enabled, key_set: r.sealedKey !== null, built_in: false }));
     return [...builtIn, ...custom];
   }
 

@@ -3,15 +3,32 @@
 // responses framed by Content-Length, chunked encoding or the connection's close. It is
 // deliberately small: no redirects, no pipelining, no upgrade, no compression (the
 // request never asks for one). Timeouts are swept by one timer per origin instead of
-// one timer per request. Errors carry undici's codes, which the pipeline maps.
-import { connect as tcpConnect, isIP, type Socket } from 'node:net';
+// one timer per request. Errors carry undici's codes, which the pipeline maps. A response
+// body larger than the configured maximum ends the exchange (UND_ERR_RES_EXCEEDED_MAX_SIZE),
+// and an idle connection is kept no longer than the server's `Keep-Alive: timeout=` allows.
+import { connect as tcpConnect, isIP, type LookupFunction, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 
 export interface ClientTimeouts {
   connectMs: number;
   firstByteMs: number;
   idleMs: number;
+  /** How long an idle connection is kept at most; a server's shorter Keep-Alive hint wins. */
   keepAliveMs: number;
+}
+
+/** A server's Keep-Alive timeout is its own: reuse stops this long before it, so a request never races its close. */
+export const KEEP_ALIVE_MARGIN_MS = 1_000;
+
+/**
+ * How long a connection may stay idle after this answer: the server's `Keep-Alive: timeout=`
+ * hint less the margin, capped at `max`; 0 when the hint leaves no time to reuse it.
+ */
+export function keepAliveFor(header: string | string[] | undefined, max: number): number {
+  const text = Array.isArray(header) ? header.join(',') : header;
+  const m = text === undefined ? null : /(?:^|[,;\s])timeout\s*=\s*(\d{1,9})/i.exec(text);
+  if (m === null) return max;
+  return Math.max(0, Math.min(max, Number(m[1]) * 1000 - KEEP_ALIVE_MARGIN_MS));
 }
 
 /** What one exchange hears from its connection. */
@@ -31,6 +48,8 @@ export interface ClientRequest {
 
 /** Checks the socket actually connected to; an error refuses it. */
 export type SocketCheck = (socket: Socket) => Error | null;
+
+export type { LookupFunction };
 
 export class UpstreamError extends Error {
   readonly code: string;
@@ -69,19 +88,26 @@ class Connection {
   #chunkState: ChunkState = ChunkState.Size;
   #line = '';
   #keepAlive = true;
+  /** How long this connection may stay idle (the server's hint, or the client's own limit). */
+  keepAliveMs: number;
+  /** Body bytes of the answer being read, against the client's maximum. */
+  #bodyBytes = 0;
+  readonly #maxBody: number;
   #closed = false;
 
   /** The exchange waiting for this connection to open. */
   #first: Exchange | null;
 
-  constructor(socket: Socket, origin: Origin, first: Exchange) {
+  constructor(socket: Socket, origin: Origin, first: Exchange, keepAliveMs: number, maxBody: number) {
     this.socket = socket;
     this.#origin = origin;
+    this.keepAliveMs = keepAliveMs;
+    this.#maxBody = maxBody;
     this.#first = first;
     this.#handler = first.handler;
     first.conn = this;
     socket.on('data', (c: Buffer) => this.#onData(c));
-    socket.on('error', (err) => this.#fail(err.message.includes('ECONNRESET') ? new UpstreamError('UND_ERR_SOCKET', `other side reset the connection (${err.message})`) : err));
+    socket.on('error', (err: NodeJS.ErrnoException) => this.#fail(err.code === 'ECONNRESET' ? new UpstreamError('UND_ERR_SOCKET', 'other side reset the connection') : err));
     socket.on('close', () => this.#onClose());
   }
 
@@ -97,6 +123,7 @@ class Connection {
     this.#handler = x.handler;
     this.#head = null;
     this.#framing = Framing.None;
+    this.#bodyBytes = 0;
     this.phase = 'waiting';
     this.lastActive = performance.now();
     this.socket.write(x.text);
@@ -105,6 +132,18 @@ class Connection {
   /** Ends the exchange in flight with `err` and drops the connection. */
   abort(err: Error): void {
     this.#fail(err);
+  }
+
+  /** Whether the reader has paused this answer's body (then no idle timeout runs). */
+  paused = false;
+
+  /** Pauses or resumes reading `handler`'s answer, if it is still this connection's. */
+  flow(handler: ResponseHandler, on: boolean): void {
+    if (this.#handler !== handler || this.paused === !on) return;
+    this.paused = !on;
+    this.lastActive = performance.now();
+    if (on) this.socket.resume();
+    else this.socket.pause();
   }
 
   /** Ends `handler`'s exchange with `err` if it is still this connection's. */
@@ -117,8 +156,8 @@ class Connection {
     const idle = now - this.lastActive;
     if (this.phase === 'connecting' && idle > t.connectMs) this.#fail(new UpstreamError('UND_ERR_CONNECT_TIMEOUT', `connect timed out after ${t.connectMs} ms`));
     else if (this.phase === 'waiting' && idle > t.firstByteMs) this.#fail(new UpstreamError('UND_ERR_HEADERS_TIMEOUT', `no response headers within ${t.firstByteMs} ms`));
-    else if (this.phase === 'body' && idle > t.idleMs) this.#fail(new UpstreamError('UND_ERR_BODY_TIMEOUT', `no response data for ${t.idleMs} ms`));
-    else if (this.phase === 'idle' && idle > t.keepAliveMs) this.socket.destroy();
+    else if (this.phase === 'body' && !this.paused && idle > t.idleMs) this.#fail(new UpstreamError('UND_ERR_BODY_TIMEOUT', `no response data for ${t.idleMs} ms`));
+    else if (this.phase === 'idle' && idle > this.keepAliveMs) this.socket.destroy();
   }
 
   #onData(chunk: Buffer): void {
@@ -173,6 +212,9 @@ class Connection {
       this.#line = '';
     }
     if (this.#framing === Framing.UntilClose) this.#keepAlive = false;
+    if (this.#framing === Framing.Length && this.#remaining > this.#maxBody) throw tooLarge(this.#maxBody);
+    this.keepAliveMs = keepAliveFor(headers['keep-alive'], this.#origin.keepAliveMs);
+    if (this.keepAliveMs === 0) this.#keepAlive = false;
     this.phase = 'body';
     this.#handler!.onHeaders(code, headers);
     if (this.#handler === null) return; // the handler ended the exchange
@@ -181,12 +223,19 @@ class Connection {
     if (rest < buf.length) this.#readBody(buf, rest);
   }
 
+  /** Hands body bytes to the exchange, once they fit under the maximum. */
+  #deliver(bytes: Buffer): void {
+    this.#bodyBytes += bytes.length;
+    if (this.#bodyBytes > this.#maxBody) throw tooLarge(this.#maxBody);
+    this.#handler!.onData(bytes);
+  }
+
   #readBody(buf: Buffer, from: number): void {
     switch (this.#framing) {
       case Framing.Length: {
         const take = Math.min(this.#remaining, buf.length - from);
         this.#remaining -= take;
-        this.#handler!.onData(from === 0 && take === buf.length ? buf : buf.subarray(from, from + take));
+        this.#deliver(from === 0 && take === buf.length ? buf : buf.subarray(from, from + take));
         if (this.#remaining === 0 && this.#handler !== null) {
           if (from + take < buf.length) this.#keepAlive = false; // more than the body: never reuse
           this.#complete();
@@ -194,7 +243,7 @@ class Connection {
         return;
       }
       case Framing.UntilClose:
-        this.#handler!.onData(from === 0 ? buf : buf.subarray(from));
+        this.#deliver(from === 0 ? buf : buf.subarray(from));
         return;
       case Framing.Chunked:
         return this.#readChunked(buf, from);
@@ -227,7 +276,7 @@ class Connection {
         }
         case ChunkState.Data: {
           const take = Math.min(this.#remaining, buf.length - i);
-          this.#handler.onData(buf.subarray(i, i + take));
+          this.#deliver(buf.subarray(i, i + take));
           this.#remaining -= take;
           i += take;
           if (this.#remaining === 0) {
@@ -251,6 +300,10 @@ class Connection {
   #complete(extraBytes = false): void {
     const handler = this.#handler!;
     this.#handler = null;
+    if (this.paused) {
+      this.paused = false;
+      this.socket.resume();
+    }
     const reuse = this.#keepAlive && !extraBytes && !this.#origin.closing;
     if (reuse) {
       this.phase = 'idle';
@@ -281,6 +334,8 @@ class Connection {
     this.#origin.gone(this);
   }
 }
+
+const tooLarge = (max: number) => new UpstreamError('UND_ERR_RES_EXCEEDED_MAX_SIZE', `response body larger than ${max} bytes`);
 
 function framingOf(status: number, headers: Record<string, string | string[]>): Framing {
   if (status === 204 || status === 304) return Framing.None;
@@ -331,16 +386,31 @@ class Origin {
   closing = false;
   #drained: (() => void) | null = null;
 
-  constructor(url: URL, t: ClientTimeouts, check: SocketCheck | null, max: number) {
+  readonly #maxBody: number;
+
+  readonly #lookup: LookupFunction | undefined;
+
+  constructor(url: URL, t: ClientTimeouts, check: SocketCheck | null, max: number, maxBody: number, lookup?: LookupFunction) {
+    this.#lookup = lookup;
     this.#url = url;
     this.#t = t;
     this.#check = check;
     this.#max = max;
+    this.#maxBody = maxBody;
+  }
+
+  get keepAliveMs(): number {
+    return this.#t.keepAliveMs;
   }
 
   start(x: Exchange): void {
     if (this.closing) return x.handler.onError(closedError());
-    const conn = this.#idle.pop();
+    let conn = this.#idle.pop();
+    // one idle past its keep-alive time (the sweep may not have run yet) may be closing at the server
+    while (conn !== undefined && performance.now() - conn.lastActive > conn.keepAliveMs) {
+      conn.socket.destroy();
+      conn = this.#idle.pop();
+    }
     if (conn !== undefined) conn.send(x);
     else if (this.#all.size >= this.#max) this.#queue.push(x);
     else this.#open(x);
@@ -359,11 +429,13 @@ class Origin {
     const tls = u.protocol === 'https:';
     const host = u.hostname.startsWith('[') ? u.hostname.slice(1, -1) : u.hostname;
     const port = Number(u.port) || (tls ? 443 : 80);
-    const socket = tls ? tlsConnect({ host, port, servername: isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] }) : tcpConnect({ host, port });
+    // a lookup (when given) resolves the name, may refuse it, and the socket connects to what it returned
+    const lookup = this.#lookup === undefined ? {} : { lookup: this.#lookup };
+    const socket = tls ? tlsConnect({ host, port, servername: isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'], ...lookup }) : tcpConnect({ host, port, ...lookup });
     socket.setNoDelay(true);
     socket.setKeepAlive(true, 60_000);
     // until it connects, a failure or a timeout is this request's
-    const conn = new Connection(socket, this, x);
+    const conn = new Connection(socket, this, x, this.#t.keepAliveMs, this.#maxBody);
     this.#all.add(conn);
     this.#ensureSweep();
     socket.once(tls ? 'secureConnect' : 'connect', () => {
@@ -420,6 +492,10 @@ class Origin {
 export interface ClientOptions {
   timeouts: ClientTimeouts;
   maxConnections: number;
+  /** The largest response body accepted, in bytes. */
+  maxResponseBytes: number;
+  /** Resolves host names for connect (default: the system's, as node:net does). */
+  lookup?: LookupFunction;
   check: SocketCheck | null;
 }
 
@@ -436,7 +512,7 @@ export class Http1Client {
   request(url: URL, req: ClientRequest, handler: ResponseHandler): Exchange {
     let origin = this.#origins.get(url.origin);
     if (origin === undefined) {
-      origin = new Origin(url, this.#opts.timeouts, this.#opts.check, this.#opts.maxConnections);
+      origin = new Origin(url, this.#opts.timeouts, this.#opts.check, this.#opts.maxConnections, this.#opts.maxResponseBytes, this.#opts.lookup);
       this.#origins.set(url.origin, origin);
     }
     let text: string;
@@ -449,6 +525,11 @@ export class Http1Client {
     const x: Exchange = { text, handler, conn: null, origin };
     origin.start(x);
     return x;
+  }
+
+  /** Pauses (`on` false) or resumes reading an exchange's answer. */
+  flow(x: Exchange, on: boolean): void {
+    x.conn?.flow(x.handler, on);
   }
 
   /** Ends an exchange that has not ended yet with `err` (its handler hears it). */

@@ -2,8 +2,15 @@
 // keep-alive connections per origin, no fetch and no stream objects on the hot path,
 // separate connect, first-byte and idle timeouts (from config), and an address check
 // on the socket actually connected to.
+//
+// Under the `public-only` policy (design §11: outbound URLs a tenant or a user chose) a host
+// name is resolved first and refused if any of its addresses is not public, the socket
+// connects to an address that was checked (pinned: no second lookup can swap it), an
+// address literal is checked before connecting, and the connected socket is checked again.
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { isIP, isIPv6 } from 'node:net';
 import { isPrivateAddress } from './address-guard.ts';
-import { Http1Client, type Exchange as ClientExchange, type ResponseHandler, type SocketCheck } from './http1-client.ts';
+import { Http1Client, type Exchange as ClientExchange, type LookupFunction, type ResponseHandler, type SocketCheck } from './http1-client.ts';
 
 export interface Timeouts {
   connectMs: number;
@@ -12,6 +19,38 @@ export interface Timeouts {
 }
 
 export const defaultTimeouts: Timeouts = { connectMs: 5_000, firstByteMs: 60_000, idleMs: 30_000 };
+
+/** The largest vendor response body read by default (UPSTREAM_MAX_RESPONSE_BYTES). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+/** How long an idle vendor connection is kept at most, unless the vendor's Keep-Alive hint is shorter. */
+export const KEEP_ALIVE_MS = 30_000;
+
+/** Every address of a host name. */
+export type Resolver = (host: string) => Promise<string[]>;
+
+const systemResolver: Resolver = async (host) => (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
+
+export interface OutboundOptions extends Partial<Timeouts> {
+  maxResponseBytes?: number;
+  /** Resolves host names (default: the system's resolver); tests give a stub. */
+  resolve?: Resolver;
+}
+
+/** A node:net lookup through `resolve` that, for `publicOnly`, refuses a name with any address that is not public. */
+function lookupWith(resolve: Resolver, publicOnly: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname)
+      .then((addresses) => {
+        if (addresses.length === 0) throw Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' });
+        const blocked = publicOnly ? addresses.find((a) => isPrivateAddress(a)) : undefined;
+        if (blocked !== undefined) throw new BlockedAddressError(`refused to connect to ${hostname}: ${blocked} is not a public address`);
+        const list = addresses.map((address) => ({ address, family: isIPv6(address) ? 6 : 4 }));
+        if (options.all) callback(null, list);
+        else callback(null, list[0]!.address, list[0]!.family);
+      })
+      .catch((err: NodeJS.ErrnoException) => callback(err, '', 4));
+  };
+}
 
 export type AddressPolicy = 'any' | 'public-only';
 
@@ -56,9 +95,21 @@ export class OutboundBody {
   #error: Error | null = null;
   #sink: BodySink | null = null;
   readonly #abort: (err: Error) => void;
+  readonly #flow: (on: boolean) => void;
 
-  constructor(abort: (err: Error) => void) {
+  constructor(abort: (err: Error) => void, flow: (on: boolean) => void = () => undefined) {
     this.#abort = abort;
+    this.#flow = flow;
+  }
+
+  /** Stops reading from the vendor (its socket), for a reader that cannot keep up; the body's idle timeout waits too. */
+  pause(): void {
+    this.#flow(false);
+  }
+
+  /** Reads from the vendor again after `pause()`. */
+  resume(): void {
+    this.#flow(true);
   }
 
   /** The whole body as UTF-8 text; rejects if the transfer fails. */
@@ -159,7 +210,12 @@ class Exchange implements ResponseHandler {
   }
 
   onHeaders(statusCode: number, headers: ResponseHeaders): void {
-    const body = new OutboundBody((err) => this.#cancel(err));
+    const body = new OutboundBody(
+      (err) => this.#cancel(err),
+      (on) => {
+        if (this.#exchange !== null && !this.#finished) this.#client.flow(this.#exchange, on);
+      },
+    );
     this.#body = body;
     this.#resolve({ statusCode, headers, body });
   }
@@ -182,7 +238,7 @@ class Exchange implements ResponseHandler {
 }
 
 /** Refuses a socket connected to a private address (the address actually connected to, after DNS). */
-const publicOnly: SocketCheck = (socket) => {
+export const publicOnly: SocketCheck = (socket) => {
   const ip = socket.remoteAddress ?? '';
   return isPrivateAddress(ip) ? new BlockedAddressError(`refused to connect to ${ip}: not a public address`) : null;
 };
@@ -190,17 +246,29 @@ const publicOnly: SocketCheck = (socket) => {
 export class Outbound {
   readonly #clients: Record<AddressPolicy, Http1Client>;
 
-  constructor(timeouts: Partial<Timeouts> = {}) {
+  constructor(opts: OutboundOptions = {}) {
+    const { maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES, resolve, ...timeouts } = opts;
     const t = { ...defaultTimeouts, ...timeouts };
-    const clientWith = (check: SocketCheck | null) => new Http1Client({ timeouts: { ...t, keepAliveMs: 30_000 }, maxConnections: 256, check });
-    this.#clients = { any: clientWith(null), 'public-only': clientWith(publicOnly) };
+    const clientWith = (check: SocketCheck | null, lookup: LookupFunction | undefined) =>
+      new Http1Client({ timeouts: { ...t, keepAliveMs: KEEP_ALIVE_MS }, maxConnections: 256, maxResponseBytes, check, ...(lookup ? { lookup } : {}) });
+    this.#clients = {
+      // vendors the operator configured: resolved as node:net does, unless a resolver was given
+      any: clientWith(null, resolve ? lookupWith(resolve, false) : undefined),
+      'public-only': clientWith(publicOnly, lookupWith(resolve ?? systemResolver, true)),
+    };
   }
 
   /** Settles once the response's headers arrive; its body then arrives on `body`. */
   request(req: OutboundRequest): Promise<OutboundResponse> {
     const signal = req.signal;
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
-    const client = this.#clients[req.policy ?? 'any'];
+    const policy = req.policy ?? 'any';
+    if (policy === 'public-only') {
+      const host = req.url.hostname.startsWith('[') ? req.url.hostname.slice(1, -1) : req.url.hostname;
+      // an address literal is never looked up: check it before connecting
+      if (isIP(host) !== 0 && isPrivateAddress(host)) return Promise.reject(new BlockedAddressError(`refused to connect to ${host}: not a public address`));
+    }
+    const client = this.#clients[policy];
     return new Promise<OutboundResponse>((resolve, reject) => new Exchange(client, resolve, reject, signal).start(req));
   }
 

@@ -17,6 +17,8 @@ export interface ProviderInfo {
   platformKey?: string;
   /** Wire-specific settings (Azure api-version, Bedrock region, ...). */
   options?: Record<string, string>;
+  /** Which addresses calls to it may reach (default `any`: the operator configured it). */
+  addressPolicy?: 'any' | 'public-only';
 }
 
 /** An OpenAI chat-completions request body, as the client sent it (minus `optimizer`). */

@@ -6,6 +6,7 @@ import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { z } from 'zod';
 import { callsQuery, outcomeRequest, reportQuery, routingSettingsWrite, stageRequest, workflowRef } from '@optimizer/schema';
 import { ApiError } from '../errors.ts';
+import { isDependencyDown } from '../http/dependency-down.ts';
 import { parseWith } from '../http/validate.ts';
 import { workflowList } from '../reporting/workflows.ts';
 import type { Principal } from '../tenancy/key-cache.ts';
@@ -55,6 +56,7 @@ async function domain<T>(fn: () => Promise<T> | T): Promise<T> {
     return await fn();
   } catch (err) {
     if (err instanceof ApiError) throw toTrpcError(err);
+    if (isDependencyDown(err)) throw toTrpcError(new ApiError('unavailable', undefined, { cause: err }));
     throw err;
   }
 }

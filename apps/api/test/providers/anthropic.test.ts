@@ -289,12 +289,13 @@ describe('stream', () => {
 describe('errors', () => {
   const map = (status: number, name: string, headers: Record<string, string> = {}) => anthropicAdapter.mapError(status, headers, fixture(name), target);
 
-  it('keeps the vendor message and type and maps the status classes', () => {
+  it('keeps the vendor type, not its text, and maps the status classes', () => {
     const bad = map(400, 'error-invalid-request.json');
     expect(bad).toMatchObject({ status: 400, code: 'upstream_bad_request' });
-    expect(bad.message).toContain('anthropic: messages.2.content.0: unexpected `tool_use_id`');
+    expect(bad.message).toBe('anthropic: The model provider refused the request.');
+    expect(JSON.stringify(bad.toBody())).not.toContain('tool_use_id');
     expect(bad.extra).toMatchObject({ vendor_status: 400, vendor_type: 'invalid_request_error' });
-    expect(map(401, 'error-authentication.json')).toMatchObject({ status: 401, code: 'upstream_auth', message: 'anthropic: invalid x-api-key' });
+    expect(map(401, 'error-authentication.json')).toMatchObject({ status: 401, code: 'upstream_auth', message: 'anthropic: The model provider refused the provider key.' });
     expect(map(529, 'error-overloaded.json')).toMatchObject({ status: 502, code: 'upstream_error' });
     expect(map(500, 'error-overloaded.json').status).toBe(502);
   });
@@ -302,10 +303,10 @@ describe('errors', () => {
   it('keeps Retry-After on a 429', () => {
     const e = map(429, 'error-rate-limit.json', { 'retry-after': '17' });
     expect(e).toMatchObject({ status: 429, code: 'upstream_rate_limited', headers: { 'retry-after': '17' } });
-    expect(e.message).toContain('rate limit for your organization');
+    expect(e.message).toBe('anthropic: The model provider is rate limiting this key.');
   });
 
   it('answers with the status alone when the body is not Anthropic JSON', () => {
-    expect(anthropicAdapter.mapError(502, {}, '<html>Bad Gateway</html>', target).message).toBe('anthropic answered 502.');
+    expect(anthropicAdapter.mapError(502, {}, '<html>Bad Gateway</html>', target).message).toBe('anthropic: The model provider failed.');
   });
 });

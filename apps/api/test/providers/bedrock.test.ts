@@ -422,17 +422,18 @@ describe('stream', () => {
 
 describe('errors', () => {
   for (const e of json('errors.json').errors) {
-    it(`maps ${e.name} (${e.status}) to ${e.expect.status} ${e.expect.code}, keeping Bedrock's message`, () => {
+    it(`maps ${e.name} (${e.status}) to ${e.expect.status} ${e.expect.code}, keeping Bedrock's type, not its text`, () => {
       const err = mapBedrockError(e.status, e.headers, e.body, target);
       expect(err).toMatchObject({ status: e.expect.status, code: e.expect.code });
       const message = JSON.parse(e.body).message ?? JSON.parse(e.body).Message;
-      expect(err.message).toBe(`bedrock: ${message}`);
+      expect(err.message.startsWith('bedrock: The model provider')).toBe(true);
+      expect(err.message).not.toContain(message);
       expect(err.extra).toMatchObject({ vendor_status: e.status, vendor_type: e.headers['x-amzn-errortype'].split(':')[0] });
       if (e.expect.retryAfter) expect(err.headers['retry-after']).toBe(e.expect.retryAfter);
     });
   }
 
   it('still maps an error without x-amzn-ErrorType by its status', () => {
-    expect(mapBedrockError(429, {}, 'not json', target)).toMatchObject({ status: 429, message: 'bedrock answered 429.' });
+    expect(mapBedrockError(429, {}, 'not json', target)).toMatchObject({ status: 429, message: 'bedrock: The model provider is rate limiting this key.' });
   });
 });

@@ -227,7 +227,7 @@ describe('gemini errors', () => {
   it('answers 401 for a bad key, which Gemini reports as 400 INVALID_ARGUMENT with reason API_KEY_INVALID', () => {
     const e = map('error-api-key-invalid.json', 400);
     expect(e.status).toBe(401);
-    expect(e.message).toBe('gemini: API key not valid. Please pass a valid API key.');
+    expect(e.message).toBe('gemini: The model provider refused the provider key.');
     expect(e.extra).toMatchObject({ vendor_status: 400, vendor_type: 'INVALID_ARGUMENT', vendor_code: 'API_KEY_INVALID' });
   });
 
@@ -252,6 +252,6 @@ describe('gemini errors', () => {
   it('still answers by status when the body is not Google JSON', () => {
     const e = geminiAdapter.mapError(502, {}, '<html>Bad Gateway</html>', target);
     expect(e.status).toBe(502);
-    expect(e.message).toBe('gemini answered 502.');
+    expect(e.message).toBe('gemini: The model provider failed.');
   });
 });

@@ -152,9 +152,9 @@ describe('mistral', () => {
 
   it("reads Mistral's validation 422 and its gateway's 401", () => {
     const e422 = openaiCompatibleAdapter.mapError(422, {}, fixture('mistral', 'error-422.json'), target('mistral'));
-    expect(e422).toMatchObject({ status: 400, message: 'mistral: max_completion_tokens: Extra inputs are not permitted' });
+    expect(e422).toMatchObject({ status: 400, message: 'mistral: The model provider refused the request.' });
     const e401 = openaiCompatibleAdapter.mapError(401, {}, fixture('mistral', 'error-401.json'), target('mistral'));
-    expect(e401).toMatchObject({ status: 401, message: 'mistral: Unauthorized' });
+    expect(e401).toMatchObject({ status: 401, message: 'mistral: The model provider refused the provider key.' });
   });
 });
 
@@ -196,8 +196,10 @@ describe('groq', () => {
   it('keeps Retry-After on a Groq 429 and reads its 400 naming the field', () => {
     const e429 = openaiCompatibleAdapter.mapError(429, { 'retry-after': '3' }, fixture('groq', 'error-429.json'), target('groq'));
     expect(e429).toMatchObject({ status: 429, headers: { 'retry-after': '3' } });
-    expect(e429.message).toMatch(/^groq: Rate limit reached/);
-    expect(openaiCompatibleAdapter.mapError(400, {}, fixture('groq', 'error-400.json'), target('groq')).message).toBe("groq: property 'logit_bias' is unsupported");
+    expect(e429.message).toBe('groq: The model provider is rate limiting this key.');
+    const e400 = openaiCompatibleAdapter.mapError(400, {}, fixture('groq', 'error-400.json'), target('groq'));
+    expect(e400.message).toBe('groq: The model provider refused the request.');
+    expect(JSON.stringify(e400.toBody())).not.toContain('logit_bias is unsupported');
   });
 });
 
@@ -239,8 +241,10 @@ describe('deepseek', () => {
   });
 
   it('reads its 401 and maps a 402 (no balance) to a 400', () => {
-    expect(openaiCompatibleAdapter.mapError(401, {}, fixture('deepseek', 'error-401.json'), target('deepseek'))).toMatchObject({ status: 401, message: 'deepseek: Authentication Fails, Your api key: ****abcd is invalid' });
-    expect(openaiCompatibleAdapter.mapError(402, {}, fixture('deepseek', 'error-402.json'), target('deepseek'))).toMatchObject({ status: 400, message: 'deepseek: Insufficient Balance' });
+    expect(openaiCompatibleAdapter.mapError(401, {}, fixture('deepseek', 'error-401.json'), target('deepseek'))).toMatchObject({ status: 401, message: 'deepseek: The model provider refused the provider key.' });
+    // DeepSeek echoes the key's tail: none of its text travels on
+    expect(JSON.stringify(openaiCompatibleAdapter.mapError(401, {}, fixture('deepseek', 'error-401.json'), target('deepseek')).toBody())).not.toContain('abcd');
+    expect(openaiCompatibleAdapter.mapError(402, {}, fixture('deepseek', 'error-402.json'), target('deepseek'))).toMatchObject({ status: 400, message: 'deepseek: The model provider refused the request.', extra: { vendor_status: 402 } });
   });
 });
 
@@ -263,7 +267,7 @@ describe('xai', () => {
   it('reads its {"code", "error"} error body', () => {
     expect(openaiCompatibleAdapter.mapError(400, {}, fixture('xai', 'error-400.json'), target('xai'))).toMatchObject({
       status: 400,
-      message: 'xai: Argument not supported on this model: presencePenalty',
+      message: 'xai: The model provider refused the request.',
     });
   });
 });
@@ -321,7 +325,7 @@ describe('openrouter', () => {
     const events = decode('openrouter', 'stream-error.sse');
     expect(kinds(events)).toEqual(['chunk', 'error']);
     expect(JSON.parse((events[1] as { data: string }).data)).toEqual({ error: { message: 'Provider disconnected unexpectedly', type: 'upstream_error', code: 'server_error' } });
-    expect(openaiCompatibleAdapter.mapError(402, {}, fixture('openrouter', 'error-402.json'), target('openrouter'))).toMatchObject({ status: 400, message: expect.stringMatching(/^openrouter: Insufficient credits/) });
+    expect(openaiCompatibleAdapter.mapError(402, {}, fixture('openrouter', 'error-402.json'), target('openrouter'))).toMatchObject({ status: 400, message: 'openrouter: The model provider refused the request.', extra: { vendor_code: 402 } });
   });
 });
 
@@ -348,13 +352,13 @@ describe('ollama', () => {
     const c = JSON.parse(openaiCompatibleAdapter.parseResponse(fixture('ollama', 'response.json'), target('ollama')).text);
     expect(c.choices[0].message.tool_calls).toEqual([{ id: 'call_d0g3k8ab', type: 'function', function: { name: 'describe', arguments: '{}' } }]);
     expect(usageEvent(decode('ollama', 'stream.sse')).usage).toMatchObject({ promptTokens: 26, completionTokens: 2 });
-    expect(openaiCompatibleAdapter.mapError(404, {}, fixture('ollama', 'error-404.json'), target('ollama'))).toMatchObject({ status: 404, message: 'ollama: model "llama9" not found, try pulling it first' });
+    expect(openaiCompatibleAdapter.mapError(404, {}, fixture('ollama', 'error-404.json'), target('ollama'))).toMatchObject({ status: 404, message: 'ollama: The model provider does not know that model or route.' });
   });
 });
 
 describe('vllm', () => {
   it('reads the {"object": "error"} body as a response and mid-stream', () => {
-    expect(openaiCompatibleAdapter.mapError(400, {}, fixture('vllm', 'error-400.json'), target('vllm'))).toMatchObject({ status: 400, message: expect.stringMatching(/^vllm: This model's maximum context length/) });
+    expect(openaiCompatibleAdapter.mapError(400, {}, fixture('vllm', 'error-400.json'), target('vllm'))).toMatchObject({ status: 400, message: 'vllm: The model provider refused the request.' });
     const events = decode('vllm', 'stream-error.sse');
     expect(kinds(events)).toEqual(['chunk', 'chunk', 'error']);
     expect(JSON.parse((events[2] as { data: string }).data).error).toMatchObject({ message: 'Engine loop has died', type: 'InternalServerError' });
@@ -376,9 +380,10 @@ describe('azure-openai', () => {
     expect(JSON.parse(req.body)).not.toHaveProperty('model');
   });
 
-  it('escapes the deployment name and defaults the api-version', () => {
-    const req = openaiCompatibleAdapter.buildRequest(body(), target('azure-openai', 'team a/gpt'), false);
-    expect(req.url.pathname).toBe('/openai/deployments/team%20a%2Fgpt/chat/completions');
+  it('refuses a deployment name that is not an identifier and defaults the api-version', () => {
+    for (const name of ['team a/gpt', '..', '.', '%2e%2e']) expect(() => openaiCompatibleAdapter.buildRequest(body(), target('azure-openai', name), false)).toThrow(/not a valid identifier/);
+    const req = openaiCompatibleAdapter.buildRequest(body(), target('azure-openai', 'team-a.gpt_1'), false);
+    expect(req.url.pathname).toBe('/openai/deployments/team-a.gpt_1/chat/completions');
     expect(req.url.searchParams.get('api-version')).toBe('2024-10-21');
   });
 
@@ -391,7 +396,7 @@ describe('azure-openai', () => {
   });
 
   it('reads its {"error": {"code": "401"}} body and keeps Retry-After on a 429', () => {
-    expect(openaiCompatibleAdapter.mapError(401, {}, fixture('azure-openai', 'error-401.json'), target('azure-openai'))).toMatchObject({ status: 401, message: expect.stringMatching(/^azure-openai: Access denied/) });
+    expect(openaiCompatibleAdapter.mapError(401, {}, fixture('azure-openai', 'error-401.json'), target('azure-openai'))).toMatchObject({ status: 401, message: 'azure-openai: The model provider refused the provider key.', extra: { vendor_code: '401' } });
     expect(openaiCompatibleAdapter.mapError(429, { 'retry-after': '6' }, fixture('azure-openai', 'error-429.json'), target('azure-openai'))).toMatchObject({ status: 429, headers: { 'retry-after': '6' } });
   });
 });
@@ -400,7 +405,7 @@ describe('every vendor', () => {
   it('answers a body it cannot read with an error, and an error it cannot read with the status alone', () => {
     for (const name of Object.keys(vendors)) {
       expect(() => openaiCompatibleAdapter.parseResponse('<html>', target(name))).toThrow();
-      expect(openaiCompatibleAdapter.mapError(503, {}, 'upstream connect error', target(name))).toMatchObject({ status: 502, message: `${name} answered 503.` });
+      expect(openaiCompatibleAdapter.mapError(503, {}, 'upstream connect error', target(name))).toMatchObject({ status: 502, message: `${name}: The model provider failed.` });
     }
   });
 

@@ -9,6 +9,7 @@
 import { ApiError } from '../../errors.ts';
 import type { ProviderInfo } from '../types.ts';
 import { signRequest, type AwsCredentials } from './sigv4.ts';
+import { modelSegment } from '../model-id.ts';
 import { urlOf } from '../url.ts';
 
 export const SERVICE = 'bedrock';
@@ -27,7 +28,7 @@ export function regionOf(provider: ProviderInfo): string {
 
 /** POST {baseUrl}/model/{modelId}/converse[-stream]; the id's `:` and `/` travel percent-encoded. */
 export function converseUrl(provider: ProviderInfo, model: string, stream: boolean): URL {
-  return urlOf(`${provider.baseUrl}/model/${encodeURIComponent(model)}/${stream ? 'converse-stream' : 'converse'}`);
+  return urlOf(`${provider.baseUrl}/model/${modelSegment(model)}/${stream ? 'converse-stream' : 'converse'}`);
 }
 
 /** Splits the provider key into AWS credentials, or null when it is not in that form. */

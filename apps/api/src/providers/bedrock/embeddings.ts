@@ -7,6 +7,7 @@ import type { AdapterRequest, CallTarget, EmbeddingAdapter, EmbeddingAnswer, Emb
 import { tryJson } from '../vendor-error.ts';
 import { credentialsOrThrow, regionOf, signedHeaders } from './api.ts';
 import { mapBedrockError } from './errors.ts';
+import { modelSegment } from '../model-id.ts';
 import { urlOf } from '../url.ts';
 
 type Family = 'titan-v2' | 'titan-v1' | 'cohere';
@@ -22,7 +23,7 @@ export function familyOf(model: string): Family | null {
 }
 
 export function invokeUrl(baseUrl: string, model: string): URL {
-  return urlOf(`${baseUrl}/model/${encodeURIComponent(model)}/invoke`);
+  return urlOf(`${baseUrl}/model/${modelSegment(model)}/invoke`);
 }
 
 /** The native bodies, one per call. */

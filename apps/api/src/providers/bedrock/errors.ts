@@ -6,7 +6,7 @@
 // error object for the client.
 import { ApiError, type ErrorCode } from '../../errors.ts';
 import type { CallTarget } from '../types.ts';
-import { tryJson, vendorError } from '../vendor-error.ts';
+import { tryJson, vendorError, vendorMessage } from '../vendor-error.ts';
 
 /** Types whose HTTP status maps to the wrong code by class alone. */
 const CODE_BY_TYPE: Record<string, ErrorCode> = {
@@ -36,7 +36,7 @@ export function mapBedrockError(status: number, headers: Record<string, string |
   const base = vendorError(target.provider.name, status, headers, { message: typeof message === 'string' ? message : undefined, type, code: type });
   const code = type ? CODE_BY_TYPE[type] : undefined;
   if (!code || code === base.code) return base;
-  return new ApiError(code, base.message, { param: base.param, headers: base.headers, extra: base.extra });
+  return new ApiError(code, vendorMessage(target.provider.name, code), { param: base.param, headers: base.headers, extra: base.extra });
 }
 
 const STREAM_ERROR_TYPE: Record<string, string> = {

@@ -1,12 +1,12 @@
 // Gemini API (Google Generative Language) endpoints and auth. The key travels in the
 // `x-goog-api-key` header, never in the URL, so it stays out of proxy and access logs.
 import type { CallTarget } from '../types.ts';
+import { modelPath } from '../model-id.ts';
 import { urlOf } from '../url.ts';
 
-/** `models/gemini-2.5-flash` for a bare name; a full resource name (`tunedModels/x`) is kept. */
+/** `models/gemini-2.5-flash` for a bare name; a full resource name (`tunedModels/x`) is kept; a name that is not an identifier is refused. */
 export function modelResource(model: string): string {
-  const path = model.includes('/') ? model : `models/${model}`;
-  return path.split('/').map(encodeURIComponent).join('/');
+  return modelPath(model.includes('/') ? model : `models/${model}`);
 }
 
 /** `POST {base}/models/{model}:generateContent`, or `:streamGenerateContent?alt=sse` for SSE framing. */

@@ -11,6 +11,7 @@ import { embeddingRequest, openAIEmbeddingBody, parseOpenAIEmbeddings, type Embe
 import { authHeaders } from './adapter.ts';
 import { mapCompatError } from './errors.ts';
 import { profileFor, AZURE_DEFAULT_API_VERSION } from './vendors.ts';
+import { modelSegment } from '../model-id.ts';
 import { urlOf } from '../url.ts';
 
 export interface EmbeddingProfile {
@@ -37,7 +38,7 @@ export const embeddingVendors: Readonly<Record<string, EmbeddingProfile>> = {
   openrouter: plain('dimensions', true, false),
   'azure-openai': {
     url: (baseUrl, model, o) =>
-      `${baseUrl}/deployments/${encodeURIComponent(model)}/embeddings?${new URLSearchParams({ 'api-version': o.apiVersion || AZURE_DEFAULT_API_VERSION }).toString()}`,
+      `${baseUrl}/deployments/${modelSegment(model)}/embeddings?${new URLSearchParams({ 'api-version': o.apiVersion || AZURE_DEFAULT_API_VERSION }).toString()}`,
     fields: { model: false, dimensions: 'dimensions', user: true },
     tokens: true,
   },

@@ -5,6 +5,7 @@
 // ollama docs/openai.md, docs.vllm.ai, learn.microsoft.com Azure OpenAI reference).
 // Where a doc was silent or ambiguous the rule says so ("Unverified: ...").
 import { developerAsSystem, mistralMessages, namedMessage } from './messages.ts';
+import { modelSegment } from '../model-id.ts';
 import type { ParamRule, UsageStyle, VendorProfile } from './profile.ts';
 
 export const AZURE_DEFAULT_API_VERSION = '2024-10-21';
@@ -244,7 +245,7 @@ export const vendors: Readonly<Record<string, VendorProfile>> = {
   'azure-openai': {
     name: 'azure-openai',
     url: (baseUrl, model, o) =>
-      `${baseUrl}/deployments/${encodeURIComponent(model)}/chat/completions?${new URLSearchParams({ 'api-version': o.apiVersion || AZURE_DEFAULT_API_VERSION }).toString()}`,
+      `${baseUrl}/deployments/${modelSegment(model)}/chat/completions?${new URLSearchParams({ 'api-version': o.apiVersion || AZURE_DEFAULT_API_VERSION }).toString()}`,
     auth: 'api-key',
     modelInUrl: true,
     params: [],
