@@ -1,10 +1,11 @@
 // Builds the HTTP server: parsers, error envelope, auth, routes and the web app.
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { ApiError } from './errors.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { registerWeb } from './http/web.ts';
 import { FastPath } from './http/fast-path.ts';
 import { serverWithFastPath } from './http/fast-server.ts';
+import { clientErrorCode, failConnection } from './http/client-error.ts';
+import { parseJsonBody } from './http/json-body.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { registerSignupRoutes } from './routes/signup.ts';
 import { registerAgentRoutes } from './routes/agents.ts';
@@ -27,7 +28,18 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   let fast: FastPath | null = null;
   let closing = false;
   const app = Fastify({
-    serverFactory: serverWithFastPath(() => fast, () => services.config.BODY_LIMIT_BYTES),
+    serverFactory: serverWithFastPath({
+      handler: () => fast,
+      bodyLimit: () => services.config.BODY_LIMIT_BYTES,
+      headersTimeoutMs: services.config.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: services.config.HTTP_REQUEST_TIMEOUT_MS,
+      fastPath: services.config.FAST_PATH === 'on',
+    }),
+    clientErrorHandler: (err, socket) => {
+      const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+      if ((err as NodeJS.ErrnoException).code === 'ECONNRESET' || socket.destroyed) return void socket.destroy();
+      failConnection(socket, clientErrorCode(err as NodeJS.ErrnoException), answering);
+    },
     loggerInstance: services.logger as FastifyBaseLogger,
     bodyLimit: services.config.BODY_LIMIT_BYTES,
     logController: new LogController({ disableRequestLogging: true }),
@@ -40,12 +52,10 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    const text = body as string;
-    if (text.trim() === '') return done(null, undefined);
     try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(new ApiError('invalid_json', 'The request body is not valid JSON.'), undefined);
+      done(null, parseJsonBody(body as string));
+    } catch (err) {
+      done(err as Error, undefined);
     }
   });
 

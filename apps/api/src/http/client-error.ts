@@ -1,0 +1,35 @@
+// What a connection is told when its bytes are not a request we can read (bad framing,
+// a deadline missed, a head too large): the catalogue's envelope, written straight to
+// the socket, which then closes. node:http (through Fastify's clientErrorHandler) and
+// the socket path answer these cases with the very same bytes.
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import { ApiError, type ErrorCode } from '../errors.ts';
+
+export type ClientErrorCode = Extract<ErrorCode, 'invalid_http' | 'request_timeout' | 'headers_too_large'>;
+
+/** The full answer, head and body, for a connection-level failure. */
+export function clientErrorAnswer(code: ClientErrorCode): string {
+  const e = new ApiError(code);
+  const body = JSON.stringify(e.toBody());
+  return (
+    `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status]}\r\n` +
+    `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
+  );
+}
+
+/** Answers (unless an answer has already begun) and closes the connection. */
+export function failConnection(socket: Socket, code: ClientErrorCode, answerBegun: boolean): void {
+  if (socket.destroyed) return;
+  if (answerBegun || !socket.writable) return void socket.destroy();
+  socket.end(clientErrorAnswer(code), () => socket.destroy());
+  // a client that never reads must not hold the socket open
+  setTimeout(() => socket.destroy(), 1000).unref();
+}
+
+/** node:http's client errors, by the code node gives them. */
+export function clientErrorCode(err: { code?: string }): ClientErrorCode {
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return 'request_timeout';
+  if (err.code === 'HPE_HEADER_OVERFLOW') return 'headers_too_large';
+  return 'invalid_http';
+}
