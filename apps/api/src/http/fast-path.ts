@@ -167,6 +167,7 @@ export class FastPath implements FastHandler {
   refuse(err: unknown, h: Record<string, string>, res: FastResponse): void {
     const reply = new RawReply(res, performance.now(), this.#d.written);
     res.once('finish', () => this.#d.metrics.requests.incRoute(ROUTE, res.statusCode));
+    reply.header('connection', 'close'); // the body is not read (see fast-server.ts)
     this.#fail(err, reqIdOf(h), reply);
   }
 

@@ -23,17 +23,23 @@ export interface FastHandler {
   accepts(headers: Record<string, string>): boolean;
   /**
    * Checks the bearer key as soon as the head is read, before any of the body: the key's
-   * owner (or a promise of it), or a throw (a rejection) with the error to answer.
+   * owner (or a promise of it); a throw (a rejection) when the request is refused.
    */
   authenticate(headers: Record<string, string>): Principal | Promise<Principal>;
   serve(request: FastRequest, res: FastResponse): void;
-  /** Answers a request refused before its body was read. */
+  /** Answers a request refused at its head (the reply closes the connection). */
   refuse(err: unknown, headers: Record<string, string>, res: FastResponse): void;
 }
 
 const REQUEST_LINE = 'POST /v1/chat/completions HTTP/1.1\r\n';
 const MAX_HEAD = 16 * 1024;
 const MAX_HEADERS = 100;
+/**
+ * A refused request's body larger than this, not all arrived, is never read: the answer
+ * closes the connection (as the error handler has node:http do). Smaller ones are read and
+ * dropped, and the connection kept, as node:http does.
+ */
+export const REFUSED_BODY_READ = 64 * 1024;
 /** Pipelined bytes kept while an answer is in flight before reading pauses. */
 const MAX_PIPELINED = 1024 * 1024;
 // A field value may hold tab, visible characters and obs-text, nothing else (RFC 9110 5.5).
@@ -198,13 +204,13 @@ class FastConnection {
   #size = 0;
   #pending: Pending | null = null;
   #response: FastResponse | null = null;
-  /** Body bytes of a refused request still to arrive, dropped as they come. */
-  #discard = 0;
   /** When the request being read began (ms); 0 while none is (answering, or waiting between requests). */
   #requestStart: number;
   /** When the connection fell idle after an answer (ms); 0 otherwise. */
   #idleSince = 0;
   #closing = false;
+  /** Close by FIN and give the client a moment to read the answer before the socket goes. */
+  #linger = false;
 
   constructor(socket: Socket, deps: ServerDeps) {
     this.socket = socket;
@@ -229,22 +235,12 @@ class FastConnection {
   check(now: number): void {
     if (this.#requestStart > 0) {
       const elapsed = now - this.#requestStart;
-      const headRead = this.#pending !== null || this.#discard > 0;
+      const headRead = this.#pending !== null;
       if (elapsed > this.#d.requestTimeoutMs || (!headRead && elapsed > this.#d.headersTimeoutMs)) this.#fail('request_timeout');
     } else if (this.#idleSince > 0 && now - this.#idleSince > this.#d.keepAliveMs) this.socket.destroy();
   }
 
   readonly #onData = (chunk: Buffer): void => {
-    if (this.#discard > 0) {
-      const dropped = Math.min(this.#discard, chunk.length);
-      this.#discard -= dropped;
-      if (dropped === chunk.length) {
-        if (this.#discard === 0) this.#bodyDropped();
-        return;
-      }
-      chunk = chunk.subarray(dropped);
-      this.#requestStart = 0;
-    }
     if (this.#requestStart === 0 && this.#response === null) {
       this.#requestStart = Date.now(); // a new request's first byte
       this.#idleSince = 0;
@@ -255,12 +251,6 @@ class FastConnection {
     else if (this.#size > MAX_PIPELINED) this.socket.pause(); // read on once the answer in flight has gone
   };
 
-  /** A refused request's body has all arrived (and been dropped): read on as after an answer. */
-  #bodyDropped(): void {
-    this.#requestStart = 0;
-    if (this.#response === null) this.#readOn();
-  }
-
   /**
    * The client's FIN, as node:http takes it: a request half read is answered 400 and the
    * connection closed; an answer in flight is abandoned (the pipeline sees the client
@@ -268,7 +258,7 @@ class FastConnection {
    */
   readonly #onEnd = (): void => {
     const res = this.#response;
-    if (this.#pending !== null || this.#discard > 0 || (this.#size > 0 && !this.#holdsWholeRequest())) {
+    if (this.#pending !== null || (this.#size > 0 && !this.#holdsWholeRequest())) {
       res?.gone();
       return this.#fail('invalid_http');
     }
@@ -308,14 +298,18 @@ class FastConnection {
   /** Called by the response once its last byte is written. */
   answered(): void {
     this.#response = null;
+    if (this.#linger) {
+      this.socket.end();
+      setTimeout(() => this.socket.destroy(), 1000).unref();
+      return;
+    }
     if (this.#closing) return void this.socket.destroy();
-    if (this.#discard > 0) return; // the refused request's body is still arriving
     this.#readOn();
   }
 
   /** Between requests: wait for the next one, or read the one already buffered. */
   #readOn(): void {
-    if (this.socket.isPaused() && this.#pending === null) this.socket.resume();
+    if (this.socket.isPaused()) this.socket.resume();
     if (this.#size === 0) {
       this.#idleSince = Date.now();
       return;
@@ -341,12 +335,12 @@ class FastConnection {
       if (headers === null || handler === null || !(length <= this.#d.bodyLimit()) || !handler.accepts(headers)) return this.#handOff();
       const pending: Pending = { headers, handler, start: end + 4, length, principal: null };
       this.#pending = pending;
-      // The key is checked now, before any of the body is kept: a refused request's body is dropped as it comes.
+      // The key is checked now, before any of the body is kept (see #refused).
       let principal: Principal | Promise<Principal>;
       try {
         principal = handler.authenticate(headers);
       } catch (err) {
-        return this.#refuse(err);
+        return this.#refused(err);
       }
       if (principal instanceof Promise) {
         this.socket.pause(); // nothing more is read until the key is known
@@ -357,8 +351,7 @@ class FastConnection {
             if (this.#pending === pending && this.#response === null) this.#next();
           },
           (err: unknown) => {
-            this.socket.resume();
-            if (this.#pending === pending) this.#refuse(err);
+            if (this.#pending === pending) this.#refused(err);
           },
         );
         return;
@@ -379,17 +372,23 @@ class FastConnection {
     handler.serve({ headers, body, principal }, res);
   }
 
-  /** Answers the pending request's refusal, dropping its body (what has come and what is to come). */
-  #refuse(err: unknown): void {
+  /**
+   * A request refused at its head. With a large body still to come the answer is given at
+   * once and the connection closed without reading any more: read and dropped, every piece
+   * would still be a buffer for the garbage collector (30 clients x 19 MB: +140 MB of RSS).
+   * Otherwise node:http and Fastify take the connection from the request's first byte and
+   * answer as they always have (401 at once, the small body dropped, the connection kept).
+   */
+  #refused(err: unknown): void {
     const { headers, handler, start, length } = this.#pending!;
+    if (length <= REFUSED_BODY_READ || this.#size >= start + length) return this.#handOff();
+    this.socket.pause();
     this.#pending = null;
-    const buf = this.#joined();
-    const have = Math.min(length, buf.length - start);
-    const rest = buf.length - start - have;
-    this.#chunks = rest > 0 ? [buf.subarray(start + have)] : [];
-    this.#size = rest;
-    this.#discard = length - have;
-    if (this.#discard === 0) this.#requestStart = 0;
+    this.#chunks = [];
+    this.#size = 0;
+    this.#requestStart = 0;
+    this.#closing = true;
+    this.#linger = true;
     const res = new FastResponse(this);
     this.#response = res;
     handler.refuse(err, headers, res);
