@@ -4,7 +4,7 @@ import { installErrorHandler } from './http/error-handler.ts';
 import { registerWeb } from './http/web.ts';
 import { FastPath } from './http/fast-path.ts';
 import { serverWithFastPath } from './http/fast-server.ts';
-import { clientErrorCode, failConnection } from './http/client-error.ts';
+import { clientErrorCode, failConnection, type AnswerInFlight } from './http/client-error.ts';
 import { parseJsonBody } from './http/json-body.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { registerSignupRoutes } from './routes/signup.ts';
@@ -36,9 +36,9 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       fastPath: services.config.FAST_PATH === 'on',
     }),
     clientErrorHandler: (err, socket) => {
-      const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
       if ((err as NodeJS.ErrnoException).code === 'ECONNRESET' || socket.destroyed) return void socket.destroy();
-      failConnection(socket, clientErrorCode(err as NodeJS.ErrnoException), answering);
+      const current = (socket as { _httpMessage?: (AnswerInFlight & { req?: { complete: boolean } }) | null })._httpMessage ?? null;
+      failConnection(socket, clientErrorCode(err as NodeJS.ErrnoException), current, current?.req?.complete === true);
     },
     loggerInstance: services.logger as FastifyBaseLogger,
     bodyLimit: services.config.BODY_LIMIT_BYTES,

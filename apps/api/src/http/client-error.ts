@@ -18,10 +18,29 @@ export function clientErrorAnswer(code: ClientErrorCode): string {
   );
 }
 
-/** Answers (unless an answer has already begun) and closes the connection. */
-export function failConnection(socket: Socket, code: ClientErrorCode, answerBegun: boolean): void {
+/** The answer in flight on a connection, a ServerResponse or the socket path's FastResponse. */
+export interface AnswerInFlight {
+  headersSent: boolean;
+  writableEnded: boolean;
+  once(event: 'close', listener: () => void): unknown;
+}
+
+/**
+ * Answers and closes the connection. An answer still to be written for an earlier,
+ * complete request (`requestComplete`) goes first (node:http gives it or not depending on how its parser
+ * is fed); one half written is cut, as node:http cuts it.
+ */
+export function failConnection(socket: Socket, code: ClientErrorCode, current: AnswerInFlight | null, requestComplete = true): void {
   if (socket.destroyed) return;
-  if (answerBegun || !socket.writable) return void socket.destroy();
+  if (current !== null && !current.writableEnded) {
+    if (current.headersSent) return void socket.destroy();
+    if (requestComplete) {
+      current.once('close', () => failConnection(socket, code, null));
+      return;
+    }
+    // its request is the one cut short: no answer will come for it but this one
+  }
+  if (!socket.writable) return void socket.destroy();
   socket.end(clientErrorAnswer(code), () => socket.destroy());
   // a client that never reads must not hold the socket open
   setTimeout(() => socket.destroy(), 1000).unref();

@@ -32,7 +32,8 @@ export interface FastHandler {
 }
 
 const REQUEST_LINE = 'POST /v1/chat/completions HTTP/1.1\r\n';
-const MAX_HEAD = 16 * 1024;
+/** Heads larger than this go to node:http, whose limit (16 KiB, counted its own way) then decides. */
+const MAX_HEAD = 8 * 1024;
 const MAX_HEADERS = 100;
 /**
  * A refused request's body larger than this, not all arrived, is never read: the answer
@@ -209,6 +210,8 @@ class FastConnection {
   /** When the connection fell idle after an answer (ms); 0 otherwise. */
   #idleSince = 0;
   #closing = false;
+  /** A connection-level failure owns the socket from now on (see #fail). */
+  #failed = false;
   /** Close by FIN and give the client a moment to read the answer before the socket goes. */
   #linger = false;
 
@@ -241,6 +244,7 @@ class FastConnection {
   }
 
   readonly #onData = (chunk: Buffer): void => {
+    if (this.#failed) return;
     if (this.#requestStart === 0 && this.#response === null) {
       this.#requestStart = Date.now(); // a new request's first byte
       this.#idleSince = 0;
@@ -252,16 +256,13 @@ class FastConnection {
   };
 
   /**
-   * The client's FIN, as node:http takes it: a request half read is answered 400 and the
-   * connection closed; an answer in flight is abandoned (the pipeline sees the client
-   * leave); an idle connection closes.
+   * The client's FIN, as node:http takes it: a request half read is answered 400 (after
+   * the answer in flight, if any) and the connection closed; otherwise an answer in flight
+   * is abandoned (the pipeline sees the client leave) and the connection closes.
    */
   readonly #onEnd = (): void => {
     const res = this.#response;
-    if (this.#pending !== null || (this.#size > 0 && !this.#holdsWholeRequest())) {
-      res?.gone();
-      return this.#fail('invalid_http');
-    }
+    if (this.#pending !== null || (this.#size > 0 && !this.#holdsWholeRequest())) return this.#fail('invalid_http');
     res?.gone();
     this.socket.destroySoon();
   };
@@ -278,8 +279,8 @@ class FastConnection {
   /** Answers a connection-level failure (unless an answer has begun) and closes. */
   #fail(code: 'request_timeout' | 'invalid_http'): void {
     this.#requestStart = 0;
-    this.#closing = true;
-    failConnection(this.socket, code, this.#response?.headersSent === true);
+    this.#failed = true;
+    failConnection(this.socket, code, this.#response);
   }
 
   /** The unread bytes as one buffer. */
@@ -298,6 +299,7 @@ class FastConnection {
   /** Called by the response once its last byte is written. */
   answered(): void {
     this.#response = null;
+    if (this.#failed) return;
     if (this.#linger) {
       this.socket.end();
       setTimeout(() => this.socket.destroy(), 1000).unref();
@@ -325,7 +327,7 @@ class FastConnection {
       const prefix = Math.min(buf.length, REQUEST_LINE.length);
       if (buf.toString('latin1', 0, prefix) !== REQUEST_LINE.slice(0, prefix)) return this.#handOff();
       const end = buf.indexOf('\r\n\r\n');
-      if (end < 0) {
+      if (end < 0 || end > MAX_HEAD) {
         if (buf.length > MAX_HEAD) this.#handOff();
         return;
       }

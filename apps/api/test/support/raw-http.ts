@@ -48,6 +48,11 @@ export function openRaw(port: number): Promise<RawConnection> {
         if (end < 0) return;
         const [line, ...rest] = buf.toString('latin1', 0, end).split('\r\n');
         const headers = Object.fromEntries(rest.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+        const status = Number(line!.split(' ')[1]);
+        if (status >= 100 && status < 200) {
+          buf = buf.subarray(end + 4); // an interim answer (100 Continue): no body, the real one follows
+          continue;
+        }
         let body: string;
         let used: number;
         if (headers['transfer-encoding'] === 'chunked') {
@@ -74,7 +79,7 @@ export function openRaw(port: number): Promise<RawConnection> {
           body = buf.toString('utf8', end + 4);
           used = buf.length;
         }
-        answers.push({ status: Number(line!.split(' ')[1]), headers, body, at: Date.now() - openedAt });
+        answers.push({ status, headers, body, at: Date.now() - openedAt });
         buf = buf.subarray(used);
       }
     }
