@@ -37,8 +37,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     }),
     clientErrorHandler: (err, socket) => {
       if ((err as NodeJS.ErrnoException).code === 'ECONNRESET' || socket.destroyed) return void socket.destroy();
-      const current = (socket as { _httpMessage?: (AnswerInFlight & { req?: { complete: boolean } }) | null })._httpMessage ?? null;
-      failConnection(socket, clientErrorCode(err as NodeJS.ErrnoException), current, current?.req?.complete === true);
+      const current = (socket as { _httpMessage?: (AnswerInFlight & { req?: { complete: boolean }; _last?: boolean }) | null })._httpMessage ?? null;
+      failConnection(socket, clientErrorCode(err as NodeJS.ErrnoException), current, { requestComplete: current?.req?.complete === true, closes: current?._last === true });
     },
     loggerInstance: services.logger as FastifyBaseLogger,
     bodyLimit: services.config.BODY_LIMIT_BYTES,

@@ -25,16 +25,30 @@ export interface AnswerInFlight {
   once(event: 'close', listener: () => void): unknown;
 }
 
+/** What the caller knows of the answer in flight. */
+export interface InFlightState {
+  /** Its request was read whole (else the failure is in that very request, and no other answer will come). */
+  requestComplete: boolean;
+  /** It closes the connection itself (`connection: close`): nothing may follow it. */
+  closes: boolean;
+}
+
 /**
  * Answers and closes the connection. An answer still to be written for an earlier,
- * complete request (`requestComplete`) goes first (node:http gives it or not depending on how its parser
- * is fed); one half written is cut, as node:http cuts it.
+ * complete request goes first (node:http gives it or not depending on how its parser
+ * is fed), and the 400 follows unless that answer closes the connection; one half
+ * written is cut, as node:http cuts it.
  */
-export function failConnection(socket: Socket, code: ClientErrorCode, current: AnswerInFlight | null, requestComplete = true): void {
+export function failConnection(socket: Socket, code: ClientErrorCode, current: AnswerInFlight | null, state: InFlightState = { requestComplete: true, closes: false }): void {
   if (socket.destroyed) return;
+  if (current !== null && state.closes) {
+    if (current.writableEnded) current.once('close', () => socket.destroy());
+    else socket.destroy();
+    return;
+  }
   if (current !== null && !current.writableEnded) {
     if (current.headersSent) return void socket.destroy();
-    if (requestComplete) {
+    if (state.requestComplete) {
       current.once('close', () => failConnection(socket, code, null));
       return;
     }

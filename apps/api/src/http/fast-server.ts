@@ -88,6 +88,13 @@ export class FastResponse extends EventEmitter {
     return this.#conn.socket;
   }
 
+  /** Whether this answer ends the connection (`connection: close`). */
+  get closesConnection(): boolean {
+    if (this.#closeAfter) return true;
+    for (const name in this.#headers) if (name.toLowerCase() === 'connection' && String(this.#headers[name]).toLowerCase() === 'close') return true;
+    return false;
+  }
+
   writeHead(status: number, headers: Record<string, string | number> = {}): this {
     this.statusCode = status;
     this.#headers = headers;
@@ -280,7 +287,7 @@ class FastConnection {
   #fail(code: 'request_timeout' | 'invalid_http'): void {
     this.#requestStart = 0;
     this.#failed = true;
-    failConnection(this.socket, code, this.#response);
+    failConnection(this.socket, code, this.#response, { requestComplete: true, closes: this.#response?.closesConnection === true });
   }
 
   /** The unread bytes as one buffer. */
