@@ -23,6 +23,13 @@ import { registerGraphQL } from './graphql/plugin.ts';
 import { registerTrpc } from './trpc/plugin.ts';
 import type { Services } from './services.ts';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The JSON body's text as received. */
+    rawBody: string | undefined;
+  }
+}
+
 export async function buildApp(services: Services): Promise<FastifyInstance> {
   // The completion route's hot path is read off the socket in front of node:http and Fastify (http/fast-server.ts, http/fast-path.ts).
   let fast: FastPath | null = null;
@@ -51,9 +58,13 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   app.decorateRequest('principal', null);
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+  app.decorateRequest('rawBody', undefined);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     try {
-      done(null, parseJsonBody(body as string));
+      const parsed = parseJsonBody(body as string);
+      // kept, as the socket path keeps it, so a body with nothing to remove goes to the vendor as sent
+      req.rawBody = body as string;
+      done(null, parsed);
     } catch (err) {
       done(err as Error, undefined);
     }
