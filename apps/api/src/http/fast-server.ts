@@ -4,7 +4,9 @@
 // or Transfer-Encoding, no repeated header) and answered through FastResponse. The
 // first request that is anything else hands the connection, from that request's first
 // byte, to node:http and Fastify for good, so their parser and routes stay the
-// reference for every other case, malformed ones included. See docs/decisions.md.
+// reference for every other case, malformed ones included. The key is checked once the
+// head is read; deadlines are absolute and the client's FIN is honoured, as node:http does
+// (proven by test/fast-path-differential.test.ts). See docs/decisions.md ("Hot path").
 import { EventEmitter } from 'node:events';
 import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
