@@ -34,6 +34,19 @@ function rssBytes(pid: number): number {
   return Number(m![1]) * 1024;
 }
 
+/** The process's RSS once it has stopped moving (boot work such as loading models may still be going on). */
+async function settledRss(pid: number): Promise<number> {
+  const samples: number[] = [];
+  const until = Date.now() + 20_000;
+  for (;;) {
+    samples.push(rssBytes(pid));
+    const last = samples.slice(-5);
+    if (last.length === 5 && Math.max(...last) - Math.min(...last) < 1024 * 1024) return last[4]!;
+    if (Date.now() > until) return samples.at(-1)!;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 /** Writes `bytes` of body in 1 MiB pieces, waiting for the socket to drain between them. */
 async function sendBody(c: RawConnection, bytes: number): Promise<void> {
   for (let sent = 0; sent < bytes && !c.closed(); sent += CHUNK.length) {
@@ -70,7 +83,7 @@ describe.each(['on', 'off'])('FAST_PATH=%s', (fastPath) => {
       warm.socket.write(chatRequest({ key: 'sk-opt-wrong', body: '{}' }));
       await expect.poll(() => warm.answers.length).toBe(1);
       warm.socket.destroy();
-      const baseline = rssBytes(pid);
+      const baseline = await settledRss(pid);
       let peak = baseline;
       const sampler = setInterval(() => (peak = Math.max(peak, rssBytes(pid))), 20);
       try {

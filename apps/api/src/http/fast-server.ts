@@ -386,7 +386,7 @@ class FastConnection {
   /**
    * A request refused at its head. With a large body still to come the answer is given at
    * once and the connection closed without reading any more: read and dropped, every piece
-   * would still be a buffer for the garbage collector (30 clients x 19 MB: +140 MB of RSS).
+   * would still be a buffer for the garbage collector (RSS grows with the traffic).
    * Otherwise node:http and Fastify take the connection from the request's first byte and
    * answer as they always have (401 at once, the small body dropped, the connection kept).
    */
