@@ -46,7 +46,7 @@ const lines = [
   'POST /v1/chat/completions',
   'BREW /coffee HTCPCP/1.0',
 ];
-const models = ['gpt-4o-mini', 'gpt-4o-mini', 'gpt-4o-mini', 'gpt-4o', 'no-such-model', '', 'gpt-4o-mini\r\nx-evil: 1', 'gpt-4o-mini\u0000', 'gpt-4o-mini\t', 'openai/gpt-4o-mini'];
+const models = ['gpt-4o-mini', 'gpt-4o-mini', 'gpt-4o-mini', 'gpt-4o', 'no-such-model', '', 'gpt-4o-mini\r\nx-evil: 1', 'gpt-4o-mini\u0000', 'gpt-4o-mini\t', 'openai/gpt-4o-mini', 'gpt-4o-mini\u00e9', 'openai/gpt-4o-mini\u2028', 'openai/caf\u00e9', 'openai/\u{1F600}'];
 const extras = [
   'X-A: b',
   'X-Tab: a\tb',
