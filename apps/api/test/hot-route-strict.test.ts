@@ -4,6 +4,7 @@
 // deadline, honour the client's FIN, and refuse a model name with control characters or
 // a body nested 5,000 deep with a catalogued 4xx before any vendor call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signup } from './support/gateway.ts';
 import { startRig, type Rig } from './support/vendor.ts';
 import { chatRequest, openRaw, sleep } from './support/raw-http.ts';
 
@@ -52,6 +53,24 @@ describe.each([
     await expect.poll(() => big.socket.readableEnded).toBe(true); // the gateway's FIN
     expect(big.answers[0]!.status).toBe(401);
     expect(big.answers[0]!.headers.connection).toBe('close');
+  });
+
+  it('looks up a key this replica does not hold in memory while the body waits, then serves the request', async () => {
+    const tenant = await signup(rig.gw);
+    // the key stays valid in the database; this replica forgets it, as a replica that did not issue it never knew it
+    const rows = (await rig.gw.services.db.em().getConnection().execute('select hash from api_keys where account_id = ?', [tenant.account_id])) as { hash: string }[];
+    for (const r of rows) await rig.gw.services.keys.revoke(r.hash);
+    expect(rig.gw.services.keys.cached(tenant.api_key)).toBeUndefined();
+    const c = await openRaw(port);
+    const b = body(`looked up ${'y'.repeat(200_000)}`);
+    const text = chatRequest({ key: tenant.api_key, body: b });
+    c.socket.write(text.slice(0, text.length - b.length));
+    c.socket.write(text.slice(text.length - b.length)); // the body follows the head at once, while the key is looked up
+    await expect.poll(() => c.answers.length).toBe(1);
+    expect(c.answers[0]!.status).toBe(200);
+    expect(JSON.parse(c.answers[0]!.body).choices[0].message.content).toContain('looked up yyy');
+    expect(rig.gw.services.keys.cached(tenant.api_key)).toBeDefined();
+    c.socket.destroy();
   });
 
   it('cuts a head sent one byte at a time at the headers deadline, with 408', async () => {
