@@ -4,7 +4,7 @@ import { installErrorHandler } from './http/error-handler.ts';
 import { registerWeb } from './http/web.ts';
 import { FastPath } from './http/fast-path.ts';
 import { serverWithFastPath } from './http/fast-server.ts';
-import { clientErrorCode, failConnection, type AnswerInFlight } from './http/client-error.ts';
+import { clientErrorCode, failConnection, type AnswerInFlight, type InFlight } from './http/client-error.ts';
 import { parseJsonBody } from './http/json-body.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { registerSignupRoutes } from './routes/signup.ts';
@@ -44,8 +44,19 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     }),
     clientErrorHandler: (err, socket) => {
       if ((err as NodeJS.ErrnoException).code === 'ECONNRESET' || socket.destroyed) return void socket.destroy();
-      const current = (socket as { _httpMessage?: (AnswerInFlight & { req?: { complete: boolean }; _last?: boolean }) | null })._httpMessage ?? null;
-      failConnection(socket, clientErrorCode(err as NodeJS.ErrnoException), current, { requestComplete: current?.req?.complete === true, closes: current?._last === true });
+      type NodeAnswer = AnswerInFlight & { req?: { complete: boolean }; _last?: boolean };
+      const inFlight = (): InFlight => {
+        const m = (socket as { _httpMessage?: NodeAnswer | null })._httpMessage ?? null;
+        return m === null ? null : { answer: m, requestComplete: m.req?.complete === true };
+      };
+      // The parser is done with this connection. Answers still due for complete requests go out
+      // before the 400, as on the socket path, so a FIN from here on must not abort them (node:http's
+      // end listener would, and only when the bad bytes came before the FIN).
+      const now = inFlight();
+      if (now !== null && now !== 'closed' && now.requestComplete) {
+        for (const l of socket.listeners('end')) if (l.name === 'bound socketOnEnd') socket.off('end', l as () => void);
+      }
+      failConnection(socket, clientErrorCode(err as NodeJS.ErrnoException), inFlight);
     },
     loggerInstance: services.logger as FastifyBaseLogger,
     bodyLimit: services.config.BODY_LIMIT_BYTES,

@@ -129,8 +129,8 @@ describe.each([
     expect(c.answers[0]!.at - finAt).toBeLessThan(500);
   });
 
-  it('refuses a model name with CR, LF or NUL with 400 and calls no vendor', async () => {
-    for (const model of ['gpt-4o-mini\r\nX-Injected: 1', 'gpt-4o-mini\u0000', 'gpt-4o-mini\n']) {
+  it('refuses a model name with CR, LF, NUL or non-ASCII with 400 and calls no vendor', async () => {
+    for (const model of ['gpt-4o-mini\r\nX-Injected: 1', 'gpt-4o-mini\u0000', 'gpt-4o-mini\n', 'openai/gpt-4o-mini\u2028', 'openai/caf\u00e9']) {
       const before = rig.vendor.requests.length;
       const c = await openRaw(port);
       c.socket.write(chatRequest({ key: rig.tenant.api_key, body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }) }));

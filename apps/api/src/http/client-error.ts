@@ -25,34 +25,34 @@ export interface AnswerInFlight {
   once(event: 'close', listener: () => void): unknown;
 }
 
-/** What the caller knows of the answer in flight. */
-export interface InFlightState {
-  /** Its request was read whole (else the failure is in that very request, and no other answer will come). */
-  requestComplete: boolean;
-  /** It closes the connection itself (`connection: close`): nothing may follow it. */
-  closes: boolean;
-}
+/**
+ * The connection's answer in flight, as the caller sees it each time it is asked: the
+ * answer and whether its request was read whole; 'closed' once an answer has closed
+ * the connection (`connection: close`); null when none is due.
+ */
+export type InFlight = { answer: AnswerInFlight; requestComplete: boolean } | 'closed' | null;
 
 /**
- * Answers and closes the connection. An answer still to be written for an earlier,
- * complete request goes first (node:http gives it or not depending on how its parser
- * is fed), and the 400 follows unless that answer closes the connection; one half
- * written is cut, as node:http cuts it.
+ * Answers and closes the connection. Answers still due for complete requests (pipelined
+ * ones too, in turn) go out first, and the 400 after them unless one of them closed the
+ * connection: node:http gives them or not depending on whether its parser reads the
+ * socket natively or through the stream (as after a hand-off). An answer half written is
+ * cut, as node:http cuts it; an answer for the very request that failed never comes.
  */
-export function failConnection(socket: Socket, code: ClientErrorCode, current: AnswerInFlight | null, state: InFlightState = { requestComplete: true, closes: false }): void {
+export function failConnection(socket: Socket, code: ClientErrorCode, inFlight: () => InFlight): void {
   if (socket.destroyed) return;
-  if (current !== null && state.closes) {
-    if (current.writableEnded) current.once('close', () => socket.destroy());
-    else socket.destroy();
-    return;
-  }
-  if (current !== null && !current.writableEnded) {
-    if (current.headersSent) return void socket.destroy();
-    if (state.requestComplete) {
-      current.once('close', () => failConnection(socket, code, null));
+  const now = inFlight();
+  if (now === 'closed') return void socket.destroySoon();
+  if (now !== null && !now.answer.writableEnded) {
+    if (now.answer.headersSent) return void socket.destroy();
+    if (now.requestComplete) {
+      now.answer.once('close', () => setImmediate(() => failConnection(socket, code, inFlight)));
       return;
     }
-    // its request is the one cut short: no answer will come for it but this one
+  } else if (now !== null) {
+    // written, not yet flushed: ask again once it has gone
+    now.answer.once('close', () => setImmediate(() => failConnection(socket, code, inFlight)));
+    return;
   }
   if (!socket.writable) return void socket.destroy();
   socket.end(clientErrorAnswer(code), () => socket.destroy());

@@ -219,6 +219,8 @@ class FastConnection {
   /** When the connection fell idle after an answer (ms); 0 otherwise. */
   #idleSince = 0;
   #closing = false;
+  /** An answer said `connection: close`. */
+  #closedByAnswer = false;
   /** A connection-level failure owns the socket from now on (see #fail). */
   #failed = false;
   /** Close by FIN and give the client a moment to read the answer before the socket goes. */
@@ -289,7 +291,13 @@ class FastConnection {
   #fail(code: 'request_timeout' | 'invalid_http'): void {
     this.#requestStart = 0;
     this.#failed = true;
-    failConnection(this.socket, code, this.#response, { requestComplete: true, closes: this.#response?.closesConnection === true });
+    // the socket path reads no request ahead of its answer: at most one answer is due, for a complete request
+    failConnection(this.socket, code, () => {
+      const res = this.#response;
+      if (res === null) return this.#closedByAnswer ? 'closed' : null;
+      if (res.writableFinished && res.closesConnection) return 'closed';
+      return { answer: res, requestComplete: true };
+    });
   }
 
   /** The unread bytes as one buffer. */
@@ -307,6 +315,7 @@ class FastConnection {
 
   /** Called by the response once its last byte is written. */
   answered(): void {
+    if (this.#response?.closesConnection) this.#closedByAnswer = true;
     this.#response = null;
     if (this.#failed) return;
     if (this.#linger) {
