@@ -182,6 +182,8 @@ function render(c: Case, key: string, mark: string): { bytes: Buffer; truncated:
 }
 
 interface Outcome {
+  /** The body was cut short and the FIN sent at once. */
+  truncated: boolean;
   /** The answers' statuses (hence their classes), in order. */
   statuses: number[];
   /** The catalogue code of each error answer ('' for others). */
@@ -254,6 +256,7 @@ async function exchange(rig: Rig, c: Case, mark: string): Promise<Outcome> {
     closes: conn.answers.map((a) => a.headers.connection === 'close'),
     vendorCalls: rig.vendor.requests.filter((r) => r.rawBody.includes(mark)).length,
     detail: conn.answers.map((a) => `${a.status} ${a.body.slice(0, 160)}`).join(' | '),
+    truncated,
   };
 }
 
@@ -271,7 +274,12 @@ describe('the socket path against node:http, on generated requests', () => {
             const mark = `mark${(++marks).toString(36)}x`;
             const [a, b] = await Promise.all([exchange(fast, c, mark), exchange(node, c, mark)]);
             sent++;
-            const strip = (o: Outcome) => ({ statuses: o.statuses, codes: o.codes, closes: o.closes, vendorCalls: o.vendorCalls });
+            // A body cut short then FIN: node:http itself answers the head (401 once an uncached key is looked
+            // up) or only the 400, whichever comes first; both are 4xx and nothing reaches a vendor.
+            const strip = (o: Outcome) =>
+              o.truncated
+                ? { answered: o.statuses.length > 0, classes: [...new Set(o.statuses.map((x) => Math.floor(x / 100)))], vendorCalls: o.vendorCalls }
+                : { statuses: o.statuses, codes: o.codes, closes: o.closes, vendorCalls: o.vendorCalls };
             const shown = JSON.stringify({ ...c, body: c.body.toString('latin1').slice(0, 200), extra: c.extra.map((e) => e.slice(0, 40)) });
             expect(strip(a), `${shown}\nsocket path: ${a.detail}\nnode:http: ${b.detail}`).toEqual(strip(b));
           }),
