@@ -22,7 +22,9 @@ let skipped = 0;
 let status = 0;
 for (const leg of legs) {
   if (only && only !== leg.name) continue;
-  console.log(`\n=== test leg: ${leg.name} ===`);
+  // TEST_FAST_PATH=off (npm run test:node-http): every test gateway with the socket path off
+  const door = process.env.TEST_FAST_PATH === 'off' ? ', socket path off' : '';
+  console.log(`\n=== test leg: ${leg.name}${door} ===`);
   const report = join(out, `${leg.name}.json`);
   const r = spawnSync(vitest, ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...extra], {
     cwd: root,

@@ -1,10 +1,11 @@
 // Builds the HTTP server: parsers, error envelope, auth, routes and the web app.
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { ApiError } from './errors.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { registerWeb } from './http/web.ts';
 import { FastPath } from './http/fast-path.ts';
 import { serverWithFastPath } from './http/fast-server.ts';
+import { clientErrorCode, failConnection, type AnswerInFlight, type InFlight } from './http/client-error.ts';
+import { parseJsonBody } from './http/json-body.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { registerSignupRoutes } from './routes/signup.ts';
 import { registerAgentRoutes } from './routes/agents.ts';
@@ -22,12 +23,41 @@ import { registerGraphQL } from './graphql/plugin.ts';
 import { registerTrpc } from './trpc/plugin.ts';
 import type { Services } from './services.ts';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The JSON body's text as received. */
+    rawBody: string | undefined;
+  }
+}
+
 export async function buildApp(services: Services): Promise<FastifyInstance> {
   // The completion route's hot path is read off the socket in front of node:http and Fastify (http/fast-server.ts, http/fast-path.ts).
   let fast: FastPath | null = null;
   let closing = false;
   const app = Fastify({
-    serverFactory: serverWithFastPath(() => fast, () => services.config.BODY_LIMIT_BYTES),
+    serverFactory: serverWithFastPath({
+      handler: () => fast,
+      bodyLimit: () => services.config.BODY_LIMIT_BYTES,
+      headersTimeoutMs: services.config.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: services.config.HTTP_REQUEST_TIMEOUT_MS,
+      fastPath: services.config.FAST_PATH === 'on',
+    }),
+    clientErrorHandler: (err, socket) => {
+      if ((err as NodeJS.ErrnoException).code === 'ECONNRESET' || socket.destroyed) return void socket.destroy();
+      type NodeAnswer = AnswerInFlight & { req?: { complete: boolean }; _last?: boolean };
+      const inFlight = (): InFlight => {
+        const m = (socket as { _httpMessage?: NodeAnswer | null })._httpMessage ?? null;
+        return m === null ? null : { answer: m, requestComplete: m.req?.complete === true };
+      };
+      // The parser is done with this connection. Answers still due for complete requests go out
+      // before the 400, as on the socket path, so a FIN from here on must not abort them (node:http's
+      // end listener would, and only when the bad bytes came before the FIN).
+      const now = inFlight();
+      if (now !== null && now !== 'closed' && now.requestComplete) {
+        for (const l of socket.listeners('end')) if (l.name === 'bound socketOnEnd') socket.off('end', l as () => void);
+      }
+      failConnection(socket, clientErrorCode(err as NodeJS.ErrnoException), inFlight);
+    },
     loggerInstance: services.logger as FastifyBaseLogger,
     bodyLimit: services.config.BODY_LIMIT_BYTES,
     logController: new LogController({ disableRequestLogging: true }),
@@ -39,13 +69,15 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   app.decorateRequest('principal', null);
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    const text = body as string;
-    if (text.trim() === '') return done(null, undefined);
+  app.decorateRequest('rawBody', undefined);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(new ApiError('invalid_json', 'The request body is not valid JSON.'), undefined);
+      const parsed = parseJsonBody(body as string);
+      // kept, as the socket path keeps it, so a body with nothing to remove goes to the vendor as sent
+      req.rawBody = body as string;
+      done(null, parsed);
+    } catch (err) {
+      done(err as Error, undefined);
     }
   });
 

@@ -69,6 +69,12 @@ export const configSchema = z
     /** Addresses admin-registered providers may reach: `any` (design §11: a self-hosted vLLM) or `public-only`. */
     CUSTOM_PROVIDER_ADDRESS_POLICY: z.enum(['any', 'public-only']).default('any'),
     BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
+    /** From a request's first byte until its head is read, absolute (node:http's headersTimeout). */
+    HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+    /** From a request's first byte until its body is read, absolute (node:http's requestTimeout). */
+    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),
+    /** `off` sends every request through node:http and Fastify, the socket path's reference. */
+    FAST_PATH: z.enum(['on', 'off']).default('on'),
     METER_FLUSH_MS: z.coerce.number().int().positive().default(200),
     UPSTREAM_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
     UPSTREAM_FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
@@ -91,7 +97,11 @@ export const configSchema = z
     /** Share of semantic hits the judge checks while their step is still exploring. */
     SEMANTIC_CHECK_RATE: z.coerce.number().min(0).max(1).default(0.2),
   })
-  .strict();
+  .strict()
+  .refine((c) => c.HTTP_HEADERS_TIMEOUT_MS <= c.HTTP_REQUEST_TIMEOUT_MS, {
+    path: ['HTTP_HEADERS_TIMEOUT_MS'],
+    message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS (the head is part of the request)',
+  });
 
 export type Config = z.infer<typeof configSchema>;
 

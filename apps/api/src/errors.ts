@@ -16,6 +16,10 @@ interface CatalogueEntry {
 export const errorCatalogue = {
   invalid_json: { status: 400, type: 'invalid_request_error', log: 'info', retryable: false, message: 'The request body is not valid JSON.' },
   invalid_request: { status: 400, type: 'invalid_request_error', log: 'info', retryable: false, message: 'The request is invalid.' },
+  invalid_http: { status: 400, type: 'invalid_request_error', log: 'info', retryable: false, message: 'The request is not valid HTTP/1.1.' },
+  request_timeout: { status: 408, type: 'invalid_request_error', log: 'info', retryable: true, message: 'The request did not arrive in time.' },
+  headers_too_large: { status: 431, type: 'invalid_request_error', log: 'info', retryable: false, message: 'The request headers are too large.' },
+  json_too_deep: { status: 400, type: 'invalid_request_error', log: 'info', retryable: false, message: 'The request body nests deeper than 128 levels.' },
   unsupported_media_type: { status: 415, type: 'invalid_request_error', log: 'info', retryable: false, message: 'Send the body as application/json.' },
   missing_api_key: { status: 401, type: 'authentication_error', log: 'info', retryable: false, message: 'Missing bearer key: send Authorization: Bearer sk-opt-...' },
   invalid_api_key: { status: 401, type: 'authentication_error', log: 'info', retryable: false, message: 'The bearer key is not valid or was revoked.' },

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Server } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 
@@ -32,6 +33,17 @@ describe('configuration is validated once at boot', () => {
     expect(() => loadConfig({ UPSTREAM_MAX_RESPONSE_BYTES: '0' })).toThrow(/UPSTREAM_MAX_RESPONSE_BYTES="0" is invalid: must be at least 65536/);
     expect(() => loadConfig({ UPSTREAM_MAX_RESPONSE_BYTES: 'lots' })).toThrow(/UPSTREAM_MAX_RESPONSE_BYTES="lots" is invalid/);
     expect(() => loadConfig({ UPSTREAM_MAX_RESPONSE_BYTES: String(2 ** 31) })).toThrow(/at most 1073741824/);
+  });
+
+  it("defaults the HTTP deadlines to node:http's own, and refuses a headers deadline beyond the request's", () => {
+    const c = loadConfig({});
+    const node = new Server();
+    expect(c.HTTP_HEADERS_TIMEOUT_MS).toBe(node.headersTimeout);
+    expect(c.HTTP_REQUEST_TIMEOUT_MS).toBe(node.requestTimeout);
+    expect(c.FAST_PATH).toBe('on');
+    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '1000' })).toThrow(/HTTP_HEADERS_TIMEOUT_MS="5000" is invalid: must not exceed HTTP_REQUEST_TIMEOUT_MS/);
+    expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '0' })).toThrow(/HTTP_REQUEST_TIMEOUT_MS="0" is invalid/);
+    expect(() => loadConfig({ FAST_PATH: 'maybe' })).toThrow(/FAST_PATH="maybe" is invalid/);
   });
 
   it('refuses an unknown OPTIMIZER_ setting as a likely typo', () => {

@@ -13,6 +13,7 @@ import type { Metrics } from './metrics.ts';
 import { toApiError } from './error-handler.ts';
 import type { FastHandler, FastRequest, FastResponse } from './fast-server.ts';
 import type { PipelineHandler, PipelineRequest, ResponseSink } from '../pipeline/sink.ts';
+import { parseJsonBody } from './json-body.ts';
 
 /**
  * The pipeline's response sink (pipeline/sink.ts) on a FastResponse, answering as Fastify's reply would. `send` takes what
@@ -134,17 +135,8 @@ function isJson(contentType: string | undefined): boolean {
   return Number.isNaN(next) || next === 59 /* ; */ || next === 32 /* space */;
 }
 
-/** The parsed body, as the Fastify content-type parser in app.ts produces it. */
-export function parseJsonBody(text: string): unknown {
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new ApiError('invalid_json', 'The request body is not valid JSON.');
-  }
-}
-
 let reqSeq = 0;
+const reqIdOf = (h: Record<string, string>) => h['x-request-id'] || `req-${(++reqSeq).toString(36)}`;
 
 export class FastPath implements FastHandler {
   readonly #d: FastPathDeps;
@@ -157,41 +149,44 @@ export class FastPath implements FastHandler {
     return isJson(headers['content-type']) && !this.#d.closing();
   }
 
+  authenticate(h: Record<string, string>): Principal | Promise<Principal> {
+    // as the route's onRequest hook does, from memory when possible
+    const m = h.authorization === undefined ? null : BEARER.exec(h.authorization);
+    if (!m) throw new ApiError('missing_api_key');
+    const key = m[1]!;
+    if (!key.startsWith(TENANT_KEY_PREFIX)) throw new ApiError('invalid_api_key');
+    const cached = this.#d.cachedKey(key);
+    if (cached === null) throw new ApiError('invalid_api_key');
+    if (cached) return cached;
+    return this.#d.resolveKey(key).then((p) => {
+      if (!p) throw new ApiError('invalid_api_key');
+      return p;
+    });
+  }
+
+  refuse(err: unknown, h: Record<string, string>, res: FastResponse): void {
+    const reply = new RawReply(res, performance.now(), this.#d.written);
+    res.once('finish', () => this.#d.metrics.requests.incRoute(ROUTE, res.statusCode));
+    reply.header('connection', 'close'); // the body is not read (see fast-server.ts)
+    this.#fail(err, reqIdOf(h), reply);
+  }
+
   serve(req: FastRequest, res: FastResponse): void {
     const h = req.headers;
     const reply = new RawReply(res, performance.now(), this.#d.written);
-    const reqId = h['x-request-id'] || `req-${(++reqSeq).toString(36)}`;
+    const reqId = reqIdOf(h);
     res.once('finish', () => this.#d.metrics.requests.incRoute(ROUTE, res.statusCode));
-    const request: PipelineRequest = { headers: h, body: undefined, principal: null };
+    const request: PipelineRequest = { headers: h, body: undefined, principal: req.principal };
     const fail = (err: unknown) => this.#fail(err, reqId, reply);
-    const run = () => {
-      try {
-        request.body = parseJsonBody(req.body);
-        request.rawBody = req.body;
-      } catch (err) {
-        // As Fastify does when a body cannot be parsed: the client may send more, so the connection closes.
-        reply.header('connection', 'close');
-        return fail(err);
-      }
-      this.#d.completion(request, reply).catch(fail);
-    };
-
-    // Authenticate first (as the route's onRequest hook does), from memory when possible.
-    const m = h.authorization === undefined ? null : BEARER.exec(h.authorization);
-    if (!m) return fail(new ApiError('missing_api_key'));
-    const key = m[1]!;
-    if (!key.startsWith(TENANT_KEY_PREFIX)) return fail(new ApiError('invalid_api_key'));
-    const cached = this.#d.cachedKey(key);
-    if (cached === null) return fail(new ApiError('invalid_api_key'));
-    if (cached) {
-      request.principal = cached;
-      return run();
+    try {
+      request.body = parseJsonBody(req.body);
+      request.rawBody = req.body;
+    } catch (err) {
+      // As Fastify does when a body cannot be parsed: the client may send more, so the connection closes.
+      reply.header('connection', 'close');
+      return fail(err);
     }
-    this.#d.resolveKey(key).then((p) => {
-      if (!p) throw new ApiError('invalid_api_key');
-      request.principal = p;
-      run();
-    }, fail).catch(fail);
+    this.#d.completion(request, reply).catch(fail);
   }
 
   #fail(err: unknown, reqId: string, reply: RawReply): void {

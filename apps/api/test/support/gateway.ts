@@ -14,6 +14,12 @@ import { createLogger } from '../../src/logger.ts';
 import { createServices, type ServiceHooks, type Services } from '../../src/services.ts';
 
 export const onPostgres = process.env.TEST_DB === 'postgres';
+/**
+ * TEST_FAST_PATH=off runs every test gateway with the socket path off (FAST_PATH=off), so
+ * the whole suite can be run through node:http and Fastify alone (`npm run test:node-http`).
+ * A test that sets FAST_PATH itself keeps its own.
+ */
+export const fastPathEnv: Record<string, string> = process.env.TEST_FAST_PATH === 'off' ? { FAST_PATH: 'off' } : {};
 const pgAdminUrl = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -85,6 +91,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<TestGatew
     LOG_LEVEL: 'info',
     ADMIN_KEY: adminKey,
     METER_FLUSH_MS: '50',
+    ...fastPathEnv,
     ...(database.url ? { DATABASE_URL: database.url, REDIS_URL: redisUrl } : {}),
     ...opts.env,
   };
