@@ -202,6 +202,21 @@ describe('rotation and logout', () => {
   });
 });
 
+describe('a revoked key', () => {
+  it('ends the sessions opened with it', async () => {
+    const t = await tenant();
+    const added = (await (await fetch(`${gw.url}/v1/agents/${t.workflow_id}/keys`, { method: 'POST', headers: authed(t.api_key) })).json()) as { id: string; api_key: string };
+    const { cookie, id } = await session({ ...t, api_key: added.api_key });
+    expect((await fetch(`${gw.url}/v1/agents`, { headers: { cookie } })).status).toBe(200);
+    const revoked = await fetch(`${gw.url}/v1/agents/${t.workflow_id}/keys/${added.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${t.api_key}` } });
+    expect(revoked.status).toBeLessThan(300);
+    expect((await fetch(`${gw.url}/v1/agents`, { headers: { cookie } })).status).toBe(401);
+    expect(await gw.services.hot.get(sessionKey(id))).toBeNull();
+    const other = await session(t);
+    expect((await fetch(`${gw.url}/v1/agents`, { headers: { cookie: other.cookie } })).status).toBe(200);
+  });
+});
+
 describe('behind a TLS-terminating proxy', () => {
   it('names the cookie __Host-session with Secure only when the proxy is trusted', async () => {
     const t = await tenant();

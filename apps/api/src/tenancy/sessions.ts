@@ -3,7 +3,7 @@
 // SHA-256 digest, so a dump of Redis cannot be replayed as a cookie.
 import { hash as digestOf, randomBytes } from 'node:crypto';
 import type { Database } from '../db/database.ts';
-import { Account } from '../db/entities.ts';
+import { Account, ApiKey } from '../db/entities.ts';
 import { ApiError } from '../errors.ts';
 import type { HotStore } from '../hot/store.ts';
 import { constantTimeEqual } from '../security/secrets.ts';
@@ -56,10 +56,19 @@ export class Sessions {
     return id;
   }
 
+  /**
+   * The principal of a live session whose key is still live: revoking the key a session was
+   * opened with ends the session too (one primary-key lookup; dashboard traffic only).
+   */
   async resolve(id: string): Promise<Principal | null> {
     const raw = await this.#hot.get(sessionKey(id));
     if (raw === null) return null;
-    return JSON.parse(raw) as Principal;
+    const p = JSON.parse(raw) as Principal;
+    if ((await this.#db.em().count(ApiKey, { id: p.keyId, revokedAt: null })) === 0) {
+      await this.#hot.del(sessionKey(id));
+      return null;
+    }
+    return p;
   }
 
   async destroy(id: string): Promise<void> {
