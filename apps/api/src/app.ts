@@ -8,6 +8,7 @@ import { clientErrorCode, failConnection, type AnswerInFlight, type InFlight } f
 import { parseJsonBody } from './http/json-body.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { registerSignupRoutes } from './routes/signup.ts';
+import { registerSessionRoutes } from './routes/session.ts';
 import { registerAgentRoutes } from './routes/agents.ts';
 import { registerProviderKeyRoutes } from './routes/provider-keys.ts';
 import { registerAdminCatalogRoutes } from './routes/admin-catalog.ts';
@@ -64,6 +65,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     requestIdHeader: 'x-request-id',
+    // X-Forwarded-Proto/-Host are believed only when the operator says a proxy sets them (decides the session cookie's Secure flag and the CSRF origin).
+    trustProxy: services.config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.decorateRequest('principal', null);
@@ -96,6 +99,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   installErrorHandler(app);
   registerHealthRoutes(app, services);
   registerSignupRoutes(app, services);
+  registerSessionRoutes(app, services);
   registerAgentRoutes(app, services);
   registerProviderKeyRoutes(app, services);
   registerAdminCatalogRoutes(app, services);

@@ -94,6 +94,10 @@ export const configSchema = z
     EMBEDDING_MODEL_DIR: z.string().min(1).optional(),
     /** How long a semantic lookup waits for its question's embedding before it counts as a miss. */
     SEMANTIC_EMBED_TIMEOUT_MS: z.coerce.number().int().positive().default(250),
+    /** How long a dashboard session lasts after login (design §7); the session ends sooner at logout. */
+    SESSION_TTL_MS: z.coerce.number().int().min(60_000).max(30 * 24 * 3_600_000).default(12 * 3_600_000),
+    /** Trust X-Forwarded-Proto/-Host from the proxy in front (e.g. a TLS terminator); off unless that proxy sets them. */
+    TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
     /** Share of semantic hits the judge checks while their step is still exploring. */
     SEMANTIC_CHECK_RATE: z.coerce.number().min(0).max(1).default(0.2),
   })

@@ -24,6 +24,8 @@ export const errorCatalogue = {
   missing_api_key: { status: 401, type: 'authentication_error', log: 'info', retryable: false, message: 'Missing bearer key: send Authorization: Bearer sk-opt-...' },
   invalid_api_key: { status: 401, type: 'authentication_error', log: 'info', retryable: false, message: 'The bearer key is not valid or was revoked.' },
   invalid_admin_key: { status: 401, type: 'authentication_error', log: 'warn', retryable: false, message: 'Admin routes need Authorization: Bearer <ADMIN_KEY>.' },
+  invalid_login: { status: 401, type: 'authentication_error', log: 'info', retryable: false, message: 'The email and API key do not match an account.' },
+  csrf_rejected: { status: 403, type: 'permission_error', log: 'warn', retryable: false, message: 'A cookie-authenticated write must come from the gateway\'s own origin (Sec-Fetch-Site: same-origin or a matching Origin).' },
   forbidden: { status: 403, type: 'permission_error', log: 'info', retryable: false, message: 'This key may not do that.' },
   not_found: { status: 404, type: 'not_found_error', log: 'info', retryable: false, message: 'Not found.' },
   subscription_required: { status: 402, type: 'subscription_required', log: 'info', retryable: false, message: 'Managed Production needs an active subscription for this workflow.' },

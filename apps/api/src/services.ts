@@ -32,6 +32,7 @@ import { lockDataDir } from './db/data-dir-lock.ts';
 import { ownerOnlyTree, ownerOnlyUmask } from './db/data-dir-mode.ts';
 import { AdminAuth } from './tenancy/admin-auth.ts';
 import { KeyCache } from './tenancy/key-cache.ts';
+import { Sessions } from './tenancy/sessions.ts';
 import { ProviderKeys } from './tenancy/provider-keys.ts';
 import { WorkflowLife } from './workflows/life.ts';
 
@@ -43,6 +44,7 @@ export interface Services {
   metrics: Metrics;
   meter: Meter;
   keys: KeyCache;
+  sessions: Sessions;
   accounts: Accounts;
   providerKeys: ProviderKeys;
   adminAuth: AdminAuth;
@@ -147,6 +149,7 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
     metrics,
     meter,
     keys,
+    sessions: new Sessions({ db, hot, keys, ttlMs: config.SESSION_TTL_MS }),
     accounts,
     providerKeys,
     adminAuth,

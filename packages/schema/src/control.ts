@@ -9,6 +9,15 @@ export const signupRequest = z
   .strict();
 export type SignupRequest = z.infer<typeof signupRequest>;
 
+/** Dashboard sign-in: the account's email and one of its tenant keys. */
+export const loginRequest = z
+  .object({
+    email: z.string().trim().min(1, 'email is required').max(320),
+    api_key: z.string().min(1, 'api_key is required').max(200),
+  })
+  .strict();
+export type LoginRequest = z.infer<typeof loginRequest>;
+
 export const createAgentRequest = z.object({ name: z.string().trim().min(1, 'name is required').max(200) }).strict();
 export type CreateAgentRequest = z.infer<typeof createAgentRequest>;
 

@@ -1,9 +1,12 @@
-// Bearer authentication for tenant routes and admin routes.
+// Bearer authentication for tenant routes and admin routes; on control-plane routes a
+// dashboard session cookie stands for the tenant too, with a CSRF check on writes.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import type { AdminAuth } from '../tenancy/admin-auth.ts';
 import type { KeyCache, Principal } from '../tenancy/key-cache.ts';
+import type { Sessions } from '../tenancy/sessions.ts';
 import { TENANT_KEY_PREFIX } from '../security/secrets.ts';
+import { checkCsrf, sessionIdOf } from './session-cookie.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,6 +34,25 @@ export async function tenantOf(keys: KeyCache, request: FastifyRequest): Promise
 export function tenantAuth(keys: KeyCache) {
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     request.principal = await tenantOf(keys, request);
+  };
+}
+
+/**
+ * Control-plane routes (everything tenant-facing on `/v1` but the data plane): a bearer key
+ * when one is sent, else the session cookie, whose writes must pass the CSRF check. The
+ * data plane keeps `tenantAuth`: bearer only.
+ */
+export function controlAuth(s: { keys: KeyCache; sessions: Sessions }) {
+  return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+    const id = request.headers.authorization === undefined ? sessionIdOf(request) : null;
+    if (id === null) {
+      request.principal = await tenantOf(s.keys, request);
+      return;
+    }
+    const p = await s.sessions.resolve(id);
+    if (!p) throw new ApiError('missing_api_key');
+    checkCsrf(request);
+    request.principal = p;
   };
 }
 

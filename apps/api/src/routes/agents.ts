@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { createAgentRequest } from '@optimizer/schema';
-import { principalOf, tenantAuth } from '../http/auth.ts';
+import { controlAuth, principalOf } from '../http/auth.ts';
 import { parseWith } from '../http/validate.ts';
 import type { Services } from '../services.ts';
 
 export function registerAgentRoutes(app: FastifyInstance, s: Services): void {
-  const onRequest = tenantAuth(s.keys);
+  const onRequest = controlAuth(s);
 
   app.get('/v1/agents', { onRequest }, async (request) => {
     return { data: await s.accounts.listAgents(principalOf(request).accountId) };

@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { callsQuery } from '@optimizer/schema';
-import { principalOf, tenantAuth } from '../http/auth.ts';
+import { controlAuth, principalOf } from '../http/auth.ts';
 import { parseWith } from '../http/validate.ts';
 import type { Services } from '../services.ts';
 
 const activityQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) }).strict();
 
 export function registerCallRoutes(app: FastifyInstance, s: Services): void {
-  const onRequest = tenantAuth(s.keys);
+  const onRequest = controlAuth(s);
 
   app.get('/v1/calls', { onRequest }, async (request) => {
     const q = parseWith(callsQuery, request.query);

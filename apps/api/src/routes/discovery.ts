@@ -1,7 +1,7 @@
 // Discovery mode (spec 4.6). The proxy agent's id is its workflow's id.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { principalOf, tenantAuth } from '../http/auth.ts';
+import { controlAuth, principalOf } from '../http/auth.ts';
 import { parseWith } from '../http/validate.ts';
 import type { Services } from '../services.ts';
 
@@ -10,7 +10,7 @@ const discoveryWrite = z.object({ enabled: z.boolean() }).strict();
 type AgentParams = { Params: { id: string } };
 
 export function registerDiscoveryRoutes(app: FastifyInstance, s: Services): void {
-  const onRequest = tenantAuth(s.keys);
+  const onRequest = controlAuth(s);
 
   app.put<AgentParams>('/v1/proxy-agents/:id/discovery', { onRequest }, async (request) => {
     const { accountId } = principalOf(request);

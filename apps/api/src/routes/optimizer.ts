@@ -1,13 +1,13 @@
 // Outcomes, routing settings and the workflow list.
 import type { FastifyInstance } from 'fastify';
 import { outcomeRequest, routingSettingsWrite } from '@optimizer/schema';
-import { principalOf, tenantAuth } from '../http/auth.ts';
+import { controlAuth, principalOf } from '../http/auth.ts';
 import { parseWith } from '../http/validate.ts';
 import { workflowList } from '../reporting/workflows.ts';
 import type { Services } from '../services.ts';
 
 export function registerOptimizerRoutes(app: FastifyInstance, s: Services): void {
-  const onRequest = tenantAuth(s.keys);
+  const onRequest = controlAuth(s);
 
   app.post('/v1/outcomes', { onRequest }, async (request, reply) => {
     const p = principalOf(request);

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { providerName, putProviderKeyRequest } from '@optimizer/schema';
 import { ApiError } from '../errors.ts';
-import { principalOf, tenantAuth } from '../http/auth.ts';
+import { controlAuth, principalOf } from '../http/auth.ts';
 import { parseWith } from '../http/validate.ts';
 import type { Services } from '../services.ts';
 
 export function registerProviderKeyRoutes(app: FastifyInstance, s: Services): void {
-  const onRequest = tenantAuth(s.keys);
+  const onRequest = controlAuth(s);
 
   app.get('/v1/settings/provider-keys', { onRequest }, async (request) => {
     return { data: s.providerKeys.list(principalOf(request).accountId) };

@@ -2,14 +2,14 @@
 // the domain service checks the workflow is the tenant's and does the rest.
 import type { FastifyInstance } from 'fastify';
 import { reportQuery, stageRequest } from '@optimizer/schema';
-import { principalOf, tenantAuth } from '../http/auth.ts';
+import { controlAuth, principalOf } from '../http/auth.ts';
 import { parseWith } from '../http/validate.ts';
 import type { Services } from '../services.ts';
 
 type WorkflowParams = { Params: { id: string } };
 
 export function registerReportRoutes(app: FastifyInstance, s: Services): void {
-  const onRequest = tenantAuth(s.keys);
+  const onRequest = controlAuth(s);
   const life = s.workflowLife;
 
   app.get<WorkflowParams>('/v1/workflows/:id/report', { onRequest }, async (request) => {

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../errors.ts';
-import { principalOf, tenantAuth } from '../http/auth.ts';
+import { controlAuth, principalOf } from '../http/auth.ts';
 import { parseWith } from '../http/validate.ts';
 import { buildGraph, graphCalls } from '../reporting/graph.ts';
 import { stepCalls } from '../reporting/step-calls.ts';
@@ -21,7 +21,7 @@ const stepCallsQuery = z.object({ model: z.string().trim().min(1).max(256).optio
 type StepParams = { Params: { id: string; fingerprint: string } };
 
 export function registerStepRoutes(app: FastifyInstance, s: Services): void {
-  const onRequest = tenantAuth(s.keys);
+  const onRequest = controlAuth(s);
 
   app.get<{ Params: { id: string } }>('/v1/workflows/:id/steps', { onRequest }, async (request) => {
     const { accountId } = principalOf(request);
