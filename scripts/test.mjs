@@ -19,6 +19,8 @@ const out = mkdtempSync(join(tmpdir(), 'optimizer-vitest-'));
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+/** Files that failed as a whole (an import or a beforeAll that threw): their tests count as neither passed nor failed. */
+let brokenFiles = 0;
 let status = 0;
 for (const leg of legs) {
   if (only && only !== leg.name) continue;
@@ -36,11 +38,12 @@ for (const leg of legs) {
     passed += j.numPassedTests;
     failed += j.numFailedTests;
     skipped += j.numPendingTests + j.numTodoTests;
+    brokenFiles += (j.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).every((a) => a.status !== 'failed')).length;
   } catch {
     failed += 1;
   }
   if (r.status !== 0) status = r.status ?? 1;
 }
 rmSync(out, { recursive: true, force: true });
-console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
-process.exit(status || (failed ? 1 : 0));
+console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}${brokenFiles ? `, ${brokenFiles} test files failed to run` : ''}`);
+process.exit(status || (failed || brokenFiles ? 1 : 0));
