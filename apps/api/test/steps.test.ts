@@ -2,18 +2,15 @@
 // agent graph, end to end against a mock vendor whose models all agree (so a step
 // settles after enough probes).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authed, signup } from './support/gateway.ts';
-import { routeOnMockOpenAI, startRig, type Rig } from './support/vendor.ts';
+import { authed } from './support/gateway.ts';
+import type { Rig } from './support/vendor.ts';
 import { buildGraph } from '../src/reporting/graph.ts';
-import { learnStep } from './support/optimizer.ts';
+import { learnStep, startLearningRig } from './support/optimizer.ts';
 
 let rig: Rig;
 let stranger: { api_key: string };
 beforeAll(async () => {
-  rig = await startRig({ env: { CIRCUIT_FAILURES: '1000' } });
-  stranger = await signup(rig.gw, 'Other Co');
-  expect((await routeOnMockOpenAI(rig)).status).toBe(200);
-  rig.vendor.script({ content: '{"score": 1, "reason": "correct"}' });
+  ({ rig, stranger } = await startLearningRig());
 });
 afterAll(async () => {
   await rig.close();

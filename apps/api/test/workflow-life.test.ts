@@ -8,17 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelProfile } from '@optimizer/schema';
 import type { AppRouter } from '../src/trpc/router.ts';
 import { policyModels, parsePolicy } from '../src/optimizer/policies.ts';
-import { authed, signup } from './support/gateway.ts';
-import { learnStep, stepView, warmStep } from './support/optimizer.ts';
-import { routeOnMockOpenAI, startRig, type Rig } from './support/vendor.ts';
+import { authed } from './support/gateway.ts';
+import { learnStep, startLearningRig, stepView, warmStep } from './support/optimizer.ts';
+import type { Rig } from './support/vendor.ts';
 
 let rig: Rig;
 let stranger: { api_key: string; workflow_id: string };
 beforeAll(async () => {
-  rig = await startRig({ env: { CIRCUIT_FAILURES: '1000' } });
-  stranger = await signup(rig.gw, 'Other Co');
-  expect((await routeOnMockOpenAI(rig)).status).toBe(200);
-  rig.vendor.script({ content: '{"score": 1, "reason": "correct"}' });
+  ({ rig, stranger } = await startLearningRig());
 });
 afterAll(async () => {
   await rig.close();

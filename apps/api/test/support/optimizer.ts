@@ -1,8 +1,8 @@
 // Driving a step to a decision in tests: the traffic its exploration must pay back, and
 // asking until the optimizer has settled it.
 import { stepIdentity } from '../../src/optimizer/fingerprint.ts';
-import { authed } from './gateway.ts';
-import type { Rig } from './vendor.ts';
+import { authed, signup } from './gateway.ts';
+import { routeOnMockOpenAI, startRig, type Rig } from './vendor.ts';
 
 /**
  * Tells the optimizer a step has already seen `calls` routed calls that each cost `micros` on
@@ -31,4 +31,18 @@ export async function learnStep(rig: Rig, step: string, ask: (i: number) => Prom
     for (const end = i + 25; i < end; i++) await ask(i);
   }
   throw new Error(`${step} did not settle in ${max} calls`);
+}
+
+/**
+ * A rig whose tenant routes on the mock OpenAI vendor with a judge that passes every answer
+ * (and a circuit that never opens while a test drives hundreds of calls), and a second tenant
+ * for isolation checks.
+ */
+export async function startLearningRig(): Promise<{ rig: Rig; stranger: Awaited<ReturnType<typeof signup>> }> {
+  const rig = await startRig({ env: { CIRCUIT_FAILURES: '1000' } });
+  const stranger = await signup(rig.gw, 'Other Co');
+  const routed = await routeOnMockOpenAI(rig);
+  if (routed.status !== 200) throw new Error(`routing settings answered ${routed.status}`);
+  rig.vendor.script({ content: '{"score": 1, "reason": "correct"}' });
+  return { rig, stranger };
 }
