@@ -118,9 +118,8 @@ export function probesByCase(p: Prospect, floor: number): { holds: number; fails
   return { holds: probesFor(p, above), fails: probesFor(p, below), pHolds };
 }
 
-/** Probes the decision on `p` is expected to take: each case's probes, weighted by its chance. */
-export function probesNeeded(p: Prospect, floor: number): number {
-  const c = probesByCase(p, floor);
+/** Probes the decision is expected to take: each case's probes, weighted by its chance. */
+function expectedProbes(c: { holds: number; fails: number; pHolds: number }): number {
   return c.pHolds * c.holds + (1 - c.pHolds) * c.fails;
 }
 
@@ -140,7 +139,7 @@ export function payback(p: Prospect, input: ExploreInput): number {
   // a candidate that holds serves once proven; either way the decision costs its expected probes
   const after = remainingCalls(input.traffic) - c.holds;
   if (after <= 0) return 0;
-  const cost = (c.pHolds * c.holds + (1 - c.pHolds) * c.fails) * (p.probeShare + p.gradesPerProbe * input.gradeShare);
+  const cost = expectedProbes(c) * (p.probeShare + p.gradesPerProbe * input.gradeShare);
   return (c.pHolds * gain * after) / Math.max(cost, 1e-9);
 }
 
@@ -148,24 +147,23 @@ const pct = (x: number) => `${Math.round(x * 100)}%`;
 const times = (x: number) => `${x < 10 ? x.toFixed(1) : Math.round(x)}×`;
 const usd = (micros: number) => (micros / 1e6).toFixed(micros < 10_000 ? 4 : 2);
 
+/** The step's baseline cost of one call so far (micro-dollars). */
+const perCall = (t: Traffic) => (t.calls > 0 ? t.baselineMicros / t.calls : 0);
+
 /** What proving `p` still costs, in micro-dollars, should it hold (the longer case that pays): answers and grades. */
-export function provingCost(p: Prospect, input: ExploreInput): number {
-  const t = input.traffic;
-  const perCall = t.calls > 0 ? t.baselineMicros / t.calls : 0;
-  return probesByCase(p, input.floor).holds * (p.probeShare + p.gradesPerProbe * input.gradeShare) * perCall;
+function provingCost(p: Prospect, input: ExploreInput): number {
+  return probesByCase(p, input.floor).holds * (p.probeShare + p.gradesPerProbe * input.gradeShare) * perCall(input.traffic);
 }
 
-/**
- * What exploring may still spend on the step: what is left of its budget share (with the start-up
- * allowance), and never more than keeps the step within MAX_NET_LOSS of its baseline, exploration included.
- */
-export function headroom(input: ExploreInput): number {
+/** What is left of the step's budget share, with the start-up allowance; a share of 0 turns exploring off, allowance included. */
+function budgetLeft(input: ExploreInput): number {
   const t = input.traffic;
-  if (input.budgetShare <= 0) return 0; // a share of 0 turns exploring off, allowance included
-  const perCall = t.calls > 0 ? t.baselineMicros / t.calls : 0;
-  const budget = input.budgetShare * t.baselineMicros + input.allowanceCalls * perCall - t.spentMicros;
-  const loss = MAX_NET_LOSS * t.baselineMicros - (t.actualMicros - t.baselineMicros);
-  return Math.min(budget, loss);
+  return input.budgetShare > 0 ? input.budgetShare * t.baselineMicros + input.allowanceCalls * perCall(t) - t.spentMicros : 0;
+}
+
+/** What the step may still cost over its baseline, exploration included, before it reaches MAX_NET_LOSS. */
+function lossLeft(t: Traffic): number {
+  return MAX_NET_LOSS * t.baselineMicros - (t.actualMicros - t.baselineMicros);
 }
 
 export function planExploration(input: ExploreInput): ExplorePlan {
@@ -180,21 +178,20 @@ export function planExploration(input: ExploreInput): ExplorePlan {
   const none = (why: string, rate = 0): ExplorePlan => ({ probe: null, reason: `no probe: ${why}`, payback: bestPayback, rate, funded: false });
   if (paying.length === 0) return none(input.prospects.length === 0 ? 'no cheaper policy is open' : `payback ${times(bestPayback)} < ${MIN_PAYBACK}`);
   if (input.blocked) return none(input.blocked);
-  if (input.budgetShare <= 0 || t.spentMicros >= input.budgetShare * t.baselineMicros + input.allowanceCalls * (t.calls > 0 ? t.baselineMicros / t.calls : 0)) {
-    return none(`step budget ${pct(input.budgetShare)} used`);
-  }
+  if (budgetLeft(input) <= 0) return none(`step budget ${pct(input.budgetShare)} used`);
   // whatever the budget allows, the step as a whole never costs more than its baseline plus a margin:
   // exploring beyond what its own savings have paid back waits until they have
-  if (t.actualMicros - t.baselineMicros >= MAX_NET_LOSS * t.baselineMicros) {
+  if (lossLeft(t) <= 0) {
     return none(`the step already costs ${pct(t.actualMicros / Math.max(1, t.baselineMicros) - 1)} over its baseline`);
   }
   // an investment is started only when it can be finished: a proof abandoned half-way when the budget
   // runs out is all cost and no saving (on steps of a few hundred calls, that was every exploration)
-  const left = headroom(input);
-  const viable = paying.filter((x) => provingCost(x.p, input) <= left);
+  const left = Math.min(budgetLeft(input), lossLeft(t)); // what is left of the share, never past the net-loss margin
+  const priced = paying.map((x) => ({ ...x, cost: provingCost(x.p, input) }));
+  const viable = priced.filter((x) => x.cost <= left);
   if (viable.length === 0) {
-    const best = paying.reduce((a, x) => (x.v > a.v ? x : a));
-    return none(`proving ${best.p.key} needs about ${usd(provingCost(best.p, input))} USD, more than the step's budget has left (${usd(Math.max(0, left))} USD)`);
+    const best = priced.reduce((a, x) => (x.v > a.v ? x : a));
+    return none(`proving ${best.p.key} needs about ${usd(best.cost)} USD, more than the step's budget has left (${usd(Math.max(0, left))} USD)`);
   }
   const top = Math.max(...viable.map((x) => x.v));
   // a sure investment is made on every call; a marginal one on a share of calls
