@@ -11,6 +11,37 @@ const outboundClients = [
   { name: 'node-fetch', message: 'Use the outbound module.' },
 ];
 
+/** Syntax the gateway bans everywhere (the outbound module excepted). */
+const bannedSyntax = [
+  {
+    selector: "MemberExpression[object.name='Math'][property.name='random']",
+    message: 'Math.random is predictable: use node:crypto (randomBytes, randomUUID, randomInt) for ids, secrets and jitter.',
+  },
+  {
+    selector: `BinaryExpression[operator=/^[!=]==?$/][left.name=${secretName}]`,
+    message: 'Comparing a secret with ===/!== leaks its length and prefix through timing: use constantTimeEqual from security/secrets.ts.',
+  },
+  {
+    selector: `BinaryExpression[operator=/^[!=]==?$/][right.name=${secretName}]`,
+    message: 'Comparing a secret with ===/!== leaks its length and prefix through timing: use constantTimeEqual from security/secrets.ts.',
+  },
+  {
+    selector: "CallExpression[callee.property.name=/^(includes|match)$/][callee.object.property.name='message']",
+    message: "Branch on an error's code (err.code), never on its message text: messages change between versions and locales.",
+  },
+  {
+    selector: "CallExpression[callee.property.name='request'][callee.object.name=/^(http|https)$/]",
+    message: 'No bare http.request for outbound calls: use the outbound module, which checks addresses and sets timeouts.',
+  },
+];
+
+/**
+ * Tenant-directed calls (connections, webhooks: a URL a tenant chose) go through one client,
+ * providers/tenant-outbound.ts, which checks the URL on write and the address connected to.
+ * Outside the vendor path, nothing calls the outbound module (or its HTTP/1.1 client) itself.
+ */
+const tenantOutboundOnly = 'Tenant-directed calls (connections, webhooks) go through TenantOutbound (apps/api/src/providers/tenant-outbound.ts), the one client that checks the URL and the address connected to: do not call the outbound module directly.';
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'tools/**', 'data/**', 'coverage/**'] },
   js.configs.recommended,
@@ -29,29 +60,7 @@ export default tseslint.config(
         'error',
         { name: 'fetch', message: 'Outbound calls go through the one outbound module (apps/api/src/providers/outbound.ts): it checks the address connected to and sets timeouts.' },
       ],
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "MemberExpression[object.name='Math'][property.name='random']",
-          message: 'Math.random is predictable: use node:crypto (randomBytes, randomUUID, randomInt) for ids, secrets and jitter.',
-        },
-        {
-          selector: `BinaryExpression[operator=/^[!=]==?$/][left.name=${secretName}]`,
-          message: 'Comparing a secret with ===/!== leaks its length and prefix through timing: use constantTimeEqual from security/secrets.ts.',
-        },
-        {
-          selector: `BinaryExpression[operator=/^[!=]==?$/][right.name=${secretName}]`,
-          message: 'Comparing a secret with ===/!== leaks its length and prefix through timing: use constantTimeEqual from security/secrets.ts.',
-        },
-        {
-          selector: "CallExpression[callee.property.name=/^(includes|match)$/][callee.object.property.name='message']",
-          message: "Branch on an error's code (err.code), never on its message text: messages change between versions and locales.",
-        },
-        {
-          selector: "CallExpression[callee.property.name='request'][callee.object.name=/^(http|https)$/]",
-          message: 'No bare http.request for outbound calls: use the outbound module, which checks addresses and sets timeouts.',
-        },
-      ],
+      'no-restricted-syntax': ['error', ...bannedSyntax],
       'no-restricted-imports': [
         'error',
         {
@@ -103,13 +112,36 @@ export default tseslint.config(
     },
   },
   {
+    // Everything outside the vendor path (providers, pipeline) and the composition root: no direct outbound client.
+    files: ['apps/api/src/**/*.ts'],
+    ignores: ['apps/api/src/providers/**', 'apps/api/src/pipeline/**', 'apps/api/src/services.ts', 'apps/api/src/optimizer/**', 'apps/api/src/cache/**', 'apps/api/src/wire/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: outboundClients,
+          patterns: [
+            { group: ['**/providers/outbound.ts'], importNames: ['Outbound', 'publicOnly', 'publicOnlyCheck'], message: tenantOutboundOnly },
+            { group: ['**/providers/http1-client.ts'], message: tenantOutboundOnly },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        ...bannedSyntax,
+        { selector: "CallExpression[callee.property.name='request'][callee.object.property.name='outbound']", message: tenantOutboundOnly },
+        { selector: "NewExpression[callee.name=/^(Outbound|Http1Client)$/]", message: tenantOutboundOnly },
+      ],
+    },
+  },
+  {
     // The outbound module is the one place that talks to the network.
     files: ['apps/api/src/providers/outbound.ts', 'apps/api/src/providers/outbound/**/*.ts'],
     rules: { 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off' },
   },
   {
-    // Tests, benchmarks, the mock vendors and the web app are clients, not the gateway's outbound path.
-    files: ['**/test/**', 'bench/**', 'packages/mock-providers/**', 'packages/sdk/**', 'apps/admin-web/**', 'scripts/**', '*.config.ts'],
+    // Tests, benchmarks, the demo, the mock vendors and the web app are clients, not the gateway's outbound path.
+    files: ['**/test/**', 'bench/**', 'demo/**', 'packages/mock-providers/**', 'packages/sdk/**', 'apps/admin-web/**', 'scripts/**', '*.config.ts'],
     rules: { 'no-restricted-globals': 'off', 'no-restricted-imports': 'off' },
   },
   {

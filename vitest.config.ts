@@ -1,12 +1,39 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+const SAME_ON_EVERY_LEG = [
+  'demo/test/**',
+  'packages/sdk/test/pack.test.ts',
+  'packages/mock-providers/test/**',
+  'packages/sdk/test/{admin,client,docs,errors,run,settings,stream,trpc-types,workflows}.test.ts',
+  'bench/**/*.test.ts', // bench/scale's test included: it starts its own database, Redis db and replicas whatever the leg
+  'apps/api/test/providers/**',
+  'apps/api/test/{assemble,billing-month,catalog-seed,ensembles,error-docs,http1-client,lint-bans,meter-group-commit,notices,outbound,outcomes-memory,outcomes-peers,prune,security,sse}.test.ts',
+  'apps/api/test/{exploration,semantic-cache,semantic-cache-bounds,semantic-packaged-model,semantic-precision}.test.ts',
+  'apps/api/test/{address-guard,fast-path-differential,guard-detectors,guard-set,prompt-bound,three-doors-types}.test.ts',
+];
 
 export default defineConfig({
   // graphql 16 ships both index.mjs ("module") and index.js ("main"). Node loads the
   // latter for Pothos and Yoga; without this alias Vite hands the project's own files
   // the former, and two copies of graphql refuse each other's types.
-  resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
+  // The SDK's package.json exports its built dist/ (what npm installs); tests run its source.
+  resolve: {
+    alias: [
+      { find: /^graphql$/, replacement: 'graphql/index.js' },
+      { find: /^@optimizer\/sdk$/, replacement: fileURLToPath(new URL('./packages/sdk/src/index.ts', import.meta.url)) },
+      { find: /^@optimizer\/sdk\/(ai|langchain|trpc)$/, replacement: fileURLToPath(new URL('./packages/sdk/src/$1/index.ts', import.meta.url)) },
+    ],
+  },
   test: {
-    include: ['apps/*/test/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'bench/**/*.test.ts'],
+    include: ['apps/*/test/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'bench/**/*.test.ts', 'demo/test/**/*.test.ts'],
+    // What runs the same whatever the leg runs once, on the PGlite leg: the demo (its own embedded
+    // gateway), the SDK's npm pack and install, the README's quick start (a real `npm start`), and
+    // every file that starts no gateway and opens no database (wire translations, the mock vendors,
+    // the SDK against its own test server, pure units), and the socket path's differential test,
+    // which sets the switch on each of its two gateways itself. The PostgreSQL leg is for what a
+    // database, Redis or the socket path can change.
+    exclude: ['**/node_modules/**', ...(process.env.TEST_DB === 'postgres' ? SAME_ON_EVERY_LEG : [])],
     globalSetup: ['apps/api/test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

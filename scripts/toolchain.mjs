@@ -4,9 +4,10 @@
 // one of the project's tasks on it. A fresh machine has only an older Node and npm:
 // everything else comes from the project's own files, so `npm start` and `npm test`
 // work on a fresh clone.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -19,6 +20,8 @@ const tasks = {
   start: [['pnpm', '--filter', '@optimizer/admin-web', 'build'], ['node', 'apps/api/src/main.ts']],
   test: [
     ['pnpm', '--filter', '@optimizer/admin-web', 'build'],
+    // the demo's tests run it as a user would: it drives its calls with the built SDK
+    ['pnpm', '--filter', '@optimizer/sdk', 'build'],
     ['pnpm', 'exec', 'tsc', '--noEmit', '-p', 'tsconfig.json'],
     ['pnpm', 'exec', 'tsc', '--noEmit', '-p', 'apps/admin-web/tsconfig.json'],
     ['pnpm', 'exec', 'eslint', '.'],
@@ -27,8 +30,19 @@ const tasks = {
   ],
   lint: [['pnpm', 'exec', 'eslint', '.'], ['pnpm', 'exec', 'tsc', '--noEmit', '-p', 'tsconfig.json']],
   'bench:overhead': [['node', 'bench/overhead/run.ts', ...process.argv.slice(3)]],
-  'bench:routing': [['node', 'bench/routing/run.ts', ...process.argv.slice(3)]],
+  // bench/routing imports @optimizer/sdk, whose package exports its built dist/
+  'bench:routing': [['pnpm', '--filter', '@optimizer/sdk', 'build'], ['node', 'bench/routing/run.ts', ...process.argv.slice(3)]],
   'bench:cache': [['node', 'bench/cache/run.ts', ...process.argv.slice(3)]],
+  'bench:guard': [['node', 'bench/guard/run.ts', ...process.argv.slice(3)]],
+  'bench:scale': [['node', 'bench/scale/run.ts', ...process.argv.slice(3)]],
+  'bench:soak': [['node', 'bench/scale/run.ts', '--soak', ...process.argv.slice(3)]],
+  'bench:storage': [['node', 'bench/storage/run.ts', ...process.argv.slice(3)]],
+  // the demo drives its calls with the SDK, whose package exports its built dist/
+  demo: [['pnpm', '--filter', '@optimizer/admin-web', 'build'], ['pnpm', '--filter', '@optimizer/sdk', 'build'], ['node', 'demo/run.ts', ...process.argv.slice(3)]],
+  'docs:errors': [['node', 'scripts/error-docs.ts', ...process.argv.slice(3)]],
+  'docs:openapi': [['node', 'scripts/openapi.ts', ...process.argv.slice(3)]],
+  'docs:sdk': [['node', 'scripts/sdk-docs.ts', ...process.argv.slice(3)]],
+  mocks: [['node', 'packages/mock-providers/src/cli.ts', ...process.argv.slice(3)]],
   'import-catalog': [['node', 'scripts/import-catalog/cli.ts', ...process.argv.slice(3)]],
 };
 
@@ -86,8 +100,26 @@ if (!tasks[task]) {
 }
 ensureToolchain();
 ensureWorkspace();
+/**
+ * Runs a task's step as a child that hears what this process is told: a SIGTERM or SIGINT sent to
+ * this wrapper alone (a supervisor, `timeout`, `kill`) reaches the gateway, which drains and
+ * exits, instead of leaving it running without a parent.
+ */
+function runForwarding(bin, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { stdio: 'inherit', cwd: root, env: env() });
+    const forward = (signal) => child.kill(signal);
+    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, forward);
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      for (const s of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.off(s, forward);
+      resolve(code ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 1));
+    });
+  });
+}
+
 for (const [cmd, ...args] of tasks[task]) {
   const bin = cmd === 'node' ? nodeBin : cmd === 'pnpm' ? pnpmBin : cmd;
-  const status = run(bin, args, { env: env() });
+  const status = await runForwarding(bin, args);
   if (status !== 0) process.exit(status);
 }

@@ -26,11 +26,20 @@ export interface RunSamples {
   elapsedMs: number;
 }
 
-interface Exchange {
+export interface Exchange {
   sentAt: number;
   firstDataAt: number;
   doneAt: number;
   error: string | undefined;
+  /** The gateway's `x-optimizer-call-id` header, when it sent one. */
+  callId?: string | undefined;
+}
+
+/** One request of a mixed load: its body, whether it streams, and headers beyond the endpoint's. */
+export interface RequestSpec {
+  body: string;
+  stream: boolean;
+  headers?: Record<string, string> | undefined;
 }
 
 const SYSTEM =
@@ -66,24 +75,26 @@ export function makePool(endpoint: Endpoint, opts: PoolOptions): Pool {
 }
 
 /** One request; never throws. Checks the status, that a JSON reply has choices, and that a stream ends with [DONE]. */
-export async function exchange(pool: Pool, endpoint: Endpoint, body: string, stream: boolean): Promise<Exchange> {
+export async function exchange(pool: Pool, endpoint: Endpoint, body: string, stream: boolean, headers?: Record<string, string>): Promise<Exchange> {
   const sentAt = performance.now();
   let firstDataAt = Number.NaN;
   try {
     const res = await pool.request({
       path: endpoint.path,
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...endpoint.headers },
+      headers: { 'content-type': 'application/json', ...endpoint.headers, ...headers },
       body,
     });
+    const id = res.headers['x-optimizer-call-id'];
+    const callId = typeof id === 'string' ? id : undefined;
     if (res.statusCode !== 200) {
       await res.body.dump();
-      return { sentAt, firstDataAt, doneAt: performance.now(), error: `http_${res.statusCode}` };
+      return { sentAt, firstDataAt, doneAt: performance.now(), error: `http_${res.statusCode}`, callId };
     }
     if (!stream) {
       const text = await res.body.text();
       const doneAt = performance.now();
-      return { sentAt, firstDataAt, doneAt, error: text.includes('"choices"') ? undefined : 'bad_json_reply' };
+      return { sentAt, firstDataAt, doneAt, error: text.includes('"choices"') ? undefined : 'bad_json_reply', callId };
     }
     let tail = '';
     for await (const chunk of res.body as AsyncIterable<Buffer>) {
@@ -92,7 +103,7 @@ export async function exchange(pool: Pool, endpoint: Endpoint, body: string, str
     }
     const doneAt = performance.now();
     const error = Number.isNaN(firstDataAt) ? 'stream_without_data' : tail.includes('[DONE]') ? undefined : 'stream_without_done';
-    return { sentAt, firstDataAt, doneAt, error };
+    return { sentAt, firstDataAt, doneAt, error, callId };
   } catch (e) {
     const err = e as { code?: string; name?: string };
     return { sentAt, firstDataAt, doneAt: performance.now(), error: err.code ?? err.name ?? 'error' };
@@ -173,6 +184,10 @@ export interface OpenLoopOptions {
   maxInFlight: number;
   drainMs: number;
   firstId: number;
+  /** Builds request `index` (a mixed load); without it every request is `bodyMaker(model, stream)`. */
+  request?: (index: number) => RequestSpec;
+  /** Sees every finished request (e.g. to record the call ids the gateway acknowledged). */
+  onExchange?: (index: number, spec: RequestSpec, result: Exchange) => void;
 }
 
 /**
@@ -196,14 +211,16 @@ export async function openLoop(pool: Pool, endpoint: Endpoint, opts: OpenLoopOpt
       return;
     }
     inFlight++;
-    const p = exchange(pool, endpoint, make(opts.firstId + index), opts.stream).then((r) => {
+    const spec: RequestSpec = opts.request ? opts.request(index) : { body: make(opts.firstId + index), stream: opts.stream };
+    const p = exchange(pool, endpoint, spec.body, spec.stream, spec.headers).then((r) => {
       inFlight--;
       lastDone = Math.max(lastDone, r.doneAt);
       samples.sendLag.push(r.sentAt - due);
+      opts.onExchange?.(index, spec, r);
       if (r.error) return countError(samples, abandoned ? 'unfinished_at_deadline' : r.error);
       samples.ok++;
       samples.latency.push(latencyFromSchedule(due, r.doneAt));
-      if (opts.stream) samples.ttfb.push(latencyFromSchedule(due, r.firstDataAt));
+      if (spec.stream) samples.ttfb.push(latencyFromSchedule(due, r.firstDataAt));
     });
     pending.add(p);
     void p.then(() => pending.delete(p));

@@ -51,6 +51,11 @@ export interface SpawnOptions {
 export function spawnNode(name: string, args: string[], opts: SpawnOptions): Child {
   const cmd = opts.core === undefined ? process.execPath : 'taskset';
   const argv = opts.core === undefined ? args : ['-c', String(opts.core), process.execPath, ...args];
+  return spawnChild(name, cmd, argv, opts);
+}
+
+/** Starts any program as a tracked child (stopped by killAll / killAllNow), stdin an open pipe. */
+export function spawnChild(name: string, cmd: string, argv: string[], opts: Omit<SpawnOptions, 'core'>): Child {
   const proc = spawn(cmd, argv, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'] });
   if (proc.pid === undefined) throw new Error(`could not start ${name}`);
   let tail = '';
@@ -64,6 +69,14 @@ export function spawnNode(name: string, args: string[], opts: SpawnOptions): Chi
   children.add(child);
   void exited.then(() => children.delete(child));
   return child;
+}
+
+/** Stops one child: SIGTERM, then SIGKILL after `graceMs`. */
+export async function stopChild(c: Child, graceMs = 3000): Promise<void> {
+  signal(c, 'SIGTERM');
+  await Promise.race([c.exited, sleep(graceMs)]);
+  if (children.has(c)) signal(c, 'SIGKILL');
+  await c.exited;
 }
 
 /** Sends SIGTERM to every child, then SIGKILL to those still there after `graceMs`. */

@@ -24,8 +24,8 @@ export interface Gateway {
 }
 
 /** `onCleanup` receives the removal of the temporary DATA_DIR as soon as it exists, so it goes even if the start fails. */
-export async function startGateway(onCleanup: (fn: () => void) => void): Promise<Gateway> {
-  const port = await freePort();
+export async function startGateway(onCleanup: (fn: () => void) => void, fixedPort?: number): Promise<Gateway> {
+  const port = fixedPort ?? (await freePort());
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-routing-'));
   onCleanup(() => rmSync(dataDir, { recursive: true, force: true }));
   const adminKey = `adm-bench-${randomBytes(24).toString('base64url')}`;
@@ -46,7 +46,9 @@ export async function startGateway(onCleanup: (fn: () => void) => void): Promise
     },
   });
   const origin = `http://127.0.0.1:${port}`;
-  await waitUntil(child, 'readiness (GET /readyz 200)', 90_000, async () => {
+  // a first boot makes and migrates a new embedded database: on a loaded 2-core CI machine (the whole suite
+  // running beside it) that took more than 90 s; the browser test's hook allows 300
+  await waitUntil(child, 'readiness (GET /readyz 200)', 240_000, async () => {
     const res = await fetch(`${origin}/readyz`, { signal: AbortSignal.timeout(2000) });
     await res.body?.cancel();
     return res.status === 200;

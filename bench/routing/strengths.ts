@@ -15,6 +15,10 @@ export const PUBLISHED_MMLU: Record<string, number> = {
   'WizardLM/WizardLM-13B-V1.2': 0.548, // Llama 2 paper (13B base)
   'meta/code-llama-instruct-34b-chat': 0.54, // rough: Code Llama trades general knowledge for code
   'mistralai/mistral-7b-chat': 0.601, // Mistral 7B paper
+  // the demo's models (demo/data)
+  'gpt-4o': 0.887, // OpenAI, "Hello GPT-4o"
+  'gpt-4o-mini': 0.82, // OpenAI, "GPT-4o mini: advancing cost-efficient intelligence"
+  'claude-3-haiku': 0.752, // Claude 3 model card
 };
 
 /** The flat prior of a model the table does not list: the baseline strongest, every other model alike. */

@@ -19,7 +19,16 @@ import { registerReportRoutes } from './routes/reports.ts';
 import { registerModelRoutes } from './routes/models.ts';
 import { registerOptimizerRoutes } from './routes/optimizer.ts';
 import { registerStepRoutes } from './routes/steps.ts';
+import { registerCaptureRoutes } from './routes/capture.ts';
 import { registerDiscoveryRoutes } from './routes/discovery.ts';
+import { registerGuardSettingsRoutes } from './routes/guard-settings.ts';
+import { registerLimitSettingsRoutes } from './routes/limit-settings.ts';
+import { registerAlertSettingsRoutes } from './routes/alert-settings.ts';
+import { registerBillingRoutes } from './routes/billing.ts';
+import { registerOpenApiRoute } from './routes/openapi.ts';
+import { recordRoutes } from './http/route-table.ts';
+import { registerConnectionRoutes } from './routes/connections.ts';
+import { registerManagedAgentRoutes } from './routes/managed-agents.ts';
 import { registerGraphQL } from './graphql/plugin.ts';
 import { registerTrpc } from './trpc/plugin.ts';
 import type { Services } from './services.ts';
@@ -69,6 +78,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     trustProxy: services.config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true },
   });
+  recordRoutes(app);
   app.decorateRequest('principal', null);
 
   app.removeAllContentTypeParsers();
@@ -92,7 +102,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   });
 
   app.addHook('onResponse', (request, reply, done) => {
-    services.metrics.requests.incRoute(request.routeOptions.url ?? 'unknown', reply.statusCode);
+    services.metrics.incRoute(request.routeOptions.url ?? 'unknown', reply.statusCode);
     done();
   });
 
@@ -110,7 +120,15 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerModelRoutes(app, services);
   registerOptimizerRoutes(app, services);
   registerStepRoutes(app, services);
+  registerCaptureRoutes(app, services);
   registerDiscoveryRoutes(app, services);
+  registerGuardSettingsRoutes(app, services);
+  registerLimitSettingsRoutes(app, services);
+  registerAlertSettingsRoutes(app, services);
+  registerBillingRoutes(app, services);
+  registerOpenApiRoute(app);
+  registerConnectionRoutes(app, services);
+  registerManagedAgentRoutes(app, services);
   registerGraphQL(app, services);
   await registerTrpc(app, services);
   registerWeb(app);

@@ -2,6 +2,7 @@
 // schema. An unknown OPTIMIZER_* variable or a malformed value stops the boot with a
 // message that names it and says how to fix it.
 import { z } from 'zod';
+import { parseAllowEntry } from './providers/address-guard.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const url = (protocols: string[]) =>
@@ -24,6 +25,31 @@ const baseUrl = url(['http:', 'https:']).refine((v) => {
 const masterKey = z
   .string()
   .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded (openssl rand -base64 32)');
+
+/** OTLP/HTTP with JSON bodies is what the gateway's exporter speaks. */
+const otlpProtocol = z.enum(['http/json'], { error: 'must be http/json (the gateway exports OTLP/HTTP as JSON; gRPC and protobuf are not built in)' });
+
+/** `OTEL_EXPORTER_OTLP_HEADERS`: `a=1,b=x%20y` as the OpenTelemetry spec writes it. */
+function parseOtlpHeaders(v: string, ctx: z.RefinementCtx): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of v.split(',')) {
+    if (pair.trim() === '') continue;
+    const eq = pair.indexOf('=');
+    const name = eq > 0 ? pair.slice(0, eq).trim() : '';
+    let value = '';
+    try {
+      value = decodeURIComponent(pair.slice(eq + 1).trim());
+    } catch {
+      /* reported below */
+    }
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || value === '' || /[\r\n\0]/.test(value)) {
+      ctx.addIssue({ code: 'custom', message: 'must be name=value pairs, comma-separated, with URL-encoded values (e.g. api-key=abc%20def)' });
+      return out;
+    }
+    out[name.toLowerCase()] = value;
+  }
+  return out;
+}
 
 export const configSchema = z
   .object({
@@ -76,6 +102,10 @@ export const configSchema = z
     /** `off` sends every request through node:http and Fastify, the socket path's reference. */
     FAST_PATH: z.enum(['on', 'off']).default('on'),
     METER_FLUSH_MS: z.coerce.number().int().positive().default(200),
+    /** How often the retention sweep deletes recordings past their tenant's retention (default hourly). */
+    RECORDING_SWEEP_MS: z.coerce.number().int().min(1_000, 'must be at least 1000 (1 s)').max(24 * 3_600_000, 'must be at most 86400000 (a day)').default(3_600_000),
+    /** How long calls and their activity are kept (whole months are dropped once past it); generous by default, and never under two months, which billing's statements and the month's budget read. */
+    CALL_RETENTION_DAYS: z.coerce.number().int().min(62, 'must be at least 62 (billing reads the last two months)').max(36_500, 'must be at most 36500 (100 years)').default(730),
     UPSTREAM_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
     UPSTREAM_FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
     UPSTREAM_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
@@ -98,16 +128,109 @@ export const configSchema = z
     SESSION_TTL_MS: z.coerce.number().int().min(60_000).max(30 * 24 * 3_600_000).default(12 * 3_600_000),
     /** Trust X-Forwarded-Proto/-Host from the proxy in front (e.g. a TLS terminator); off unless that proxy sets them. */
     TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
+    /** Where alert emails go out (smtp://user:pass@host:port or smtps://…); without it the email channel is refused on write. */
+    SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be smtp://… or smtps://…' }).optional(),
+    ALERT_EMAIL_FROM: z.email().default('alerts@optimizer.invalid'),
+    /** Addresses alert webhooks may reach: `public-only` (design §11), or `any` for a deployment (or a test) that delivers inside its own network. */
+    WEBHOOK_ADDRESS_POLICY: z.enum(['any', 'public-only']).default('public-only'),
+    /**
+     * Addresses or CIDR blocks (comma-separated, e.g. `10.1.2.0/24,127.0.0.1`) that tenant-directed calls
+     * (connections, webhooks) may reach although they are not public: an operator's choice for a deployment
+     * (or a test) whose tenants' targets live in its own network. Empty by default; no tenant setting widens it.
+     */
+    OUTBOUND_ALLOW_LIST: z
+      .string()
+      .default('')
+      .transform((v, ctx) => {
+        const entries = v.split(',').map((e) => e.trim()).filter((e) => e !== '');
+        for (const e of entries) {
+          try {
+            parseAllowEntry(e);
+          } catch (err) {
+            ctx.addIssue({ code: 'custom', message: `${(err as Error).message}; write addresses or CIDR blocks, comma-separated` });
+          }
+        }
+        return entries;
+      }),
+    /** Managed-agent runs a tenant may start in a calendar month (UTC); the next one answers 402 run_cap_reached. */
+    MANAGED_RUN_CAP: z.coerce.number().int().min(0).max(1_000_000).default(100),
+    /** One call to a connection (an executed action): connect to last byte. */
+    CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    /** How often a replica looks for managed runs left without a runner (a replica that stopped mid-run). */
+    MANAGED_RUN_SWEEP_MS: z.coerce.number().int().min(50).max(3_600_000).default(5_000),
+    /** How long a runner holds a managed run without renewing it: a killed replica's runs are taken over this long after its last renewal. */
+    MANAGED_RUN_LEASE_SECONDS: z.coerce.number().int().min(2).max(3_600).default(30),
+    /** How often a replica looks for due alert deliveries (the outbox). */
+    ALERT_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+    /** How often a replica compares each capped tenant's month-to-date spend with its thresholds. */
+    ALERT_SPEND_CHECK_MS: z.coerce.number().int().min(50).max(3_600_000).default(30_000),
+    /** One delivery attempt's limit (connect to last byte). */
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     /** Share of semantic hits the judge checks while their step is still exploring. */
     SEMANTIC_CHECK_RATE: z.coerce.number().min(0).max(1).default(0.2),
+    /** The platform's share of what a call saved, charged per call and shown on statements; below 1, so a fee never exceeds the saving. */
+    BILLING_FEE_RATE: z.coerce.number().min(0).max(0.99, 'must be below 1 (the fee is a share of the saving)').default(0.2),
+    /** Free credit every new tenant gets for tuning on the platform's keys, in USD (docs/decisions.md, Billing). */
+    BILLING_DEV_ALLOWANCE_USD: z.coerce.number().min(0).max(10_000).default(25),
+    /** How often subscriptions past their paid period are lapsed or renewed. */
+    BILLING_SWEEP_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+    /**
+     * The platform's ceiling on a tenant's rate limits (and on each key's): requests and tokens per
+     * minute. A tenant sets its own limits at or below it (PUT /v1/settings/limits); one that sets
+     * none is held to the ceiling. Unset: no ceiling, and a tenant without limits is not counted.
+     */
+    RATE_LIMIT_CEILING_RPM: z.coerce.number().int('must be a whole number of requests per minute').min(1).max(1e12).optional(),
+    RATE_LIMIT_CEILING_TPM: z.coerce.number().int('must be a whole number of tokens per minute').min(1).max(1e12).optional(),
+    /** Stripe's secret API key (sk_test_… or sk_live_…); without it top-ups answer 503. */
+    STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/, 'must be a Stripe secret key (sk_test_… or sk_live_…)').optional(),
+    /** Webhook signing secrets (whsec_…), comma-separated: two during a rotation. */
+    STRIPE_WEBHOOK_SECRET: z
+      .string()
+      .refine((v) => v.split(',').every((x) => /^whsec_[A-Za-z0-9+/=_-]+$/.test(x.trim())), 'must be one or more whsec_… secrets, comma-separated')
+      .optional(),
+    /** Where the Stripe SDK connects (a local fake in tests); Stripe's own API when unset. */
+    STRIPE_API_URL: url(['http:', 'https:']).optional(),
+    /** How old a webhook's signed timestamp may be, in seconds. */
+    STRIPE_WEBHOOK_TOLERANCE_S: z.coerce.number().int().min(1).max(3600).default(300),
+    /** Where Stripe's checkout returns the browser after a top-up (the dashboard's billing page). */
+    PUBLIC_URL: url(['http:', 'https:']).default('http://127.0.0.1:8080'),
+    // OpenTelemetry, by the SDK's own variable names (telemetry/settings.ts): off unless an OTLP endpoint is set.
+    /** The collector's base URL; spans go to `<endpoint>/v1/traces`. */
+    OTEL_EXPORTER_OTLP_ENDPOINT: url(['http:', 'https:']).optional(),
+    /** The full URL for spans, used as it is (overrides the base URL for traces). */
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: url(['http:', 'https:']).optional(),
+    /** Headers on every export: `name=value` pairs, comma-separated, values URL-encoded (e.g. an API key). */
+    OTEL_EXPORTER_OTLP_HEADERS: z.string().transform((v, ctx) => parseOtlpHeaders(v, ctx)).optional(),
+    OTEL_EXPORTER_OTLP_PROTOCOL: otlpProtocol.optional(),
+    OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: otlpProtocol.optional(),
+    /** One export's limit, in ms. */
+    OTEL_EXPORTER_OTLP_TIMEOUT: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    OTEL_SERVICE_NAME: z.string().min(1).default('optimizer-gateway'),
+    /** `true` turns OpenTelemetry off whatever else is set. */
+    OTEL_SDK_DISABLED: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+    /** `none` turns span export off; `otlp` (the only exporter) needs an endpoint. */
+    OTEL_TRACES_EXPORTER: z.enum(['otlp', 'none'], { error: 'must be otlp or none (the gateway exports spans over OTLP/HTTP only)' }).optional(),
+    /** Delay between two batch exports, in ms. */
+    OTEL_BSP_SCHEDULE_DELAY: z.coerce.number().int().min(1).max(600_000).default(5_000),
   })
   .strict()
   .refine((c) => c.HTTP_HEADERS_TIMEOUT_MS <= c.HTTP_REQUEST_TIMEOUT_MS, {
     path: ['HTTP_HEADERS_TIMEOUT_MS'],
     message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS (the head is part of the request)',
+  })
+  .refine((c) => c.OTEL_TRACES_EXPORTER !== 'otlp' || c.OTEL_SDK_DISABLED || c.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined || c.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined, {
+    path: ['OTEL_TRACES_EXPORTER'],
+    message: 'otlp needs OTEL_EXPORTER_OTLP_ENDPOINT (the collector, e.g. http://127.0.0.1:4318) or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+  })
+  .refine((c) => (c.STRIPE_SECRET_KEY === undefined) === (c.STRIPE_WEBHOOK_SECRET === undefined), {
+    path: ['STRIPE_WEBHOOK_SECRET'],
+    message: 'set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET together (top-ups are credited only by verified webhooks)',
   });
 
 export type Config = z.infer<typeof configSchema>;
+
+/** Variables whose value may hold a credential: a boot error names them without echoing it. */
+const hiddenValues = new Set(['OTEL_EXPORTER_OTLP_HEADERS']);
 
 /** Variables we own: anything with these prefixes that the schema does not know is a typo. */
 const ownedPrefixes = ['OPTIMIZER_'];
@@ -131,7 +254,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       return `unknown setting ${i.keys.join(', ')}: remove it or check its spelling (known: ${keys.join(', ')})`;
     }
     const name = i.path.join('.');
-    return `${name}=${JSON.stringify(picked[name] ?? '')} is invalid: ${i.message}`;
+    const shown = hiddenValues.has(name) ? '(value hidden)' : JSON.stringify(picked[name] ?? '');
+    return `${name}=${shown} is invalid: ${i.message}`;
   });
   throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
 }

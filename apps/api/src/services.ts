@@ -3,11 +3,14 @@
 import { join, resolve } from 'node:path';
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
+import { Partitions } from './db/partitions.ts';
 import type { HotStore } from './hot/store.ts';
 import { MemoryHotStore } from './hot/memory.ts';
 import { RedisHotStore } from './hot/redis.ts';
 import type { Logger } from './logger.ts';
 import { Metrics } from './http/metrics.ts';
+import type { Tracing } from './telemetry/tracing.ts';
+import { otelOptions } from './telemetry/settings.ts';
 import { Meter } from './meter/meter.ts';
 import { Envelope } from './security/envelope.ts';
 import { loadMasterKey } from './security/master-key.ts';
@@ -15,7 +18,14 @@ import { KeyHasher } from './security/secrets.ts';
 import { Catalog } from './catalog/catalog.ts';
 import { Idempotency } from './pipeline/idempotency.ts';
 import { CallViews } from './reporting/calls.ts';
-import { Outbound, type Resolver } from './providers/outbound.ts';
+import { Outbound, systemResolver, type Resolver } from './providers/outbound.ts';
+import { AllowList } from './providers/address-guard.ts';
+import { TenantOutbound } from './providers/tenant-outbound.ts';
+import { Connections } from './connections/connections.ts';
+import { ManagedAgents } from './managed/managed-agents.ts';
+import { RunStore } from './managed/run-store.ts';
+import { StepLedger } from './managed/step-ledger.ts';
+import { completionHandler } from './pipeline/completions.ts';
 import { ProviderRegistry } from './providers/registry.ts';
 import { CircuitBreaker } from './providers/circuit-breaker.ts';
 import { CustomProviders } from './providers/custom-providers.ts';
@@ -35,6 +45,21 @@ import { KeyCache } from './tenancy/key-cache.ts';
 import { Sessions } from './tenancy/sessions.ts';
 import { ProviderKeys } from './tenancy/provider-keys.ts';
 import { WorkflowLife } from './workflows/life.ts';
+import { TopicSettings } from './settings/topic-settings.ts';
+import { alertSettings, guardSettings, rateLimitSettings, type AlertSettings, type GuardSettings, type RateLimitSettings } from '@optimizer/schema';
+import { RateLimits } from './limits/rate-limits.ts';
+import { Alerts } from './alerts/alerts.ts';
+import { Outbox } from './alerts/outbox.ts';
+import { Deliverer } from './alerts/deliver.ts';
+import { WebhookEndpoints } from './alerts/webhook-endpoints.ts';
+import { LatencyBoard } from './optimizer/latency.ts';
+import { Recordings } from './capture/recordings.ts';
+import { Budget } from './billing/budget.ts';
+import { BillingView } from './billing/view.ts';
+import { Payments } from './billing/payments.ts';
+import { AutoTopups } from './billing/auto-topup.ts';
+import { Statements } from './billing/statements.ts';
+import { Subscriptions } from './billing/subscriptions.ts';
 
 export interface Services {
   config: Config;
@@ -42,6 +67,8 @@ export interface Services {
   db: Database;
   hot: HotStore;
   metrics: Metrics;
+  /** OpenTelemetry spans per pipeline stage, or null when no OTLP endpoint is configured (the pipeline then makes no tracer call). */
+  tracing: Tracing | null;
   meter: Meter;
   keys: KeyCache;
   sessions: Sessions;
@@ -51,6 +78,10 @@ export interface Services {
   catalog: Catalog;
   providers: ProviderRegistry;
   outbound: Outbound;
+  /** The one client for tenant-directed calls to alert webhooks (WEBHOOK_ADDRESS_POLICY). */
+  webhookOutbound: TenantOutbound;
+  connections: Connections;
+  managedAgents: ManagedAgents;
   idempotency: Idempotency;
   callViews: CallViews;
   breaker: CircuitBreaker;
@@ -63,6 +94,25 @@ export interface Services {
   answerCache: AnswerCache;
   semanticCache: SemanticCache;
   workflowLife: WorkflowLife;
+  guardSettings: TopicSettings<GuardSettings>;
+  alertSettings: TopicSettings<AlertSettings>;
+  webhookEndpoints: WebhookEndpoints;
+  alerts: Alerts;
+  /** Observed latency per model (latency tiebreaks). */
+  latency: LatencyBoard;
+  /** Capture settings, recordings and their retention sweep. */
+  recordings: Recordings;
+  /** The monthly partitions of calls and activity: made ahead, dropped past the retention. */
+  partitions: Partitions;
+  budget: Budget;
+  /** The tenants' rate limits (requests and tokens per minute) within the platform's ceiling. */
+  rateLimits: RateLimits;
+  limitSettings: TopicSettings<RateLimitSettings>;
+  billing: BillingView;
+  payments: Payments;
+  autoTopups: AutoTopups;
+  statements: Statements;
+  subscriptions: Subscriptions;
   close(): Promise<void>;
 }
 
@@ -88,11 +138,16 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
   const envelope = new Envelope([{ id: 'k1', key: master }]);
   const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir, logger });
   ownerOnlyTree(dataDir); // and what the embedded database set up on its own
+  const partitions = new Partitions({ db, logger, retentionDays: config.CALL_RETENTION_DAYS });
+  await partitions.start(); // this month's partition before the meter replays into it
   const hot: HotStore = config.REDIS_URL
     ? await RedisHotStore.connect(config.REDIS_URL, (err) => logger.warn({ err: err.message }, 'redis connection error or a notice handler failed'))
     : new MemoryHotStore((err) => logger.warn({ err: err.message }, 'a notice handler failed'));
-  const metrics = new Metrics();
-  const meter = new Meter({ db, walDir: join(dataDir, 'wal'), logger, flushMs: config.METER_FLUSH_MS });
+  const metrics: Metrics = new Metrics({ meterPending: () => meter.pending });
+  const otel = otelOptions(config);
+  // the SDK is loaded only when tracing is on: a gateway without it holds no tracer provider at all
+  const tracing: Tracing | null = otel === null ? null : (await import('./telemetry/otel.ts')).createOtelTracing(otel);
+  const meter: Meter = new Meter({ db, walDir: join(dataDir, 'wal'), logger, flushMs: config.METER_FLUSH_MS, observe: (batch) => metrics.observe(batch) });
   await meter.start();
   const keys = new KeyCache(db, hot, hasher);
   await keys.start();
@@ -128,25 +183,69 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
   });
   await semanticCache.start();
   await routingSettings.start();
+  const allow = new AllowList(config.OUTBOUND_ALLOW_LIST);
   const outbound = new Outbound({
     connectMs: config.UPSTREAM_CONNECT_TIMEOUT_MS,
     firstByteMs: config.UPSTREAM_FIRST_BYTE_TIMEOUT_MS,
     idleMs: config.UPSTREAM_IDLE_TIMEOUT_MS,
     maxResponseBytes: config.UPSTREAM_MAX_RESPONSE_BYTES,
+    allow,
     ...(hooks.resolve ? { resolve: hooks.resolve } : {}),
   });
+  // tenant-directed calls: one client, two policies (webhooks as the operator set them; connections public-only)
+  const tenantClient = (policy: 'any' | 'public-only') => new TenantOutbound({ outbound, policy, resolve: hooks.resolve ?? systemResolver, allow });
+  const webhookOutbound = tenantClient(config.WEBHOOK_ADDRESS_POLICY);
+  const connections = new Connections({ db, envelope, client: tenantClient('public-only'), timeoutMs: config.CONNECTION_TIMEOUT_MS });
   await catalog.start();
   const discovery = new Discovery({ db, meter, steps, catalog, providers, providerKeys, logger });
   await discovery.start();
-  const workflowLife = new WorkflowLife({ db, hot, accounts, steps, routing: routingSettings });
+  const subscriptions = new Subscriptions({ db, accounts, logger, sweepMs: config.BILLING_SWEEP_MS });
+  const workflowLife = new WorkflowLife({ db, hot, accounts, steps, routing: routingSettings, subscribed: subscriptions.isActive });
   await workflowLife.start();
+  subscriptions.attach(workflowLife);
+  const guard = new TopicSettings<GuardSettings>({ db, hot }, 'guard', guardSettings.parse({}));
+  await guard.start();
+  const alertTopic = new TopicSettings<AlertSettings>({ db, hot }, 'alerts', alertSettings.parse({}));
+  await alertTopic.start();
+  const limitSettings = new TopicSettings<RateLimitSettings>({ db, hot }, 'limits', rateLimitSettings.parse({}));
+  await limitSettings.start();
+  const rateLimits = new RateLimits(limitSettings, { rpm: config.RATE_LIMIT_CEILING_RPM, tpm: config.RATE_LIMIT_CEILING_TPM });
+  const budget = new Budget({ db, hot, alerts: alertTopic, logger, devAllowanceMicros: Math.round(config.BILLING_DEV_ALLOWANCE_USD * 1e6), limits: rateLimits });
+  const billing = new BillingView({ db, meter, budget, config });
+  const webhookEndpoints = new WebhookEndpoints(db, envelope);
+  const outbox = new Outbox(db);
+  const deliverer = new Deliverer({
+    outbox,
+    endpoints: webhookEndpoints,
+    client: webhookOutbound,
+    logger,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    smtpUrl: config.SMTP_URL,
+    emailFrom: config.ALERT_EMAIL_FROM,
+  });
+  const alerts = new Alerts({ db, settings: alertTopic, outbox, endpoints: webhookEndpoints, deliverer, logger });
+  alerts.start(config.ALERT_POLL_MS, config.ALERT_SPEND_CHECK_MS);
+  const payments = new Payments({ config, db, budget, logger });
+  const autoTopups = new AutoTopups({ db, payments, alerts, alertSettings: alertTopic, logger });
+  payments.listen({
+    autoTopup: (o) => (o.ok ? autoTopups.succeeded(o.attemptId, o.paymentIntentId, o.accountId) : autoTopups.failed(o.attemptId, o.reason)),
+    credited: (accountId) => autoTopups.nudge(accountId),
+  });
+  meter.onWalletDebited((accounts) => {
+    for (const a of accounts) autoTopups.nudge(a);
+  });
+  autoTopups.start(config.BILLING_SWEEP_MS);
+  const recordings = new Recordings({ db, hot, meter, accounts, logger, sweepMs: config.RECORDING_SWEEP_MS });
+  await recordings.start();
+  const managedAgents = new ManagedAgents({ store: new RunStore(db, config.MANAGED_RUN_LEASE_SECONDS), connections, logger, runCap: config.MANAGED_RUN_CAP });
 
-  return {
+  const services: Services = {
     config,
     logger,
     db,
     hot,
     metrics,
+    tracing,
     meter,
     keys,
     sessions: new Sessions({ db, hot, keys, ttlMs: config.SESSION_TTL_MS }),
@@ -156,28 +255,59 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
     catalog,
     providers,
     outbound,
+    webhookOutbound,
+    connections,
+    managedAgents,
     idempotency: new Idempotency(hot),
     callViews: new CallViews(db, meter),
     customProviders,
     optimizer,
     routingSettings,
-    outcomes: new Outcomes(db, meter, optimizer, answerCache),
+    outcomes: new Outcomes(db, meter, optimizer, answerCache, config.DATABASE_URL ? config.METER_FLUSH_MS : 0),
     steps,
     discovery,
     answerCache,
     semanticCache,
     workflowLife,
+    guardSettings: guard,
+    rateLimits,
+    limitSettings,
+    alertSettings: alertTopic,
+    webhookEndpoints,
+    alerts,
+    latency: new LatencyBoard(),
+    recordings,
+    partitions,
+    budget,
+    billing,
+    payments,
+    autoTopups,
+    statements: new Statements({ db, meter, feeRate: config.BILLING_FEE_RATE }),
+    subscriptions,
     breaker: new CircuitBreaker({ threshold: config.CIRCUIT_FAILURES, cooldownMs: config.CIRCUIT_COOLDOWN_MS }),
     async close() {
+      await managedAgents.runner.close(); // the step in flight finishes and is metered; the run is left for the next runner
+      subscriptions.close();
+      autoTopups.stop();
+      await autoTopups.settle();
+      alerts.stop();
+      await alerts.settle();
       optimizer.stop();
+      recordings.stop();
+      partitions.stop();
       await discovery.close();
       await steps.close();
       await semanticCache.close();
       await outbound.close();
       await meter.close();
+      await tracing?.shutdown().catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'tracing: the last spans were not exported')); // the spans still queued go out
       await hot.close();
       await db.close();
       unlock();
     },
   };
+  // a managed agent's LLM calls go through the same completion pipeline as a tenant's
+  managedAgents.runner.attach(completionHandler(services), new StepLedger({ idempotency: services.idempotency, meter, store: managedAgents.store }));
+  managedAgents.runner.start(config.MANAGED_RUN_SWEEP_MS);
+  return services;
 }

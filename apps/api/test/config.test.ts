@@ -20,6 +20,20 @@ describe('configuration is validated once at boot', () => {
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL="loud"/);
   });
 
+  it('opens no address to tenant-directed calls unless the operator lists it, and names a malformed entry at boot', () => {
+    expect(loadConfig({}).OUTBOUND_ALLOW_LIST).toEqual([]);
+    expect(loadConfig({ OUTBOUND_ALLOW_LIST: '127.0.0.1/32, 10.1.0.0/16,::1' }).OUTBOUND_ALLOW_LIST).toEqual(['127.0.0.1/32', '10.1.0.0/16', '::1']);
+    for (const v of ['localhost', '127.0.0.1/33', '10.0.0.0/8/1', '10.0.0.0/x', 'http://127.0.0.1']) {
+      expect(() => loadConfig({ OUTBOUND_ALLOW_LIST: v })).toThrow(/OUTBOUND_ALLOW_LIST=.* is invalid: .*addresses or CIDR blocks/);
+    }
+  });
+
+  it('caps managed runs at 100 a month unless set', () => {
+    expect(loadConfig({}).MANAGED_RUN_CAP).toBe(100);
+    expect(loadConfig({ MANAGED_RUN_CAP: '3' }).MANAGED_RUN_CAP).toBe(3);
+    expect(() => loadConfig({ MANAGED_RUN_CAP: '-1' })).toThrow(/MANAGED_RUN_CAP="-1" is invalid/);
+  });
+
   it('refuses a vendor base URL with credentials, a query string or a fragment', () => {
     expect(loadConfig({ OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }).OPENAI_BASE_URL).toBe('http://127.0.0.1:9/v1');
     for (const v of ['http://u:p@127.0.0.1:9/v1', 'http://127.0.0.1:9/v1?key=x', 'http://127.0.0.1:9/v1#f']) {

@@ -3,55 +3,20 @@
 // 500 `internal`, /readyz says which dependency is down and never its error text, and
 // the gateway serves again once the database is back. The database is a real
 // PostgreSQL reached through a local TCP proxy that the test closes and reopens.
-import { createServer, connect, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CutProxy } from './support/cut-proxy.ts';
 import { authed, signup, startGateway, testDatabase, type TestDatabase, type TestGateway } from './support/gateway.ts';
 
-/** A TCP proxy on 127.0.0.1 to PostgreSQL that can be cut (listener and every connection) and restored on the same port. */
-class Proxy {
-  port = 0;
-  #server: Server | null = null;
-  readonly #sockets = new Set<Socket>();
-  readonly target: { host: string; port: number };
-  constructor(target: { host: string; port: number }) {
-    this.target = target;
-  }
-
-  async open(): Promise<void> {
-    const server = createServer((client) => {
-      const upstream = connect(this.target.port, this.target.host);
-      for (const s of [client, upstream]) {
-        this.#sockets.add(s);
-        s.on('close', () => this.#sockets.delete(s));
-        s.on('error', () => undefined);
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
-    this.port = (server.address() as AddressInfo).port;
-    this.#server = server;
-  }
-
-  async cut(): Promise<void> {
-    const server = this.#server!;
-    this.#server = null;
-    const closed = new Promise((resolve) => server.close(resolve));
-    for (const s of this.#sockets) s.destroy();
-    await closed;
-  }
-}
-
 let db: TestDatabase;
-let proxy: Proxy;
+let proxy: CutProxy;
 let gw: TestGateway;
 let tenant: { api_key: string; account_id: string };
 
 beforeAll(async () => {
   db = await testDatabase({ force: true });
   const real = new URL(db.url!);
-  proxy = new Proxy({ host: real.hostname, port: Number(real.port || 5432) });
+  proxy = new CutProxy({ host: real.hostname, port: Number(real.port || 5432) });
   await proxy.open();
   const viaProxy = new URL(db.url!);
   viaProxy.port = String(proxy.port);

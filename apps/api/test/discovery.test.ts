@@ -90,7 +90,7 @@ describe('the discovery state and report', () => {
       ['classify', true],
       ['summarize', false],
     ]);
-  });
+  }, 90_000); // a step learns over up to 125 calls, each with its probes and grades: a slow machine needs more than the default
 
   it("reports each step's settled answer with priced deltas per 1k calls and per month, and that the current keys reach it", async () => {
     const r = await call('GET', `/v1/proxy-agents/${wf()}/discovery/report`);

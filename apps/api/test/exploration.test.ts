@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { payback, planExploration, probesByCase, type ExploreInput, type Prospect } from '../src/optimizer/exploration.ts';
 import { JudgePanel } from '../src/optimizer/judge-panel.ts';
 import { pool, posterior } from '../src/optimizer/priors.ts';
-import { StepEvidence } from '../src/optimizer/evidence.ts';
+import { combine, StepEvidence } from '../src/optimizer/evidence.ts';
 
 const prospect = (over: Partial<Prospect> = {}): Prospect => ({ key: 'model:small', models: ['small'], n: 0, retention: 0.92, se: 0.06, costShare: 0.05, probeShare: 0.05, gradesPerProbe: 0.6, ...over });
 const input = (calls: number, over: Partial<ExploreInput> = {}): ExploreInput => ({
@@ -181,5 +181,40 @@ describe('evidence from outcomes', () => {
     expect(st.retention).toBe(1);
     // the same probes count against model a alone, where it differed from the baseline
     expect(e.stats({ kind: 'model', model: 'a' }, 'big').retention).toBeLessThanOrEqual(0.8);
+  });
+});
+
+describe('a candidate sitting on the bar', () => {
+  it('is not worth proving where its proof would take more calls than the step is expected to have left, however cheap each probe', () => {
+    // 0.941 against a floor of 0.95 with the spread of 300 probes: thousands of probes to tell apart
+    const onBar = prospect({ key: 'model:yi', n: 300, retention: 0.945, se: 0.25 / Math.sqrt(300), costShare: 0.08, probeShare: 0.08, gradesPerProbe: 0.1 });
+    const c = probesByCase(onBar, 0.95);
+    expect(c.holds).toBeGreaterThan(400); // what the old cap priced it at
+    expect(payback(onBar, input(700))).toBe(0);
+    expect(planExploration(input(700, { prospects: [onBar] })).probe).toBeNull();
+  });
+});
+
+describe('retention estimates from several sources', () => {
+  it('are averaged by precision when they agree', () => {
+    const r = combine([
+      { r: 0.97, se: 0.02 },
+      { r: 0.972, se: 0.02 },
+    ]);
+    expect(r.r).toBeCloseTo(0.971, 6);
+    expect(r.se).toBeCloseTo(0.02 / Math.SQRT2, 6);
+  });
+
+  it('widen the bound when they disagree beyond their errors, so a precise chained estimate cannot outvote the outcomes', () => {
+    // 196 outcomes say 0.941; a chain through another policy says 1.0 with a small error
+    const outcomes = { r: 0.941, se: 0.026 };
+    const chained = { r: 1.0, se: 0.01 };
+    const naiveW = [1 / outcomes.se ** 2, 1 / chained.se ** 2];
+    const naive = (naiveW[0]! * outcomes.r + naiveW[1]! * chained.r) / (naiveW[0]! + naiveW[1]!);
+    const naiveSe = 1 / Math.sqrt(naiveW[0]! + naiveW[1]!);
+    expect(naive - 1.3 * naiveSe).toBeGreaterThan(0.95); // the old reading let it serve
+    const r = combine([outcomes, chained]);
+    expect(r.se).toBeGreaterThan(2 * naiveSe);
+    expect(r.r - 1.3 * r.se).toBeLessThan(0.95);
   });
 });

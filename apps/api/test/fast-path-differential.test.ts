@@ -17,7 +17,7 @@ import { openRaw, type RawConnection } from './support/raw-http.ts';
 const RUNS = Number(process.env.DIFF_RUNS ?? 10_000);
 const SEED = Number(process.env.DIFF_SEED ?? 20261125);
 const BODY_LIMIT = 8192;
-const FIRST_ANSWER_WAIT_MS = 3000;
+const FIRST_ANSWER_WAIT_MS = 10_000;
 
 let fast: Rig;
 let node: Rig;

@@ -1,4 +1,4 @@
-// The GraphQL admin door: the admin bearer on every operation, the same domain
+// The GraphQL door's admin fields: the admin bearer on every admin field, the same domain
 // services and validation as REST (errors carry a code and the field), no provider
 // key ever shown, and the committed SDL matches the schema.
 import { randomBytes } from 'node:crypto';
@@ -77,9 +77,21 @@ describe('GraphQL door: authentication', () => {
     expect(r.status).toBe(401);
   });
 
-  it('serves no GraphiQL page', async () => {
-    const r = await fetch(`${gw.url}/graphql`, { headers: { accept: 'text/html', authorization: `Bearer ${gw.adminKey}` } });
-    expect(await r.text()).not.toMatch(/graphiql/i);
+  it('serves GraphiQL to a browser, from the gateway itself (no CDN)', async () => {
+    const r = await fetch(`${gw.url}/graphql`, { headers: { accept: 'text/html' } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/text\/html/);
+    const page = await r.text();
+    expect(page).toMatch(/graphiql/i);
+    expect(page).not.toMatch(/unpkg\.com|cdn\.jsdelivr/);
+  });
+
+  it('answers an admin field to a tenant key with UNAUTHENTICATED, and nothing of the catalog', async () => {
+    const r = await fetch(`${gw.url}/v1/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ company: 'T', email: `${randomBytes(4).toString('hex')}@example.com` }) });
+    const tenant = (await r.json()) as { api_key: string };
+    const res = await gql('{ catalog { model } }', {}, tenant.api_key);
+    expect(res.data ?? null).toBeNull();
+    expect(res.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
   });
 });
 

@@ -100,3 +100,16 @@ describe('the optimizer block', () => {
     expect(rec!.reasons[0]).toContain('not in the catalog');
   });
 });
+
+describe('counting a huge prompt', () => {
+  it('counts 200 KB without a break in pieces, the same as whole for ordinary text and never fewer', async () => {
+    const { countTokens } = await import('../src/pipeline/tokens.ts');
+    const prose = 'The gateway counts what a vendor did not report, so the call is still billed. '.repeat(400);
+    const { encode } = (await import('gpt-tokenizer')) as { encode: (t: string) => number[] };
+    const whole = encode(prose).length;
+    expect(countTokens(prose)).toBeGreaterThanOrEqual(whole);
+    expect(countTokens(prose)).toBeLessThanOrEqual(whole * 1.001 + 1);
+    // one 200 KB run: whole, BPE takes tens of seconds; in pieces it is counted at once
+    expect(countTokens('y'.repeat(200_000))).toBe(50_000);
+  });
+});

@@ -12,3 +12,4 @@ export type {
   ScriptedToolCall,
   ScriptedUsage,
 } from './types.ts';
+export { startStripeMock, type StripeMock, type StripeEvent, type Delivery } from './stripe/server.ts';

@@ -65,6 +65,12 @@ export interface OpenAIMockOptions {
    * completion_tokens that leave reasoning tokens out. Default: OpenAI.
    */
   dialect?: 'mistral' | 'groq' | 'deepseek' | 'azure' | 'xai';
+  /**
+   * A grading judge: called with each chat request before the script and the default answer;
+   * a string it returns is the answer's content (e.g. a grade for a request it recognises as
+   * a judge's), undefined lets the request be answered as usual.
+   */
+  grader?: (messages: ReadonlyArray<{ role: string; content?: unknown }>) => string | undefined;
 }
 
 export interface MockVendor {

@@ -28,9 +28,10 @@ export const providerName = z
 export const putProviderKeyRequest = z.object({ key: z.string().trim().min(8, 'key is too short').max(4096) }).strict();
 export type PutProviderKeyRequest = z.infer<typeof putProviderKeyRequest>;
 
+/** `GET /v1/calls`: typed numbers; the REST door turns query strings into numbers first (numbersFromQuery). */
 export const callsQuery = z
   .object({
     agent: z.string().min(1).optional(),
-    limit: z.coerce.number().int().min(1).max(500).default(50),
+    limit: z.number().int().min(1).max(500).default(50),
   })
   .strict();

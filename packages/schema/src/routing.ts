@@ -48,6 +48,24 @@ export const routingSettingsWrite = z
   .strict();
 export type RoutingSettingsWrite = z.infer<typeof routingSettingsWrite>;
 
+/** The routing tiers a ladder may be set for. */
+export const routingTiers = ['economy', 'standard', 'premium'] as const;
+export const routingTierSchema = z.enum(routingTiers);
+export type RoutingTier = z.infer<typeof routingTierSchema>;
+
+/**
+ * The client-side routing write (SDK, web app): the server's schema above with the ladder
+ * keys closed to the known tiers, so `ladders.premuim` is refused before it is sent
+ * instead of silently retraining a tier nobody routes to. Everything else is the server's.
+ */
+export const routingSettingsClient = routingSettingsWrite.extend({
+  ladders: z
+    .object(Object.fromEntries(routingTiers.map((t) => [t, z.array(modelName).optional()])) as Record<RoutingTier, z.ZodOptional<z.ZodArray<typeof modelName>>>)
+    .strict()
+    .optional(),
+});
+export type RoutingSettingsClient = z.infer<typeof routingSettingsClient>;
+
 export const outcomeSignals = z
   .object({
     schema_valid: z.boolean().optional(),

@@ -9,7 +9,7 @@ export type WorkflowStage = 'tuning' | 'ready' | 'production';
 export const workflowRef = z.object({ id: z.string().min(1).max(64) }).strict();
 
 /** `?version=N` on the report route: a stored version; omitted, the live report. */
-export const reportQuery = z.object({ version: z.coerce.number().int().min(1).optional() }).strict();
+export const reportQuery = z.object({ version: z.number().int().min(1).optional() }).strict();
 export type ReportQuery = z.infer<typeof reportQuery>;
 
 /** A stage a tenant may ask for; `ready` follows from the steps, and leaving production is cancelling the subscription. */

@@ -5,6 +5,8 @@ import { Admin } from './resources/admin.ts';
 import { Agents } from './resources/agents.ts';
 import { Activity, Calls, Savings } from './resources/calls.ts';
 import { Chat } from './resources/chat.ts';
+import { Discovery } from './resources/discovery.ts';
+import { Embeddings, Models } from './resources/models.ts';
 import { Outcomes } from './resources/outcomes.ts';
 import { ProviderKeys } from './resources/provider-keys.ts';
 import { Settings } from './resources/settings.ts';
@@ -42,6 +44,9 @@ export class OptimizerClient {
   readonly settings: Settings;
   readonly workflows: Workflows;
   readonly admin: Admin;
+  readonly discovery: Discovery;
+  readonly models: Models;
+  readonly embeddings: Embeddings;
 
   constructor(opts: OptimizerClientOptions) {
     const t = new Transport(opts);
@@ -56,6 +61,9 @@ export class OptimizerClient {
     this.settings = new Settings(t);
     this.workflows = new Workflows(t);
     this.admin = new Admin(t);
+    this.discovery = new Discovery(t);
+    this.models = new Models(t);
+    this.embeddings = new Embeddings(t);
   }
 
   /** Creates an account; the answer holds its first key, shown only this once. */

@@ -11,6 +11,9 @@ export interface OptimizerErrorInit {
   param?: string | null;
   rawBody?: string;
   retryAfter?: number | null;
+  /** A run-cap 402: how many managed runs the period allows and how many were used. */
+  cap?: number | null;
+  used?: number | null;
   cause?: unknown;
 }
 
@@ -27,6 +30,10 @@ export class OptimizerError extends Error {
   readonly rawBody: string;
   /** Seconds to wait before retrying, from the Retry-After header; null when absent. */
   readonly retryAfter: number | null;
+  /** On a run-cap 402: the managed runs the period allows; null otherwise. */
+  readonly cap: number | null;
+  /** On a run-cap 402: the managed runs used so far; null otherwise. */
+  readonly used: number | null;
 
   constructor(init: OptimizerErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -37,8 +44,18 @@ export class OptimizerError extends Error {
     this.param = init.param ?? null;
     this.rawBody = init.rawBody ?? '';
     this.retryAfter = init.retryAfter ?? null;
+    this.cap = init.cap ?? null;
+    this.used = init.used ?? null;
+  }
+
+  /** A payment error (HTTP 402): `type` says which (wallet_empty, subscription_required, ...). */
+  get isPaymentRequired(): boolean {
+    return this.status === 402;
   }
 }
+
+/** The `type` values a 402 carries (spec 7); others may be added, so it stays open. */
+export type PaymentErrorType = 'wallet_empty' | 'dev_allowance_exhausted' | 'subscription_required' | 'spend_cap_reached' | 'run_cap_reached' | (string & {});
 
 export function isOptimizerError(e: unknown): e is OptimizerError {
   return e instanceof OptimizerError;
@@ -70,24 +87,31 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
 const codeOf = (v: unknown): string | null => (typeof v === 'number' ? String(v) : str(v));
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 interface Fields {
   message: string | null;
   code: string | null;
   type: string | null;
   param: string | null;
+  cap?: number | null;
+  used?: number | null;
 }
 
 /** tRPC: `{"error":{"json":{...}}}` (superjson) or `{"error":{"message","code","data"}}`. */
 function fromTrpc(err: Obj): Fields {
   const inner = isObj(err.json) ? err.json : err;
   const data = isObj(inner.data) ? inner.data : {};
+  // The gateway's formatter adds its catalogue code as data.apiCode; a 402's type is that code.
+  const apiCode = str(data.apiCode);
   return {
     message: str(inner.message),
-    // `code` at the top is the JSON-RPC number; the readable code is data.code.
-    code: str(data.code) ?? codeOf(inner.code),
-    type: str(data.type),
-    param: str(data.path) ?? str(data.param),
+    // `code` at the top is the JSON-RPC number; the readable code is apiCode, else data.code.
+    code: apiCode ?? str(data.code) ?? codeOf(inner.code),
+    type: str(data.type) ?? (data.httpStatus === 402 || data.code === 'PAYMENT_REQUIRED' ? apiCode : null),
+    param: str(data.param) ?? str(data.path),
+    cap: num(data.cap),
+    used: num(data.used),
   };
 }
 
@@ -111,14 +135,16 @@ function readFields(body: unknown): Fields | null {
     return {
       message: messages.length > 0 ? messages.join('; ') : null,
       code: codeOf(ext.code),
-      type: str(ext.type),
-      param: str(ext.param) ?? (Array.isArray(first.path) ? first.path.join('.') || null : null),
+      type: str(ext.type) ?? (ext.status === 402 ? codeOf(ext.code)?.toLowerCase() ?? null : null),
+      param: str(ext.param) ?? str(ext.field) ?? (Array.isArray(first.path) ? first.path.join('.') || null : null),
+      cap: num(ext.cap),
+      used: num(ext.used),
     };
   }
   if (isObj(body.error)) {
     const err = body.error;
     if (isTrpc(err)) return fromTrpc(err);
-    return { message: str(err.message), code: codeOf(err.code), type: str(err.type), param: str(err.param) };
+    return { message: str(err.message), code: codeOf(err.code), type: str(err.type), param: str(err.param), cap: num(err.cap), used: num(err.used) };
   }
   // Framework defaults such as {"statusCode":404,"error":"Not Found","message":"..."}.
   if (typeof body.message === 'string' || typeof body.error === 'string') {
@@ -152,6 +178,8 @@ export function toOptimizerError(status: number, endpoint: string, rawBody: stri
     param: f?.param ?? null,
     rawBody,
     retryAfter: parseRetryAfter(header(headers, 'retry-after')),
+    cap: f?.cap ?? null,
+    used: f?.used ?? null,
   });
 }
 
@@ -178,4 +206,16 @@ export function clientValidationError(endpoint: string, issues: readonly IssueLi
     message = path ? `${path}: ${issue.message}` : issue.message;
   }
   return new OptimizerError({ status: 0, endpoint, message, code: 'client_validation', type: 'invalid_request_error', param });
+}
+
+/** The error for a request that got no answer: aborted by its signal, or the gateway unreachable. */
+export function networkError(endpoint: string, baseURL: string, cause: unknown): OptimizerError {
+  const aborted = (cause as Error | undefined)?.name === 'AbortError';
+  return new OptimizerError({
+    status: 0,
+    endpoint,
+    code: aborted ? 'aborted' : 'connection_error',
+    message: aborted ? `${endpoint} was aborted` : `${endpoint} could not reach ${baseURL}: ${(cause as Error | undefined)?.message ?? String(cause)}`,
+    cause,
+  });
 }

@@ -1,9 +1,9 @@
 // The one place the SDK calls fetch: builds the URL and headers, turns failed
 // responses and network failures into OptimizerError, and parses JSON answers.
 import type { z } from 'zod';
-import { OptimizerError, clientValidationError, toOptimizerError } from './errors.ts';
+import { OptimizerError, clientValidationError, networkError, toOptimizerError } from './errors.ts';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** Which bearer a route takes: the tenant key, the platform admin key, or none. */
 export type Auth = 'tenant' | 'admin' | 'none';
 
@@ -88,14 +88,7 @@ export class Transport {
         signal: spec.signal,
       });
     } catch (cause) {
-      const aborted = (cause as Error | undefined)?.name === 'AbortError';
-      throw new OptimizerError({
-        status: 0,
-        endpoint,
-        code: aborted ? 'aborted' : 'connection_error',
-        message: aborted ? `${endpoint} was aborted` : `${endpoint} could not reach ${this.baseURL}: ${(cause as Error | undefined)?.message ?? String(cause)}`,
-        cause,
-      });
+      throw networkError(endpoint, this.baseURL, cause);
     }
     if (!res.ok) {
       const raw = await res.text().catch(() => '');

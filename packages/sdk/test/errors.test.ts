@@ -20,6 +20,8 @@ describe('toOptimizerError', () => {
       param: 'name',
       rawBody: raw,
       retryAfter: null,
+      cap: null,
+      used: null,
     });
   });
 

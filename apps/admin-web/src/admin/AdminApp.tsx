@@ -3,7 +3,7 @@
 // catalog and the providers, over the GraphQL door.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { TypedDocumentString } from '../gql/graphql.ts';
-import { GqlError, gqlRequest } from './client.ts';
+import { GqlError, gqlRequest } from '../graphql-client.ts';
 import { CatalogView } from './CatalogView.tsx';
 import { catalogQuery, providersQuery } from './operations.ts';
 import type { Model } from './profile.ts';

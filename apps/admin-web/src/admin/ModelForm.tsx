@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { capabilitySchema, modalitySchema, modelProfileSchema, reasoningEffortSchema } from '@optimizer/schema';
 import type { Call } from './AdminApp.tsx';
-import { GqlError } from './client.ts';
+import { GqlError } from '../graphql-client.ts';
 import { putModelMutation, removeModelMutation } from './operations.ts';
 import { toInput, toProfile, validateProfile, wireField, type FieldErrors, type Model } from './profile.ts';
 import type { ProviderRow } from './ProvidersView.tsx';

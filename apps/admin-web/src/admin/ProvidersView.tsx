@@ -4,7 +4,7 @@ import { useState, type Dispatch, type FormEvent, type SetStateAction } from 're
 import { providerNameSchema, providerWriteSchema } from '@optimizer/schema';
 import type { ProviderFieldsFragment, TestProviderMutation, WireFormat } from '../gql/graphql.ts';
 import type { Call } from './AdminApp.tsx';
-import { GqlError } from './client.ts';
+import { GqlError } from '../graphql-client.ts';
 import { putProviderMutation, removeProviderMutation, testProviderMutation } from './operations.ts';
 import { friendly, wireField, type FieldErrors, type Model } from './profile.ts';
 import { Badge, ConfirmButton, FieldError, useNotify } from './ui.tsx';

@@ -4,6 +4,13 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type CacheSettingsInput = {
+  exact?: boolean | null | undefined;
+  semantic?: boolean | null | undefined;
+  semanticThreshold?: number | null | undefined;
+  ttlSeconds?: number | null | undefined;
+};
+
 export type Capability =
   | 'chat'
   | 'classification'
@@ -14,6 +21,74 @@ export type Capability =
   | 'reasoning'
   | 'tool_use'
   | 'vision';
+
+/** `none`: no recording; `metadata`: who, when, which model, sizes and status; `full`: the request after the guard and the stored response. */
+export type CaptureContent =
+  | 'full'
+  | 'metadata'
+  | 'none';
+
+/** Replaces the capture settings whole, as PUT /v1/settings/capture does; a field left out takes its default. */
+export type CaptureSettingsInput = {
+  content?: CaptureContent | null | undefined;
+  redactPii?: boolean | null | undefined;
+  retentionDays?: number | null | undefined;
+};
+
+export type DiscoveryState =
+  | 'discovering'
+  | 'optimized';
+
+export type ExplorationBudgetInput = {
+  dailyBudgetUsd?: number | null | undefined;
+  stepBudgetUsd?: number | null | undefined;
+  stepShare?: number | null | undefined;
+};
+
+/** Replaces the guard settings whole, as PUT /v1/settings/guard does; a field left out takes its default. */
+export type GuardSettingsInput = {
+  injection?: InjectionPolicy | null | undefined;
+  piiKinds?: Array<PiiKind> | null | undefined;
+  redactPii?: boolean | null | undefined;
+};
+
+/** `allow`: not looked for; `flag`: recorded on the call; `block`: refused before any vendor call. */
+export type InjectionPolicy =
+  | 'allow'
+  | 'block'
+  | 'flag';
+
+export type KeyRateLimitInput = {
+  keyId: string;
+  requestsPerMinute?: number | null | undefined;
+  tokensPerMinute?: number | null | undefined;
+};
+
+export type LearningMode =
+  | 'exploit'
+  | 'explore'
+  | 'off';
+
+export type ManagedActionMethod =
+  | 'GET'
+  | 'POST';
+
+export type ManagedActionStatus =
+  | 'executed'
+  | 'executing'
+  | 'failed'
+  | 'proposed';
+
+/** `chain`: ordered LLM steps; `action`: proposes calls to a connection, each approved before it runs. */
+export type ManagedAgentKind =
+  | 'action'
+  | 'chain';
+
+export type ManagedRunStatus =
+  | 'completed'
+  | 'failed'
+  | 'running'
+  | 'waiting_approval';
 
 export type Modality =
   | 'audio'
@@ -44,6 +119,14 @@ export type ModelInput = {
   tools: ToolSupport;
 };
 
+export type PiiKind =
+  | 'card'
+  | 'email'
+  | 'iban'
+  | 'national_id'
+  | 'phone'
+  | 'secret';
+
 export type ProviderInput = {
   /** Sealed at rest; left out, the stored key stays. */
   apiKey?: string | null | undefined;
@@ -53,6 +136,17 @@ export type ProviderInput = {
   wire?: WireFormat | null | undefined;
 };
 
+/** Replaces the rate limits whole, as PUT /v1/settings/limits does; a field left out takes its default (no limit). */
+export type RateLimitsInput = {
+  keys?: Array<KeyRateLimitInput> | null | undefined;
+  tenant?: RateWindowInput | null | undefined;
+};
+
+export type RateWindowInput = {
+  requestsPerMinute?: number | null | undefined;
+  tokensPerMinute?: number | null | undefined;
+};
+
 export type ReasoningEffort =
   | 'high'
   | 'low'
@@ -60,6 +154,33 @@ export type ReasoningEffort =
   | 'medium'
   | 'minimal'
   | 'none';
+
+export type RoutingMode =
+  | 'auto'
+  | 'off'
+  | 'pinned';
+
+/** Replaces the routing settings whole, as PUT /v1/settings/routing does. */
+export type RoutingSettingsInput = {
+  advancedSearch?: boolean | null | undefined;
+  allowedProviders?: Array<string> | null | undefined;
+  band?: number | null | undefined;
+  baselineModel?: string | null | undefined;
+  cache?: CacheSettingsInput | null | undefined;
+  exploration?: ExplorationBudgetInput | null | undefined;
+  judgeModel?: string | null | undefined;
+  /** Tier name → models, cheapest first. */
+  ladders?: unknown;
+  learningMode?: LearningMode | null | undefined;
+  mode?: RoutingMode | null | undefined;
+  qualityFloor?: number | null | undefined;
+  tiebreak?: RoutingTiebreak | null | undefined;
+};
+
+export type RoutingTiebreak =
+  | 'cost'
+  | 'latency'
+  | 'quality';
 
 export type StrengthInput = {
   capability: Capability;
@@ -76,6 +197,12 @@ export type WireFormat =
   | 'anthropic'
   | 'gemini'
   | 'openai';
+
+/** `ready` follows from the steps (every expected step settled); `production` needs a managed subscription. */
+export type WorkflowStage =
+  | 'production'
+  | 'ready'
+  | 'tuning';
 
 export type ModelFieldsFragment = { model: string, provider: string, inputPerMtok: number, outputPerMtok: number, cachedInputPerMtok: number, cacheWriteMultiplier: number, inputModalities: Array<Modality>, outputModalities: Array<Modality>, tools: ToolSupport, structuredOutputs: boolean, reasoningEfforts: Array<ReasoningEffort>, contextLength: number, maxOutputTokens: number, searchOnly: boolean, moderationOnly: boolean, disabled: boolean, failover: Array<string>, strengths: Array<{ capability: Capability, score: number }> };
 
@@ -135,6 +262,142 @@ export type TestProviderMutationVariables = Exact<{
 
 export type TestProviderMutation = { testProvider: { provider: string, ok: boolean, status: number | null, latencyMs: number, error: string | null } };
 
+export type OverviewQueryVariables = Exact<{
+  days?: number | null | undefined;
+}>;
+
+
+export type OverviewQuery = { savings: { calls: number, baselineCost: number, actualCost: number, saving: number, bySource: { cache: number, routing: number, ttc: number, trace: number } }, savingsSeries: { bucketSeconds: number, points: Array<{ at: string, calls: number, baselineCost: number, actualCost: number, saving: number, bySource: { cache: number, routing: number, ttc: number, trace: number } }> }, workflows: Array<{ id: string, name: string, stage: WorkflowStage, stepsExpected: number, stepsSettled: number, ready: boolean }> };
+
+export type CallListQueryVariables = Exact<{
+  limit?: number | null | undefined;
+}>;
+
+
+export type CallListQuery = { calls: Array<{ id: string, createdAt: string, agent: string, model: string, routedModel: string | null, provider: string | null, status: number, errorCode: string | null, saving: number, savingSource: string | null, reasons: Array<string>, latencyMs: number, grades: Array<unknown>, cache: { hit: boolean }, cost: { baseline: number, actual: number, exploration: number }, guardrailFindings: Array<{ type: string, kind: string, count: number, action: string }> }> };
+
+export type WorkflowDetailQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type WorkflowDetailQuery = { workflowStage: { id: string, stage: WorkflowStage }, steps: Array<{ fingerprint: string, label: string, calls: number, expected: boolean, settled: boolean, excluded: boolean, chosen: string | null, probes: number, served: number, candidates: unknown, exploration: unknown }>, events: Array<{ id: string, kind: string, at: string, from: string | null, to: string | null, reason: string | null }>, discovery: { enabled: boolean, state: DiscoveryState, steps: Array<{ label: string, settled: boolean }> } };
+
+export type LockfileDownloadQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type LockfileDownloadQuery = { lockfile: { lockfileVersion: number, workflowId: string, reportVersion: number, finalizedAt: string, qualityFloor: number, steps: Array<{ fingerprint: string, label: string, policy: string | null, model: string | null, reasoningEffort: string | null, cache: { exact: boolean, semantic: boolean }, evidence: { n: number, retention: number, lcb: number, costShare: number } | null }> } };
+
+export type FinalizeReportMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type FinalizeReportMutation = { finalizeReport: { version: number | null } };
+
+export type RoutingSettingsFormQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type RoutingSettingsFormQuery = { routingSettings: { mode: RoutingMode | null, allowedProviders: Array<string> | null, tiebreak: RoutingTiebreak | null, ladders: unknown, band: number | null, learningMode: LearningMode | null, advancedSearch: boolean | null, baselineModel: string | null, judgeModel: string | null, qualityFloor: number | null, exploration: { stepShare: number | null, stepBudgetUsd: number | null, dailyBudgetUsd: number | null } | null, cache: { exact: boolean | null, semantic: boolean | null, ttlSeconds: number | null, semanticThreshold: number | null } | null } };
+
+export type SaveRoutingMutationVariables = Exact<{
+  input: RoutingSettingsInput;
+}>;
+
+
+export type SaveRoutingMutation = { setRoutingSettings: { qualityFloor: number | null, baselineModel: string | null, judgeModel: string | null, allowedProviders: Array<string> | null } };
+
+export type WorkflowRecordingsQueryVariables = Exact<{
+  id: string;
+  limit?: number | null | undefined;
+  cursor?: string | null | undefined;
+  step?: string | null | undefined;
+}>;
+
+
+export type WorkflowRecordingsQuery = { recordings: { nextCursor: string | null, data: Array<{ id: string, createdAt: string, content: string, redacted: boolean, requestedModel: string, servedModel: string | null, status: number, errorCode: string | null, request: unknown, response: unknown, step: { fingerprint: string, label: string } | null, usage: { promptTokens: number, completionTokens: number } }> } };
+
+export type BillingOverviewQueryVariables = Exact<{
+  from?: string | null | undefined;
+  yearFrom?: string | null | undefined;
+}>;
+
+
+export type BillingOverviewQuery = { billing: { balances: { walletUsd: number, devAllowanceUsd: number }, prices: { feeRate: number, platformKeys: string, ownKeys: string }, autoTopup: { thresholdUsd: number, amountUsd: number, paymentMethodSaved: boolean } | null, subscriptions: Array<{ workflowId: string, status: string, currentPeriodEnd: string, cancelAtPeriodEnd: boolean }>, ledger: Array<{ id: string, book: string, kind: string, amountUsd: number, createdAt: string }> }, statements: Array<{ period: string, closed: boolean, feeRate: number, calls: number, feesUsd: number, usageUsd: number, amountDueUsd: number, savings: { total: number } }>, rateLimits: { tenant: { requestsPerMinute: number | null, tokensPerMinute: number | null }, keys: Array<{ keyId: string, requestsPerMinute: number | null, tokensPerMinute: number | null }>, ceiling: { requestsPerMinute: number | null, tokensPerMinute: number | null } }, savingsLedger: { data: Array<{ period: string, feeUsd: number, netSavingUsd: number, savings: { cache: number, routing: number, total: number } }>, totals: { savingUsd: number, feeUsd: number, netSavingUsd: number } } };
+
+export type RateLimitFieldsFragment = { tenant: { requestsPerMinute: number | null, tokensPerMinute: number | null }, keys: Array<{ keyId: string, requestsPerMinute: number | null, tokensPerMinute: number | null }>, ceiling: { requestsPerMinute: number | null, tokensPerMinute: number | null } };
+
+export type SetAutoTopupMutationVariables = Exact<{
+  thresholdUsd?: number | null | undefined;
+  amountUsd?: number | null | undefined;
+}>;
+
+
+export type SetAutoTopupMutation = { setAutoTopup: { thresholdUsd: number | null, amountUsd: number | null } };
+
+export type SetRateLimitsMutationVariables = Exact<{
+  input: RateLimitsInput;
+}>;
+
+
+export type SetRateLimitsMutation = { setRateLimits: { tenant: { requestsPerMinute: number | null, tokensPerMinute: number | null }, keys: Array<{ keyId: string, requestsPerMinute: number | null, tokensPerMinute: number | null }>, ceiling: { requestsPerMinute: number | null, tokensPerMinute: number | null } } };
+
+export type TopupMutationVariables = Exact<{
+  amountUsd: number;
+}>;
+
+
+export type TopupMutation = { createTopup: { url: string, checkoutId: string } };
+
+export type ProtectionSettingsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ProtectionSettingsQuery = { captureSettings: { content: CaptureContent, retentionDays: number, redactPii: boolean }, guardSettings: { redactPii: boolean, piiKinds: Array<PiiKind>, injection: InjectionPolicy }, alertSettings: { spendCapUsd: number | null, spendThresholds: Array<number>, emailTo: Array<string>, events: Array<string>, webhooks: Array<{ id: string, url: string, enabled: boolean }> } };
+
+export type SaveCaptureMutationVariables = Exact<{
+  input: CaptureSettingsInput;
+}>;
+
+
+export type SaveCaptureMutation = { setCaptureSettings: { content: CaptureContent, retentionDays: number, redactPii: boolean } };
+
+export type SaveGuardMutationVariables = Exact<{
+  input: GuardSettingsInput;
+}>;
+
+
+export type SaveGuardMutation = { setGuardSettings: { redactPii: boolean, piiKinds: Array<PiiKind>, injection: InjectionPolicy } };
+
+export type ManagedAgentsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ManagedAgentsQuery = { managedAgents: Array<{ id: string, name: string, kind: ManagedAgentKind, createdAt: string | null, runs: Array<{ id: string, status: ManagedRunStatus, input: string, error: string | null, createdAt: string }> }> };
+
+export type StartManagedRunMutationVariables = Exact<{
+  id: string;
+  input?: string | null | undefined;
+}>;
+
+
+export type StartManagedRunMutation = { startManagedRun: { id: string, status: ManagedRunStatus } };
+
+export type ManagedRunQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ManagedRunQuery = { managedRun: { id: string, agent: string | null, kind: ManagedAgentKind, status: ManagedRunStatus, input: string, output: string | null, error: string | null, eventsUrl: string, createdAt: string | null, steps: Array<{ name: string, output: string }>, actions: Array<{ id: string, connection: string, method: ManagedActionMethod, path: string, body: unknown, status: ManagedActionStatus, error: string | null, response: { status: number, body: string | null } | null }> } };
+
+export type ExecuteManagedActionMutationVariables = Exact<{
+  id: string;
+  action: string;
+}>;
+
+
+export type ExecuteManagedActionMutation = { executeManagedAction: { replayed: boolean, action: { id: string, status: ManagedActionStatus } } };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -188,6 +451,23 @@ export const ProviderFieldsFragmentDoc = new TypedDocumentString(`
   builtIn
 }
     `, {"fragmentName":"ProviderFields"}) as unknown as TypedDocumentString<ProviderFieldsFragment, unknown>;
+export const RateLimitFieldsFragmentDoc = new TypedDocumentString(`
+    fragment RateLimitFields on RateLimits {
+  tenant {
+    requestsPerMinute
+    tokensPerMinute
+  }
+  keys {
+    keyId
+    requestsPerMinute
+    tokensPerMinute
+  }
+  ceiling {
+    requestsPerMinute
+    tokensPerMinute
+  }
+}
+    `, {"fragmentName":"RateLimitFields"}) as unknown as TypedDocumentString<RateLimitFieldsFragment, unknown>;
 export const CatalogDocument = new TypedDocumentString(`
     query Catalog {
   catalog {
@@ -324,3 +604,439 @@ export const TestProviderDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<TestProviderMutation, TestProviderMutationVariables>;
+export const OverviewDocument = new TypedDocumentString(`
+    query Overview($days: Int) {
+  savings {
+    calls
+    baselineCost
+    actualCost
+    saving
+    bySource {
+      cache
+      routing
+      ttc
+      trace
+    }
+  }
+  savingsSeries(days: $days) {
+    bucketSeconds
+    points {
+      at
+      calls
+      baselineCost
+      actualCost
+      saving
+      bySource {
+        cache
+        routing
+        ttc
+        trace
+      }
+    }
+  }
+  workflows {
+    id
+    name
+    stage
+    stepsExpected
+    stepsSettled
+    ready
+  }
+}
+    `) as unknown as TypedDocumentString<OverviewQuery, OverviewQueryVariables>;
+export const CallListDocument = new TypedDocumentString(`
+    query CallList($limit: Int) {
+  calls(limit: $limit) {
+    id
+    createdAt
+    agent
+    model
+    routedModel
+    provider
+    status
+    errorCode
+    saving
+    savingSource
+    reasons
+    latencyMs
+    cache {
+      hit
+    }
+    cost {
+      baseline
+      actual
+      exploration
+    }
+    grades
+    guardrailFindings {
+      type
+      kind
+      count
+      action
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CallListQuery, CallListQueryVariables>;
+export const WorkflowDetailDocument = new TypedDocumentString(`
+    query WorkflowDetail($id: String!) {
+  workflowStage(id: $id) {
+    id
+    stage
+  }
+  steps(id: $id) {
+    fingerprint
+    label
+    calls
+    expected
+    settled
+    excluded
+    chosen
+    probes
+    served
+    candidates
+    exploration
+  }
+  events(id: $id, days: 30) {
+    id
+    kind
+    at
+    from
+    to
+    reason
+  }
+  discovery(id: $id) {
+    enabled
+    state
+    steps {
+      label
+      settled
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<WorkflowDetailQuery, WorkflowDetailQueryVariables>;
+export const LockfileDownloadDocument = new TypedDocumentString(`
+    query LockfileDownload($id: String!) {
+  lockfile(id: $id) {
+    lockfileVersion
+    workflowId
+    reportVersion
+    finalizedAt
+    qualityFloor
+    steps {
+      fingerprint
+      label
+      policy
+      model
+      reasoningEffort
+      cache {
+        exact
+        semantic
+      }
+      evidence {
+        n
+        retention
+        lcb
+        costShare
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<LockfileDownloadQuery, LockfileDownloadQueryVariables>;
+export const FinalizeReportDocument = new TypedDocumentString(`
+    mutation FinalizeReport($id: String!) {
+  finalizeReport(id: $id) {
+    version
+  }
+}
+    `) as unknown as TypedDocumentString<FinalizeReportMutation, FinalizeReportMutationVariables>;
+export const RoutingSettingsFormDocument = new TypedDocumentString(`
+    query RoutingSettingsForm {
+  routingSettings {
+    mode
+    allowedProviders
+    tiebreak
+    ladders
+    band
+    learningMode
+    advancedSearch
+    baselineModel
+    judgeModel
+    qualityFloor
+    exploration {
+      stepShare
+      stepBudgetUsd
+      dailyBudgetUsd
+    }
+    cache {
+      exact
+      semantic
+      ttlSeconds
+      semanticThreshold
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<RoutingSettingsFormQuery, RoutingSettingsFormQueryVariables>;
+export const SaveRoutingDocument = new TypedDocumentString(`
+    mutation SaveRouting($input: RoutingSettingsInput!) {
+  setRoutingSettings(input: $input) {
+    qualityFloor
+    baselineModel
+    judgeModel
+    allowedProviders
+  }
+}
+    `) as unknown as TypedDocumentString<SaveRoutingMutation, SaveRoutingMutationVariables>;
+export const WorkflowRecordingsDocument = new TypedDocumentString(`
+    query WorkflowRecordings($id: String!, $limit: Int, $cursor: String, $step: String) {
+  recordings(id: $id, limit: $limit, cursor: $cursor, step: $step) {
+    data {
+      id
+      createdAt
+      step {
+        fingerprint
+        label
+      }
+      content
+      redacted
+      requestedModel
+      servedModel
+      status
+      errorCode
+      usage {
+        promptTokens
+        completionTokens
+      }
+      request
+      response
+    }
+    nextCursor
+  }
+}
+    `) as unknown as TypedDocumentString<WorkflowRecordingsQuery, WorkflowRecordingsQueryVariables>;
+export const BillingOverviewDocument = new TypedDocumentString(`
+    query BillingOverview($from: String, $yearFrom: String) {
+  billing {
+    balances {
+      walletUsd
+      devAllowanceUsd
+    }
+    prices {
+      feeRate
+      platformKeys
+      ownKeys
+    }
+    autoTopup {
+      thresholdUsd
+      amountUsd
+      paymentMethodSaved
+    }
+    subscriptions {
+      workflowId
+      status
+      currentPeriodEnd
+      cancelAtPeriodEnd
+    }
+    ledger {
+      id
+      book
+      kind
+      amountUsd
+      createdAt
+    }
+  }
+  statements(from: $from) {
+    period
+    closed
+    feeRate
+    calls
+    savings {
+      total
+    }
+    feesUsd
+    usageUsd
+    amountDueUsd
+  }
+  rateLimits {
+    ...RateLimitFields
+  }
+  savingsLedger(from: $yearFrom) {
+    data {
+      period
+      savings {
+        cache
+        routing
+        total
+      }
+      feeUsd
+      netSavingUsd
+    }
+    totals {
+      savingUsd
+      feeUsd
+      netSavingUsd
+    }
+  }
+}
+    fragment RateLimitFields on RateLimits {
+  tenant {
+    requestsPerMinute
+    tokensPerMinute
+  }
+  keys {
+    keyId
+    requestsPerMinute
+    tokensPerMinute
+  }
+  ceiling {
+    requestsPerMinute
+    tokensPerMinute
+  }
+}`) as unknown as TypedDocumentString<BillingOverviewQuery, BillingOverviewQueryVariables>;
+export const SetAutoTopupDocument = new TypedDocumentString(`
+    mutation SetAutoTopup($thresholdUsd: Float, $amountUsd: Float) {
+  setAutoTopup(thresholdUsd: $thresholdUsd, amountUsd: $amountUsd) {
+    thresholdUsd
+    amountUsd
+  }
+}
+    `) as unknown as TypedDocumentString<SetAutoTopupMutation, SetAutoTopupMutationVariables>;
+export const SetRateLimitsDocument = new TypedDocumentString(`
+    mutation SetRateLimits($input: RateLimitsInput!) {
+  setRateLimits(input: $input) {
+    ...RateLimitFields
+  }
+}
+    fragment RateLimitFields on RateLimits {
+  tenant {
+    requestsPerMinute
+    tokensPerMinute
+  }
+  keys {
+    keyId
+    requestsPerMinute
+    tokensPerMinute
+  }
+  ceiling {
+    requestsPerMinute
+    tokensPerMinute
+  }
+}`) as unknown as TypedDocumentString<SetRateLimitsMutation, SetRateLimitsMutationVariables>;
+export const TopupDocument = new TypedDocumentString(`
+    mutation Topup($amountUsd: Float!) {
+  createTopup(amountUsd: $amountUsd) {
+    url
+    checkoutId
+  }
+}
+    `) as unknown as TypedDocumentString<TopupMutation, TopupMutationVariables>;
+export const ProtectionSettingsDocument = new TypedDocumentString(`
+    query ProtectionSettings {
+  captureSettings {
+    content
+    retentionDays
+    redactPii
+  }
+  guardSettings {
+    redactPii
+    piiKinds
+    injection
+  }
+  alertSettings {
+    spendCapUsd
+    spendThresholds
+    emailTo
+    events
+    webhooks {
+      id
+      url
+      enabled
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ProtectionSettingsQuery, ProtectionSettingsQueryVariables>;
+export const SaveCaptureDocument = new TypedDocumentString(`
+    mutation SaveCapture($input: CaptureSettingsInput!) {
+  setCaptureSettings(input: $input) {
+    content
+    retentionDays
+    redactPii
+  }
+}
+    `) as unknown as TypedDocumentString<SaveCaptureMutation, SaveCaptureMutationVariables>;
+export const SaveGuardDocument = new TypedDocumentString(`
+    mutation SaveGuard($input: GuardSettingsInput!) {
+  setGuardSettings(input: $input) {
+    redactPii
+    piiKinds
+    injection
+  }
+}
+    `) as unknown as TypedDocumentString<SaveGuardMutation, SaveGuardMutationVariables>;
+export const ManagedAgentsDocument = new TypedDocumentString(`
+    query ManagedAgents {
+  managedAgents {
+    id
+    name
+    kind
+    createdAt
+    runs {
+      id
+      status
+      input
+      error
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ManagedAgentsQuery, ManagedAgentsQueryVariables>;
+export const StartManagedRunDocument = new TypedDocumentString(`
+    mutation StartManagedRun($id: String!, $input: String) {
+  startManagedRun(id: $id, input: $input) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<StartManagedRunMutation, StartManagedRunMutationVariables>;
+export const ManagedRunDocument = new TypedDocumentString(`
+    query ManagedRun($id: String!) {
+  managedRun(id: $id) {
+    id
+    agent
+    kind
+    status
+    input
+    output
+    error
+    steps {
+      name
+      output
+    }
+    actions {
+      id
+      connection
+      method
+      path
+      body
+      status
+      response {
+        status
+        body
+      }
+      error
+    }
+    eventsUrl
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<ManagedRunQuery, ManagedRunQueryVariables>;
+export const ExecuteManagedActionDocument = new TypedDocumentString(`
+    mutation ExecuteManagedAction($id: String!, $action: String!) {
+  executeManagedAction(id: $id, action: $action) {
+    replayed
+    action {
+      id
+      status
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ExecuteManagedActionMutation, ExecuteManagedActionMutationVariables>;

@@ -8,13 +8,16 @@ import type { Services } from '../services.ts';
 
 type Deps = Pick<Services, 'catalog' | 'providers'>;
 
+/** What a PUT body may leave out: these fields take these values (the OpenAPI document marks them optional from this list). */
+export const modelProfileDefaults = { disabled: false, failover: [], strengths: {}, search_only: false, moderation_only: false } satisfies Partial<ModelProfile>;
+
 /** Creates or replaces one model from a wire body (snake_case, as on REST); `model` names it. */
 export async function putModel(s: Deps, model: string, body: unknown): Promise<ModelProfile> {
   const given = (body ?? {}) as { model?: unknown };
   if (given.model !== undefined && given.model !== model) {
     throw new ApiError('validation_failed', 'model in the body must match the path.', { param: 'model' });
   }
-  const withDefaults = { disabled: false, failover: [], strengths: {}, search_only: false, moderation_only: false, ...(body as object), model };
+  const withDefaults = { ...modelProfileDefaults, ...(body as object), model };
   const profile = parseWith(modelProfileSchema, withDefaults);
   if (!s.providers.has(profile.provider)) throw new ApiError('validation_failed', `provider ${profile.provider} is not registered.`, { param: 'provider' });
   const unknown = profile.failover.filter((m) => m !== model && !s.catalog.get(m));

@@ -51,7 +51,8 @@ async function startEmbedded(dataDir: string): Promise<Embedded> {
 /** How long closing waits for pooled connections to be returned. */
 const CLOSE_WAIT_MS = 5_000;
 
-export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; logger: Logger }): Promise<Database> {
+/** `migrateTo` stops after that migration (a test of a later migration's upgrade path); by default all are applied. */
+export async function openDatabase(opts: { databaseUrl?: string | undefined; dataDir: string; logger: Logger; migrateTo?: string }): Promise<Database> {
   const embedded = opts.databaseUrl ? null : await startEmbedded(opts.dataDir);
   const orm = await MikroORM.init({
     entities,
@@ -63,7 +64,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     allowGlobalContext: false,
     logger: (msg) => opts.logger.debug({ orm: msg }),
   });
-  await orm.migrator.up();
+  await (opts.migrateTo ? orm.migrator.up({ to: opts.migrateTo }) : orm.migrator.up());
   return {
     kind: embedded ? 'pglite' : 'postgres',
     em: () => orm.em.fork(),

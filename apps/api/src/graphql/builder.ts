@@ -1,18 +1,53 @@
 // The Pothos schema builder of the GraphQL door. Types and fields register on it from
-// catalog.ts and providers.ts; schema.ts turns it into the schema.
+// catalog.ts and providers.ts (the platform admin's) and tenant/*.ts (the tenant's);
+// schema.ts turns it into the schema.
 import SchemaBuilder from '@pothos/core';
+import type { z } from 'zod';
+import type { Tenant } from '../domain/tenant.ts';
+import { ApiError } from '../errors.ts';
+import { parseWith } from '../http/validate.ts';
 import type { Services } from '../services.ts';
 
-/** Per-request context: the same domain services the REST routes use. Built after the admin check. */
+/** Per-request context: who is asking (checked before the document is parsed) and the services. */
 export interface GraphQLContext {
   services: Services;
+  /** The platform admin's bearer key was sent. */
+  admin: boolean;
+  /** The tenant the bearer key or the session cookie names. */
+  tenant: Tenant | null;
+  /** For a cookie-authenticated request that fails the CSRF check: the error its mutations answer. */
+  csrfError: ApiError | null;
 }
 
 /** Fields are non-null unless marked nullable. */
-export const builder = new SchemaBuilder<{ Context: GraphQLContext; DefaultFieldNullability: false }>({ defaultFieldNullability: false });
+export const builder = new SchemaBuilder<{
+  Context: GraphQLContext;
+  DefaultFieldNullability: false;
+  Scalars: { JSON: { Input: unknown; Output: unknown } };
+}>({ defaultFieldNullability: false });
 
-builder.queryType({ description: 'The platform admin scope: every operation needs Authorization: Bearer <ADMIN_KEY>.' });
-builder.mutationType({ description: 'Writes go through the same domain services and schemas as the REST admin API.' });
+builder.queryType({
+  description: 'Tenant fields need a tenant key (Authorization: Bearer sk-opt-...) or a dashboard session; admin fields need Authorization: Bearer <ADMIN_KEY>.',
+});
+builder.mutationType({ description: 'Writes go through the same domain services and schemas as REST. A cookie-authenticated mutation must pass the CSRF check.' });
+
+builder.scalarType('JSON', {
+  description: 'A JSON value, with the keys the REST door gives it (snake_case): parts whose shape is open or still changing.',
+  serialize: (v) => v,
+  parseValue: (v) => v,
+});
+
+/** The services, for the platform admin only (UNAUTHENTICATED otherwise). */
+export function adminServices(ctx: GraphQLContext): Services {
+  if (!ctx.admin) throw new ApiError('invalid_admin_key');
+  return ctx.services;
+}
+
+/** The tenant asking, or UNAUTHENTICATED. */
+export function requireTenant(ctx: GraphQLContext): Tenant {
+  if (!ctx.tenant) throw new ApiError('missing_api_key');
+  return ctx.tenant;
+}
 
 /**
  * GraphQL inputs are camelCase; the domain services take the wire (REST) shape. This
@@ -23,7 +58,22 @@ export function toWire(input: Record<string, unknown>): Record<string, unknown> 
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(input)) {
     if (v === null || v === undefined) continue;
-    out[k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = v;
+    out[snake(k)] = v;
+  }
+  return out;
+}
+
+const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** toWire at every depth, but the values under `verbatim` keys (maps keyed by the tenant's names) stay as sent. */
+export function toWireDeep(input: unknown, verbatim: ReadonlySet<string> = new Set()): unknown {
+  if (Array.isArray(input)) return input.map((v) => toWireDeep(v, verbatim));
+  if (typeof input !== 'object' || input === null) return input;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(input)) {
+    if (v === null || v === undefined) continue;
+    const key = snake(k);
+    out[key] = verbatim.has(key) ? v : toWireDeep(v, verbatim);
   }
   return out;
 }
@@ -31,4 +81,17 @@ export function toWire(input: Record<string, unknown>): Record<string, unknown> 
 /** The GraphQL name of a wire field path (`input_per_mtok` → `inputPerMtok`; `strengths.code` stays). */
 export function fromWire(path: string): string {
   return path.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+}
+
+/** A tenant capability as a resolver: the tenant, then the arguments in the wire shape parsed by the capability's shared schema. */
+export function capability<S extends z.ZodType, R>(schema: S, fn: (s: Services, t: Tenant, input: z.output<S>) => Promise<R> | R, wire: (args: Record<string, unknown>) => unknown = toWire) {
+  return (_root: unknown, args: Record<string, unknown>, ctx: GraphQLContext): Promise<R> | R => {
+    const t = requireTenant(ctx);
+    return fn(ctx.services, t, parseWith(schema, wire(args)));
+  };
+}
+
+/** A tenant capability without arguments, as a resolver. */
+export function reader<R>(fn: (s: Services, t: Tenant) => Promise<R> | R) {
+  return (_root: unknown, _args: unknown, ctx: GraphQLContext): Promise<R> | R => fn(ctx.services, requireTenant(ctx));
 }

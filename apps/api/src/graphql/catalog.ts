@@ -3,7 +3,7 @@
 import { capabilitySchema, modalitySchema, modelProfileSchema, reasoningEffortSchema, type Capability, type ModelProfile } from '@optimizer/schema';
 import { putModel, removeModel, setModelDisabled } from '../admin/catalog.ts';
 import { ApiError } from '../errors.ts';
-import { builder, toWire } from './builder.ts';
+import { adminServices, builder, toWire } from './builder.ts';
 
 const Modality = builder.enumType('Modality', { values: modalitySchema.options });
 const ReasoningEffort = builder.enumType('ReasoningEffort', { values: reasoningEffortSchema.options });
@@ -96,13 +96,19 @@ builder.queryFields((t) => ({
   catalog: t.field({
     type: [Model],
     description: 'Every model in the catalog, by name.',
-    resolve: (_root, _args, { services }) => services.catalog.all(),
+    resolve: (_root, _args, ctx) => {
+      const services = adminServices(ctx);
+      return services.catalog.all();
+    },
   }),
   model: t.field({
     type: Model,
     nullable: true,
     args: { name: t.arg.string({ required: true }) },
-    resolve: (_root, { name }, { services }) => services.catalog.get(name) ?? null,
+    resolve: (_root, { name }, ctx) => {
+      const services = adminServices(ctx);
+      return services.catalog.get(name) ?? null;
+    },
   }),
 }));
 
@@ -111,7 +117,8 @@ builder.mutationFields((t) => ({
     type: Model,
     description: 'Creates or replaces one model.',
     args: { input: t.arg({ type: ModelInput, required: true }) },
-    resolve: (_root, { input }, { services }) => {
+    resolve: (_root, { input }, ctx) => {
+      const services = adminServices(ctx);
       const { strengths, ...rest } = input;
       const wire = toWire(rest);
       const record = strengthsRecord(strengths);
@@ -121,7 +128,8 @@ builder.mutationFields((t) => ({
   removeModel: t.boolean({
     description: 'Deletes a model from the catalog; NOT_FOUND when it is not there.',
     args: { model: t.arg.string({ required: true }) },
-    resolve: async (_root, { model }, { services }) => {
+    resolve: async (_root, { model }, ctx) => {
+      const services = adminServices(ctx);
       await removeModel(services, model);
       return true;
     },
@@ -130,6 +138,9 @@ builder.mutationFields((t) => ({
     type: Model,
     description: 'Takes a model out of routing (or back in) without touching its profile.',
     args: { model: t.arg.string({ required: true }), disabled: t.arg.boolean({ required: true }) },
-    resolve: (_root, { model, disabled }, { services }) => setModelDisabled(services, model, { disabled }),
+    resolve: (_root, { model, disabled }, ctx) => {
+      const services = adminServices(ctx);
+      return setModelDisabled(services, model, { disabled });
+    },
   }),
 }));

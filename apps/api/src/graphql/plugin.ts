@@ -1,12 +1,18 @@
-// Mounts the GraphQL door at /graphql on the Fastify app (graphql-yoga). Admin scope:
-// every operation needs the admin bearer, checked before the request is even parsed,
-// so nothing about the schema answers an unauthenticated caller. Domain failures
-// (ApiError) become GraphQL errors with a stable extensions.code and the field.
+// Mounts the GraphQL door at /graphql on the Fastify app (graphql-yoga). Every operation
+// needs a credential, checked before the request is even parsed, so nothing about the
+// schema answers an unauthenticated caller: the admin bearer key (admin fields), or a
+// tenant's bearer key or dashboard session (tenant fields), the cookie's mutations held to
+// REST's CSRF rule. Domain failures (ApiError) become GraphQL errors with a stable
+// extensions.code, our catalogue code (apiCode), the REST status and the field.
+// A browser asking GET /graphql for HTML gets GraphiQL.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { GraphQLError } from 'graphql';
+import { getOperationAST, GraphQLError } from 'graphql';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, maskError as defaultMaskError, type Plugin, type YogaLogger } from 'graphql-yoga';
 import { ApiError, type ErrorCode } from '../errors.ts';
+import { bearer, controlPrincipal } from '../http/auth.ts';
 import { isDependencyDown } from '../http/dependency-down.ts';
+import { csrfErrorOf } from '../http/session-cookie.ts';
 import type { Logger } from '../logger.ts';
 import type { Services } from '../services.ts';
 import { fromWire, type GraphQLContext } from './builder.ts';
@@ -17,14 +23,19 @@ export const GRAPHQL_PATH = '/graphql';
 interface ServerContext {
   req: FastifyRequest;
   reply: FastifyReply;
+  who: Who;
 }
 
 const codes: Partial<Record<ErrorCode, string>> = {
   validation_failed: 'BAD_USER_INPUT',
   invalid_request: 'BAD_USER_INPUT',
   invalid_json: 'BAD_USER_INPUT',
+  address_refused: 'BAD_USER_INPUT',
   invalid_admin_key: 'UNAUTHENTICATED',
+  missing_api_key: 'UNAUTHENTICATED',
+  invalid_api_key: 'UNAUTHENTICATED',
   forbidden: 'FORBIDDEN',
+  csrf_rejected: 'FORBIDDEN',
   not_found: 'NOT_FOUND',
   conflict: 'CONFLICT',
   internal: 'INTERNAL_SERVER_ERROR',
@@ -47,7 +58,8 @@ export function toGraphQLError(e: ApiError, at?: GraphQLError): GraphQLError {
   const message = e.param && e.message.startsWith(`${e.param}: `) ? `${field}: ${e.message.slice(e.param.length + 2)}` : e.message;
   return new GraphQLError(message, {
     ...(at ? { nodes: at.nodes, source: at.source, positions: at.positions, path: at.path } : {}),
-    extensions: { code: codes[e.code] ?? e.code.toUpperCase(), ...(field ? { field } : {}), status: e.status },
+    // a 429's or 503's Retry-After (seconds) rides along, as REST's header does
+    extensions: { ...e.extra, code: codes[e.code] ?? e.code.toUpperCase(), apiCode: e.code, type: e.entry.type, ...(field ? { field } : {}), status: e.status, ...(e.headers['retry-after'] ? { retryAfter: Number(e.headers['retry-after']) } : {}) },
   });
 }
 
@@ -71,37 +83,73 @@ function yogaLogger(log: Logger): YogaLogger {
   };
 }
 
-function useAdminOnly(s: Services): Plugin<GraphQLContext> {
+/** A cookie-authenticated mutation that fails the CSRF check is refused whole, with REST's 403, before anything runs. */
+function useCsrfOnMutations(): Plugin<GraphQLContext> {
   return {
-    onRequestParse({ request }) {
-      const m = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '');
-      if (m && s.adminAuth.check(m[1]!)) return;
-      s.logger.warn({ code: 'invalid_admin_key', status: 401 }, 'graphql: missing or invalid admin key');
-      throw new GraphQLError('The GraphQL door needs Authorization: Bearer <ADMIN_KEY>.', {
-        extensions: { code: 'UNAUTHENTICATED', http: { status: 401, headers: { 'www-authenticate': 'Bearer' } } },
-      });
+    onExecute({ args, setResultAndStopExecution }) {
+      const ctx = args.contextValue;
+      if (!ctx.csrfError) return;
+      if (getOperationAST(args.document, args.operationName)?.operation !== 'mutation') return;
+      const e = toGraphQLError(ctx.csrfError);
+      setResultAndStopExecution({ errors: [new GraphQLError(e.message, { extensions: { ...e.extensions, http: { status: ctx.csrfError.status } } })] });
     },
   };
+}
+
+type Who = Pick<GraphQLContext, 'admin' | 'tenant' | 'csrfError'>;
+
+/**
+ * Who is asking, before the document is even parsed, so nothing about the schema answers an
+ * unauthenticated caller: the admin bearer key, a tenant bearer key, or (no Authorization
+ * header) the dashboard session cookie.
+ */
+async function whoIsAsking(s: Services, req: FastifyRequest): Promise<Who> {
+  const sent = bearer(req);
+  if (sent && s.adminAuth.check(sent)) return { admin: true, tenant: null, csrfError: null };
+  const { principal, viaCookie } = await controlPrincipal(s, req);
+  return { admin: false, tenant: principal, csrfError: viaCookie ? csrfErrorOf(req) : null };
+}
+
+/** A browser asking for the page (GraphiQL), not an operation. */
+function wantsPage(req: FastifyRequest): boolean {
+  return req.method === 'GET' && (req.headers.accept ?? '').includes('text/html') && !('query' in ((req.query ?? {}) as object));
 }
 
 export function registerGraphQL(app: FastifyInstance, s: Services): void {
   const yoga = createYoga<ServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
-    graphiql: false,
+    // served from the package, not a CDN: the page works on a gateway with no way out
+    graphiql: { title: 'Optimizer GraphQL', credentials: 'same-origin' },
+    renderGraphiQL,
     landingPage: false,
     cors: false,
     logging: yogaLogger(s.logger),
     maskedErrors: { maskError },
-    plugins: [useAdminOnly(s)],
-    context: () => ({ services: s }),
+    plugins: [useCsrfOnMutations()],
+    context: ({ who }) => ({ services: s, ...who }),
   });
 
   app.route({
     url: GRAPHQL_PATH,
     method: ['GET', 'POST'],
     handler: async (req, reply) => {
-      const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
+      let who: Who = { admin: false, tenant: null, csrfError: null };
+      if (!wantsPage(req)) {
+        try {
+          who = await whoIsAsking(s, req);
+        } catch (err) {
+          if (!(err instanceof ApiError)) throw err;
+          s.logger[err.entry.log]({ code: err.code, status: err.status }, 'graphql: no valid key or session');
+          const e = toGraphQLError(err);
+          return reply
+            .status(401)
+            .header('www-authenticate', 'Bearer')
+            .header('content-type', 'application/graphql-response+json; charset=utf-8')
+            .send(JSON.stringify({ errors: [{ message: 'The GraphQL door needs Authorization: Bearer <key> (a tenant key or the admin key) or a dashboard session.', extensions: { ...e.extensions, code: 'UNAUTHENTICATED' } }] }));
+        }
+      }
+      const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply, who });
       response.headers.forEach((value, key) => void reply.header(key, value));
       return reply.status(response.status).send(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
     },

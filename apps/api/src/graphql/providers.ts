@@ -3,7 +3,7 @@
 import { providerWriteSchema } from '@optimizer/schema';
 import type { ProviderView } from '../providers/custom-providers.ts';
 import { putProvider, removeProvider, testProvider, type ProviderTestResult } from '../admin/providers.ts';
-import { builder, toWire } from './builder.ts';
+import { adminServices, builder, toWire } from './builder.ts';
 
 const WireFormat = builder.enumType('WireFormat', {
   description: 'The API dialect a custom provider speaks.',
@@ -45,7 +45,10 @@ builder.queryFields((t) => ({
   providers: t.field({
     type: [Provider],
     description: 'Built-in providers as configured, then the custom ones.',
-    resolve: (_root, _args, { services }) => services.customProviders.list(),
+    resolve: (_root, _args, ctx) => {
+      const services = adminServices(ctx);
+      return services.customProviders.list();
+    },
   }),
 }));
 
@@ -54,11 +57,15 @@ builder.mutationFields((t) => ({
     type: Provider,
     description: 'Registers or replaces a custom provider; it takes effect on the next request.',
     args: { name: t.arg.string({ required: true }), input: t.arg({ type: ProviderInput, required: true }) },
-    resolve: (_root, { name, input }, { services }) => putProvider(services, name, toWire(input)),
+    resolve: (_root, { name, input }, ctx) => {
+      const services = adminServices(ctx);
+      return putProvider(services, name, toWire(input));
+    },
   }),
   removeProvider: t.boolean({
     args: { name: t.arg.string({ required: true }) },
-    resolve: async (_root, { name }, { services }) => {
+    resolve: async (_root, { name }, ctx) => {
+      const services = adminServices(ctx);
       await removeProvider(services, name);
       return true;
     },
@@ -67,6 +74,9 @@ builder.mutationFields((t) => ({
     type: ProviderTest,
     description: "One live authenticated call (listing models); the vendor's error comes back verbatim.",
     args: { name: t.arg.string({ required: true }) },
-    resolve: (_root, { name }, { services }) => testProvider(services, name),
+    resolve: (_root, { name }, ctx) => {
+      const services = adminServices(ctx);
+      return testProvider(services, name);
+    },
   }),
 }));

@@ -1,5 +1,7 @@
 // The in-process hot store, for a single replica without Redis.
 import { EventEmitter } from 'node:events';
+import { applyBudgetOp, type BudgetAnswer, type BudgetOp } from '../billing/hot-budget.ts';
+import { RateCounters } from '../limits/rate-window.ts';
 import { deliver, type HotStore, type IdempotencyRecord, type MessageHandler } from './store.ts';
 
 interface Entry {
@@ -11,6 +13,10 @@ export class MemoryHotStore implements HotStore {
   readonly kind = 'memory' as const;
   readonly #map = new Map<string, Entry>();
   readonly #bus = new EventEmitter();
+  /** Money counters: never expire (the ledger is their record; they are loaded from it once). */
+  readonly #budgets = new Map<string, Map<string, number>>();
+  /** Rate counters (per minute; they forget minutes that no longer count). */
+  readonly #rates = new RateCounters();
   readonly #sweep: NodeJS.Timeout;
   readonly #onError: (e: Error) => void;
 
@@ -57,6 +63,9 @@ export class MemoryHotStore implements HotStore {
   async fetchIdempotency(id: string): Promise<IdempotencyRecord | null> {
     const v = this.#read(`idem:${id}`);
     return v ? (JSON.parse(v) as IdempotencyRecord) : null;
+  }
+  async budget(key: string, op: BudgetOp): Promise<BudgetAnswer> {
+    return applyBudgetOp(this.#budgets, this.#rates, key, op);
   }
   async publish(channel: string, message: string): Promise<void> {
     this.#bus.emit(channel, message);

@@ -1,10 +1,14 @@
 // The Redis hot store: plain keys and atomic claims through node-redis, entity-shaped
 // records (idempotency) through redis-om, notices over pub/sub.
+import { createHash } from 'node:crypto';
 import { createClient } from 'redis';
 import { Repository, Schema, EntityId } from 'redis-om';
+import { BUDGET_SCRIPT, readReply, scriptArgs, scriptKeys, type BudgetAnswer, type BudgetOp } from '../billing/hot-budget.ts';
 import { deliver, type HotStore, type IdempotencyRecord, type MessageHandler } from './store.ts';
 
 type Client = ReturnType<typeof createClient>;
+
+const BUDGET_SHA = createHash('sha1').update(BUDGET_SCRIPT).digest('hex');
 
 const idempotencySchema = new Schema(
   'optimizer:idem',
@@ -35,7 +39,8 @@ export class RedisHotStore implements HotStore {
   }
 
   static async connect(url: string, onError: (e: Error) => void): Promise<RedisHotStore> {
-    const client: Client = createClient({ url, socket: { reconnectStrategy: (n) => Math.min(n * 100, 2000) } });
+    // no offline queue: while Redis is unreachable a command fails at once (503, fail closed) instead of waiting for it
+    const client: Client = createClient({ url, disableOfflineQueue: true, socket: { reconnectStrategy: (n) => Math.min(n * 100, 2000) } });
     client.on('error', onError);
     await client.connect();
     const subscriber = client.duplicate();
@@ -67,6 +72,17 @@ export class RedisHotStore implements HotStore {
     const rec = { ...e } as Record<string | symbol, unknown>;
     delete rec[EntityId];
     return rec as unknown as IdempotencyRecord;
+  }
+  async budget(key: string, op: BudgetOp): Promise<BudgetAnswer> {
+    // one round trip per operation: the script by its hash (EVALSHA), sent whole (EVAL, which
+    // caches it) only when this Redis does not know it yet (a restart, a flush, a new server)
+    const args = { keys: scriptKeys(key, op).map((k) => this.#prefix + k), arguments: scriptArgs(op) };
+    try {
+      return readReply(await this.#client.evalSha(BUDGET_SHA, args));
+    } catch (err) {
+      if (!(err instanceof Error && err.message.startsWith('NOSCRIPT'))) throw err; // Redis's own reply code for an unknown script
+      return readReply(await this.#client.eval(BUDGET_SCRIPT, args));
+    }
   }
   async publish(channel: string, message: string): Promise<void> {
     await this.#client.publish(this.#prefix + channel, message);

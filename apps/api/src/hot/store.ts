@@ -29,6 +29,8 @@ export function deliver(handler: MessageHandler, message: string, onError: (err:
   }
 }
 
+import type { BudgetAnswer, BudgetOp } from '../billing/hot-budget.ts';
+
 export interface HotStore {
   readonly kind: 'memory' | 'redis';
   get(key: string): Promise<string | null>;
@@ -38,6 +40,8 @@ export interface HotStore {
   del(key: string): Promise<void>;
   saveIdempotency(id: string, rec: IdempotencyRecord, ttlMs: number): Promise<void>;
   fetchIdempotency(id: string): Promise<IdempotencyRecord | null>;
+  /** One atomic step on a tenant's money counters (billing/hot-budget.ts). */
+  budget(key: string, op: BudgetOp): Promise<BudgetAnswer>;
   publish(channel: string, message: string): Promise<void>;
   /** A handler's failure (thrown, or its promise rejected) is reported to the store's error callback, never left unhandled. */
   subscribe(channel: string, handler: MessageHandler): Promise<void>;

@@ -37,6 +37,25 @@ export function tenantAuth(keys: KeyCache) {
   };
 }
 
+export interface ControlPrincipal {
+  principal: Principal;
+  /** Authenticated by the session cookie (its writes must pass the CSRF check), not a bearer key. */
+  viaCookie: boolean;
+}
+
+/**
+ * Who is asking on the control plane, on every door: a bearer key when an `Authorization`
+ * header is sent (a bad one is refused, never a fallback to the cookie), else the session
+ * cookie. Missing or unknown: the catalogue's 401.
+ */
+export async function controlPrincipal(s: { keys: KeyCache; sessions: Sessions }, request: FastifyRequest): Promise<ControlPrincipal> {
+  const id = request.headers.authorization === undefined ? sessionIdOf(request) : null;
+  if (id === null) return { principal: await tenantOf(s.keys, request), viaCookie: false };
+  const p = await s.sessions.resolve(id);
+  if (!p) throw new ApiError('missing_api_key');
+  return { principal: p, viaCookie: true };
+}
+
 /**
  * Control-plane routes (everything tenant-facing on `/v1` but the data plane): a bearer key
  * when one is sent, else the session cookie, whose writes must pass the CSRF check. The
@@ -44,15 +63,9 @@ export function tenantAuth(keys: KeyCache) {
  */
 export function controlAuth(s: { keys: KeyCache; sessions: Sessions }) {
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-    const id = request.headers.authorization === undefined ? sessionIdOf(request) : null;
-    if (id === null) {
-      request.principal = await tenantOf(s.keys, request);
-      return;
-    }
-    const p = await s.sessions.resolve(id);
-    if (!p) throw new ApiError('missing_api_key');
-    checkCsrf(request);
-    request.principal = p;
+    const { principal, viaCookie } = await controlPrincipal(s, request);
+    if (viaCookie) checkCsrf(request);
+    request.principal = principal;
   };
 }
 

@@ -8,7 +8,7 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE
 /** PostgreSQL: connection exceptions (class 08) and the server shutting down or starting. */
 const PG_CODES = /^(08[0-9A-Z]{3}|57P0[1-3])$/;
 /** Error classes of the database pool and the Redis client that mean no connection. */
-const CLASS_NAMES = new Set(['KnexTimeoutError', 'ConnectionException', 'ClientClosedError', 'ConnectionTimeoutError', 'SocketClosedUnexpectedlyError', 'ReconnectStrategyError']);
+const CLASS_NAMES = new Set(['KnexTimeoutError', 'ConnectionException', 'ClientClosedError', 'ConnectionTimeoutError', 'SocketClosedUnexpectedlyError', 'ReconnectStrategyError', 'ClientOfflineError']);
 
 /** True when `err` (or what caused it) says a dependency could not be reached. */
 export function isDependencyDown(err: unknown): boolean {
@@ -18,6 +18,8 @@ export function isDependencyDown(err: unknown): boolean {
     const { code, name } = e as { code?: unknown; name?: unknown };
     if (typeof code === 'string' && (NETWORK_CODES.has(code) || PG_CODES.test(code))) return true;
     if (typeof name === 'string' && CLASS_NAMES.has(name)) return true;
+    // node-redis's error classes keep Error's `name`: they are told by their class
+    if (CLASS_NAMES.has((e as { constructor?: { name?: string } }).constructor?.name ?? '')) return true;
     e = (e as { cause?: unknown }).cause ?? (e as { original?: unknown }).original;
   }
   return false;

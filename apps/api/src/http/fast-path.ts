@@ -166,7 +166,7 @@ export class FastPath implements FastHandler {
 
   refuse(err: unknown, h: Record<string, string>, res: FastResponse): void {
     const reply = new RawReply(res, performance.now(), this.#d.written);
-    res.once('finish', () => this.#d.metrics.requests.incRoute(ROUTE, res.statusCode));
+    res.once('finish', () => this.#d.metrics.incRoute(ROUTE, res.statusCode));
     reply.header('connection', 'close'); // the body is not read (see fast-server.ts)
     this.#fail(err, reqIdOf(h), reply);
   }
@@ -175,7 +175,7 @@ export class FastPath implements FastHandler {
     const h = req.headers;
     const reply = new RawReply(res, performance.now(), this.#d.written);
     const reqId = reqIdOf(h);
-    res.once('finish', () => this.#d.metrics.requests.incRoute(ROUTE, res.statusCode));
+    res.once('finish', () => this.#d.metrics.incRoute(ROUTE, res.statusCode));
     const request: PipelineRequest = { headers: h, body: undefined, principal: req.principal };
     const fail = (err: unknown) => this.#fail(err, reqId, reply);
     try {

@@ -1,80 +1,88 @@
-// A small Prometheus registry: counters and histograms rendered as text exposition.
+// The gateway's Prometheus metrics on prom-client: one registry per gateway (tests run several
+// in one process), the runtime's default process metrics, requests by route and status, and
+// what the meter records: calls, the gateway's own time, each vendor attempt's latency and
+// errors. Observing from the meter's rows keeps the completion path free of metric calls.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { MeterBatch } from '../meter/rows.ts';
 
-type Labels = Record<string, string>;
-
-function labelKey(labels: Labels): string {
-  const parts = Object.keys(labels)
-    .sort()
-    .map((k) => `${k}="${String(labels[k]).replace(/["\\\n]/g, '_')}"`);
-  return parts.length ? `{${parts.join(',')}}` : '';
-}
-
-class Counter {
-  readonly values = new Map<string, number>();
-  readonly #routeKeys = new Map<string, string>();
-  readonly name: string;
-  readonly help: string;
-  constructor(name: string, help: string) {
-    this.name = name;
-    this.help = help;
-  }
-  inc(labels: Labels = {}, by = 1): void {
-    const k = labelKey(labels);
-    this.values.set(k, (this.values.get(k) ?? 0) + by);
-  }
-  /** The hot-path form for {route, status}: the label string is built once per pair. */
-  incRoute(route: string, status: number): void {
-    const pair = `${route} ${status}`;
-    let k = this.#routeKeys.get(pair);
-    if (k === undefined) this.#routeKeys.set(pair, (k = labelKey({ route, status: String(status) })));
-    this.values.set(k, (this.values.get(k) ?? 0) + 1);
-  }
-
-  render(): string {
-    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`];
-    for (const [k, v] of this.values) lines.push(`${this.name}${k} ${v}`);
-    return lines.join('\n');
-  }
-}
-
-class Histogram {
-  readonly series = new Map<string, { counts: number[]; sum: number; count: number; labels: Labels }>();
-  readonly name: string;
-  readonly help: string;
-  readonly buckets: number[];
-  constructor(name: string, help: string, buckets: number[]) {
-    this.name = name;
-    this.help = help;
-    this.buckets = buckets;
-  }
-  observe(value: number, labels: Labels = {}): void {
-    const k = labelKey(labels);
-    let s = this.series.get(k);
-    if (!s) this.series.set(k, (s = { counts: this.buckets.map(() => 0), sum: 0, count: 0, labels }));
-    for (let i = 0; i < this.buckets.length; i++) if (value <= this.buckets[i]!) s.counts[i]!++;
-    s.sum += value;
-    s.count++;
-  }
-  render(): string {
-    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
-    for (const s of this.series.values()) {
-      this.buckets.forEach((b, i) => lines.push(`${this.name}_bucket${labelKey({ ...s.labels, le: String(b) })} ${s.counts[i]}`));
-      lines.push(`${this.name}_bucket${labelKey({ ...s.labels, le: '+Inf' })} ${s.count}`);
-      lines.push(`${this.name}_sum${labelKey(s.labels)} ${s.sum}`, `${this.name}_count${labelKey(s.labels)} ${s.count}`);
-    }
-    return lines.join('\n');
-  }
+/** The child of `metric` for two label values, made once per pair. */
+function child<C>(cache: Map<string, C>, metric: { labels(a: string, b: string): C }, a: string, b: string): C {
+  const key = `${a}\u0000${b}`;
+  let c = cache.get(key);
+  if (c === undefined) cache.set(key, (c = metric.labels(a, b)));
+  return c;
 }
 
 export class Metrics {
-  readonly requests = new Counter('optimizer_http_requests_total', 'HTTP requests by route and status.');
-  readonly completions = new Counter('optimizer_completions_total', 'Completions by provider, model and outcome.');
-  readonly overhead = new Histogram('optimizer_overhead_ms', "The gateway's own time per completion, in ms.", [0.1, 0.25, 0.5, 1, 2, 5, 10, 50]);
-  readonly upstream = new Histogram('optimizer_upstream_ms', 'Upstream latency per dispatch, in ms.', [50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000]);
-  readonly meterPending = { value: 0 };
+  readonly registry = new Registry();
+  readonly #requests = new Counter({ name: 'optimizer_http_requests_total', help: 'HTTP requests by route and status.', labelNames: ['route', 'status'] as const, registers: [this.registry] });
+  /** The hot path's children of #requests, one per (route, status): no label hashing per request. */
+  readonly #routeChildren = new Map<string, { inc(): void }>();
+  /** The same for what the meter observes (prom-client hashes its labels on every `labels()`). */
+  readonly #callChildren = new Map<string, { inc(): void }>();
+  readonly #upstreamChildren = new Map<string, { observe(v: number): void }>();
+  readonly #errorChildren = new Map<string, { inc(): void }>();
+  readonly #calls = new Counter({
+    name: 'optimizer_completions_total',
+    help: 'Metered calls by status class and whether a cache answered.',
+    labelNames: ['status', 'cache'] as const,
+    registers: [this.registry],
+  });
+  readonly #overhead = new Histogram({
+    name: 'optimizer_overhead_ms',
+    help: "The gateway's own time per metered call (latency minus time waiting on vendors), in ms.",
+    buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 50],
+    registers: [this.registry],
+  });
+  readonly #upstream = new Histogram({
+    name: 'optimizer_upstream_ms',
+    help: 'Latency of each vendor attempt, by provider and outcome, in ms.',
+    labelNames: ['provider', 'outcome'] as const,
+    buckets: [50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000],
+    registers: [this.registry],
+  });
+  readonly #vendorErrors = new Counter({
+    name: 'optimizer_vendor_errors_total',
+    help: 'Vendor attempts that failed, by provider and the vendor status (none: no answer).',
+    labelNames: ['provider', 'status'] as const,
+    registers: [this.registry],
+  });
 
-  render(): string {
-    const gauge = `# HELP optimizer_meter_pending Call records waiting to be written.\n# TYPE optimizer_meter_pending gauge\noptimizer_meter_pending ${this.meterPending.value}`;
-    return [this.requests, this.completions, this.overhead, this.upstream].map((m) => m.render()).join('\n') + '\n' + gauge + '\n';
+  constructor(gauges: { meterPending: () => number }) {
+    collectDefaultMetrics({ register: this.registry });
+    new Gauge({
+      name: 'optimizer_meter_pending',
+      help: 'Call records waiting to be written to the database.',
+      registers: [this.registry],
+      collect() {
+        this.set(gauges.meterPending());
+      },
+    });
+  }
+
+  /** One request answered on `route` with `status` (both servers call it as a response finishes). */
+  incRoute(route: string, status: number): void {
+    child(this.#routeChildren, this.#requests, route, String(status)).inc();
+  }
+
+  /** What one metered call recorded (the meter calls this with each batch it takes). */
+  observe(batch: MeterBatch): void {
+    for (const c of batch.calls) {
+      child(this.#callChildren, this.#calls, `${Math.floor(c.status / 100)}xx`, c.cache_hit ? 'hit' : 'miss').inc();
+      this.#overhead.observe(c.overhead_ms);
+    }
+    for (const a of batch.activity) {
+      child(this.#upstreamChildren, this.#upstream, a.provider, a.outcome).observe(a.latency_ms);
+      if (a.outcome === 'error') child(this.#errorChildren, this.#vendorErrors, a.provider, a.status === null ? 'none' : String(a.status)).inc();
+    }
+  }
+
+  /** The exposition text, with `extra` series appended (text the registry does not hold). */
+  async render(extra = ''): Promise<string> {
+    return (await this.registry.metrics()) + extra;
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
   }
 }

@@ -56,3 +56,14 @@ export function checkCsrf(request: FastifyRequest): void {
   if (origin !== undefined && origin === `${request.protocol}://${request.host}`) return;
   throw new ApiError('csrf_rejected');
 }
+
+/** checkCsrf's verdict as a value: the error a write would answer, or null. For doors that learn later whether a request writes. */
+export function csrfErrorOf(request: FastifyRequest): ApiError | null {
+  try {
+    checkCsrf(request);
+    return null;
+  } catch (err) {
+    if (err instanceof ApiError) return err;
+    throw err;
+  }
+}

@@ -11,3 +11,20 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown, code: 
   const message = issue.code === 'unrecognized_keys' ? `unknown field ${field}` : path ? `${path}: ${issue.message}` : issue.message;
   throw new ApiError(code, message, { param: field || null });
 }
+
+/** Whether a field's schema is a number under its optional/default wrappers. */
+function isNumber(field: unknown): boolean {
+  let cur = field as { def?: { type?: string; innerType?: unknown } } | undefined;
+  while (cur?.def?.innerType) cur = cur.def.innerType as typeof cur;
+  return cur?.def?.type === 'number';
+}
+
+/** A query string's values as numbers where the schema wants a number (left as sent when not numeric, so the message names it). */
+export function numbersFromQuery(schema: z.ZodType, query: Record<string, unknown>): Record<string, unknown> {
+  const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape ?? {};
+  const out: Record<string, unknown> = { ...query };
+  for (const [k, v] of Object.entries(query)) {
+    if (typeof v === 'string' && isNumber(shape[k]) && v.trim() !== '') out[k] = Number(v);
+  }
+  return out;
+}

@@ -2,15 +2,15 @@
 // the database in batches, one JSON parameter per table. File writes are grouped:
 // the lines recorded during one turn of the event loop go out in one write, and a
 // call is acknowledged only once its line is written (`written()`; the reply layer
-// waits for it). Inserts are idempotent by id, so a replay after a crash never
+// waits for it). Inserts are idempotent by id (and time, on the partitioned tables), so a replay after a crash never
 // meters twice.
 import { CompiledQuery } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
-import { tables, type MeterBatch } from './rows.ts';
+import { conflictKeys, tables, type MeterBatch } from './rows.ts';
 import { WriteAheadLog } from './wal.ts';
 
-export type { ActivityRow, CallRow, EventRow, MeterBatch } from './rows.ts';
+export type { ActivityRow, CallRow, EventRow, LedgerRow, MeterBatch } from './rows.ts';
 
 const KEYS = Object.keys(tables) as (keyof MeterBatch)[];
 
@@ -32,7 +32,7 @@ const CALL_TOTALS = `w_call_totals as (insert into call_totals
 type JsonBatch = Record<keyof MeterBatch, string[]>;
 
 function emptyBatch(): JsonBatch {
-  return { calls: [], activity: [], events: [], evidence: [], outcomes: [] };
+  return { calls: [], activity: [], events: [], evidence: [], outcomes: [], recordings: [], ledger: [] };
 }
 
 function merge(into: JsonBatch, from: JsonBatch): void {
@@ -60,11 +60,24 @@ export class Meter {
   #waiters: { resolve: () => void; reject: (err: unknown) => void }[] = [];
   #writeScheduled = false;
 
-  constructor(opts: { db: Database; walDir: string; logger: Logger; flushMs: number }) {
+  /** Accounts whose wallet a recorded call debited, since the last write; told once their rows are in the database. */
+  #walletDebited = new Set<string>();
+  #onWalletDebited: ((accounts: Set<string>) => void) | null = null;
+
+  /** Sees every batch as it is recorded (the metrics). */
+  readonly #observe: ((batch: MeterBatch) => void) | undefined;
+
+  constructor(opts: { db: Database; walDir: string; logger: Logger; flushMs: number; observe?: (batch: MeterBatch) => void }) {
+    this.#observe = opts.observe;
     this.#db = opts.db;
     this.#wal = new WriteAheadLog(opts.walDir);
     this.#logger = opts.logger;
     this.#flushMs = opts.flushMs;
+  }
+
+  /** Hears which accounts' wallets were debited by calls just written to the database (auto top-up, wallet-low). */
+  onWalletDebited(listener: (accounts: Set<string>) => void): void {
+    this.#onWalletDebited = listener;
   }
 
   get pending(): number {
@@ -93,6 +106,8 @@ export class Meter {
    * recorded in this turn of the event loop; acknowledge the call after `written()`.
    */
   record(batch: MeterBatch): void {
+    this.#observe?.(batch);
+    if (batch.ledger) for (const l of batch.ledger) if (l.book === 'wallet' && l.amount_micros < 0) this.#walletDebited.add(l.account_id);
     // Each row is serialized once: the file line is built from the same text the database gets.
     const parts: string[] = [];
     for (const key of KEYS) {
@@ -152,10 +167,14 @@ export class Meter {
     if (this.pending) this.#segments.push(this.#wal.rotate());
     const batch = this.#pending;
     this.#pending = emptyBatch();
+    const debited = this.#walletDebited;
+    this.#walletDebited = new Set();
     try {
       await this.#write(batch);
       for (const s of this.#segments.splice(0)) this.#wal.remove(s);
+      if (debited.size > 0) this.#onWalletDebited?.(debited);
     } catch (err) {
+      for (const a of debited) this.#walletDebited.add(a);
       merge(batch, this.#pending);
       this.#pending = batch;
       this.#logger.warn({ err, calls: batch.calls.length }, 'metering write failed; kept on disk and retried');
@@ -172,7 +191,7 @@ export class Meter {
       const table = tables[kind];
       params.push(`[${rows.join(',')}]`);
       const returning = kind === 'calls' ? ' returning account_id, workflow_id, saving_source, baseline_micros, actual_micros, saving_micros' : '';
-      inserts.push(`w_${kind} as (insert into ${table} select * from jsonb_populate_recordset(null::${table}, $${params.length}::jsonb) on conflict (id) do nothing${returning})`);
+      inserts.push(`w_${kind} as (insert into ${table} select * from jsonb_populate_recordset(null::${table}, $${params.length}::jsonb) on conflict (${conflictKeys[kind]}) do nothing${returning})`);
       if (kind === 'calls') inserts.push(CALL_TOTALS);
     }
     if (inserts.length === 0) return;

@@ -82,6 +82,44 @@ export interface OutcomeRow {
   call_ids: string[];
 }
 
+/** What capture settings keep of one call (spec 2.7 Recording); its id is the call's. */
+export interface RecordingRow {
+  id: string;
+  account_id: string;
+  workflow_id: string;
+  created_at: string;
+  fingerprint: string | null;
+  step: string | null;
+  content: 'metadata' | 'full';
+  redacted: boolean;
+  requested_model: string;
+  served_model: string | null;
+  status: number;
+  error_code: string | null;
+  prompt_tokens: number;
+  completion_tokens: number;
+  meta: { messages: number; roles: string[] };
+  request: Record<string, unknown> | null;
+  response: Record<string, unknown> | null;
+}
+
+/**
+ * One leg of a ledger transaction (billing/ledger.ts): its transaction's legs sum to zero.
+ * A call's charge rides in the call's own write-ahead line, so money is as durable as the
+ * call record and a replay inserts it once (ids are derived from the call id).
+ */
+export interface LedgerRow {
+  id: string;
+  txn_id: string;
+  account_id: string;
+  book: 'wallet' | 'dev_allowance' | 'revenue' | 'payments' | 'grants';
+  amount_micros: number;
+  kind: string;
+  call_id: string | null;
+  ref: string | null;
+  created_at: string;
+}
+
 /** Everything one call (or outcome) meters, written to the write-ahead file as one line. */
 export interface MeterBatch {
   calls: CallRow[];
@@ -89,6 +127,8 @@ export interface MeterBatch {
   events: EventRow[];
   evidence?: EvidenceRow[];
   outcomes?: OutcomeRow[];
+  recordings?: RecordingRow[];
+  ledger?: LedgerRow[];
 }
 
 export const tables: Record<keyof MeterBatch, string> = {
@@ -97,4 +137,21 @@ export const tables: Record<keyof MeterBatch, string> = {
   events: 'workflow_events',
   evidence: 'evidence',
   outcomes: 'outcomes',
+  recordings: 'recordings',
+  ledger: 'ledger_entries',
+};
+
+/**
+ * The unique key a replayed row conflicts on. The partitioned tables (migration 0017) are
+ * unique on (id, created_at): a row's time is fixed when it is first recorded, so the same
+ * line written twice conflicts on both.
+ */
+export const conflictKeys: Record<keyof MeterBatch, string> = {
+  calls: 'id, created_at',
+  activity: 'id, created_at',
+  events: 'id',
+  evidence: 'id',
+  outcomes: 'id',
+  recordings: 'id',
+  ledger: 'id',
 };

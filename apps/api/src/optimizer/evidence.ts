@@ -406,10 +406,7 @@ export class StepEvidence {
     let result: PolicyStats;
     if (estimates.length === 0) result = { n: 0, retention: 1, lcb: 0, ucb: 2, costMicros: costMean, costUcbMicros: costUcb };
     else {
-      const w = estimates.map((e) => 1 / (e.se * e.se));
-      const wsum = w.reduce((a, b) => a + b, 0);
-      const r = estimates.reduce((a, e, i) => a + w[i]! * e.r, 0) / wsum;
-      const se = 1 / Math.sqrt(wsum);
+      const { r, se } = combine(estimates);
       const n = estimates.reduce((a, e) => a + e.n, 0);
       result = { n, retention: r, lcb: r - Z * se, ucb: r + Z * se, costMicros: costMean, costUcbMicros: costUcb };
       if (judged) result.byJudge = { retention: judged.r, n: judged.n };
@@ -627,6 +624,27 @@ function covers(p: Probe, policy: Policy): boolean {
   // a verify probe grades its model's answer always, a complete probe every differing answer: evidence for each model alone
   if (policy.kind !== 'model') return p.complete === true && policy.kind === 'gate' && p.answers[policy.a] !== undefined && p.answers[policy.b] !== undefined;
   return p.policy === `verify:${policy.model}` || (p.complete === true && p.answers[policy.model] !== undefined);
+}
+
+/**
+ * Estimates of one retention from different sources (the judge's grades, the clients'
+ * outcomes, a chain through another policy), combined by precision with a random-effects
+ * term (DerSimonian–Laird): sources that disagree by more than their own errors allow are
+ * each biased in some way, and the spread between them widens the combined bound instead of
+ * being averaged away. Weighted as if independent, a chained estimate of 1.0 ± 0.01 outvoted
+ * 196 outcomes at 0.94 ± 0.03, and a model 6 points under the bar served a whole step.
+ */
+export function combine(estimates: readonly { r: number; se: number }[]): { r: number; se: number } {
+  const w = estimates.map((e) => 1 / (e.se * e.se));
+  const wsum = w.reduce((a, b) => a + b, 0);
+  const fixed = estimates.reduce((a, e, i) => a + w[i]! * e.r, 0) / wsum;
+  if (estimates.length < 2) return { r: fixed, se: 1 / Math.sqrt(wsum) };
+  const q = estimates.reduce((a, e, i) => a + w[i]! * (e.r - fixed) ** 2, 0);
+  const c = wsum - w.reduce((a, x) => a + x * x, 0) / wsum;
+  const tau2 = Math.max(0, (q - (estimates.length - 1)) / c);
+  const wr = estimates.map((e) => 1 / (e.se * e.se + tau2));
+  const wrsum = wr.reduce((a, b) => a + b, 0);
+  return { r: estimates.reduce((a, e, i) => a + wr[i]! * e.r, 0) / wrsum, se: 1 / Math.sqrt(wrsum) };
 }
 
 /**

@@ -89,8 +89,6 @@ export const MIN_PAYBACK = 1;
 export const MAX_NET_LOSS = 0.03;
 /** How sharply the probed candidate is drawn toward the best payback. */
 const FOCUS = 4;
-/** Most probes an investment is planned for; a candidate this close to the bar is not worth proving. */
-const MAX_PLANNED = 400;
 
 /** Standard normal density. */
 const normalPdf = (x: number) => Math.exp(-(x * x) / 2) / Math.sqrt(2 * Math.PI);
@@ -99,7 +97,9 @@ const normalPdf = (x: number) => Math.exp(-(x * x) / 2) / Math.sqrt(2 * Math.PI)
 function probesFor(p: Prospect, gap: number): number {
   const spread = p.n >= 10 ? p.se * Math.sqrt(p.n) : DEFAULT_SPREAD;
   const total = Math.ceil(((HOLD_Z * spread) / Math.max(gap, 0.01)) ** 2);
-  return Math.min(MAX_PLANNED, Math.max(MIN_EVIDENCE - p.n, total - p.n, 1));
+  // never capped: a cap priced a candidate sitting on the bar as if 400 more probes would settle it,
+  // so it was probed through the whole life of the step (8 % of the test phase's spend on one model)
+  return Math.max(MIN_EVIDENCE - p.n, total - p.n, 1);
 }
 
 /**

@@ -153,6 +153,42 @@ export interface DecideInput {
    * drift checks of the served answer explore. `prune` is the lockfile's pruning policy.
    */
   locked?: LockedStep;
+  /** How a policy is chosen among those that hold (routing settings `tiebreak` and `band`); the cheapest by default. */
+  choice?: Choice;
+  /** Only single-model policies may serve (advanced search off, or a call that asks for latency), a settled ensemble included. */
+  singleModel?: boolean;
+  /** Serve the baseline whatever holds (routing settings `mode` other than `auto`); learning follows `learning`. */
+  serveBaseline?: boolean;
+  /** Routing settings `learning_mode`: explore (default), exploit (no probes), off (no probes, no drift checks). */
+  learning?: LearningMode;
+  /** Why this call may not probe though its budgets allow it (a call that asks for latency). */
+  noProbe?: string;
+}
+
+export type LearningMode = 'explore' | 'exploit' | 'off';
+
+export interface Choice {
+  /** What decides between policies whose costs lie within `band` of the cheapest holding one. */
+  tiebreak: 'cost' | 'latency' | 'quality';
+  /** The tie band, as a share of the baseline's cost per call (0: only the cheapest). */
+  band: number;
+  /** A policy's expected latency in ms (latency tiebreak); Infinity when unknown. */
+  latencyOf?: (p: Policy) => number;
+}
+
+/**
+ * The policy to serve among those that hold: the cheapest, unless a tiebreak other than cost
+ * picks among the ones within the band of it (the cheaper of equals).
+ */
+export function pickHolder<T extends { policy: Policy; stats: PolicyStats }>(holders: T[], baselineCost: number, choice: Choice | undefined): T | null {
+  if (holders.length === 0) return null;
+  const byCost = [...holders].sort((a, b) => a.stats.costMicros - b.stats.costMicros);
+  const cheapest = byCost[0]!;
+  if (!choice || choice.tiebreak === 'cost') return cheapest;
+  const edge = cheapest.stats.costMicros + Math.max(0, choice.band) * baselineCost;
+  const tied = byCost.filter((h) => h.stats.costMicros <= edge);
+  const score = (h: T) => (choice.tiebreak === 'quality' ? -h.stats.lcb : (choice.latencyOf?.(h.policy) ?? Infinity));
+  return tied.reduce((best, h) => (score(h) < score(best) ? h : best), cheapest);
 }
 
 export interface LockedStep {
@@ -315,7 +351,7 @@ export class Optimizer {
     const baselineCost = Number.isFinite(baseStats.costMicros) ? baseStats.costMicros : Number.isFinite(perCall) ? perCall : Infinity;
     const available = new Set(input.cheaper);
     const stats = new Map<string, PolicyStats>();
-    let best: { policy: Policy; stats: PolicyStats } | null = null;
+    const holders: { policy: Policy; stats: PolicyStats }[] = [];
     const open: Policy[] = [];
     const own = new Map<string, PolicyStats>();
     /** Candidates the tenant's other steps give a prior. */
@@ -332,17 +368,20 @@ export class Optimizer {
       if (prior) backed.add(key);
       const holds = st.n >= (prior ? MIN_SAMPLES_WITH_PRIOR : MIN_SAMPLES) && st.retention - HOLD_Z * ((st.ucb - st.lcb) / (2 * Z_STATS)) >= floor;
       // worth serving only if it saves a margin: its mean cost at most WORTHWHILE of the baseline's
-      if (holds && st.costMicros < WORTHWHILE * baselineCost && (!best || st.costMicros < best.stats.costMicros)) best = { policy: p, stats: st };
+      if (holds && st.costMicros < WORTHWHILE * baselineCost) holders.push({ policy: p, stats: st });
       if (!holds && (st.n < MIN_OPEN_SAMPLES || st.ucb >= floor)) open.push(p);
     }
     s.view = this.#view(own, baselineCost);
     const events: CallEvent[] = [];
+    const best = pickHolder(holders, baselineCost, input.choice);
+    const tiebroken = input.choice !== undefined && input.choice.tiebreak !== 'cost';
     // a settled step keeps its choice while it still holds and can serve; a cheaper proven policy takes over
-    let chosen = best?.policy ?? base;
-    let chosenStats = best?.stats;
-    if (s.chosen && s.settled) {
+    // (under a tiebreak other than cost, the tiebreak's pick takes over)
+    let chosen = input.serveBaseline ? base : (best?.policy ?? base);
+    let chosenStats = input.serveBaseline ? undefined : best?.stats;
+    if (s.chosen && s.settled && !input.serveBaseline && !(tiebroken && best && policyKey(best.policy) !== s.chosen)) {
       const current = parsePolicy(s.chosen);
-      const usable = policyModels(current).every((m) => m === input.baseline || available.has(m));
+      const usable = policyModels(current).every((m) => m === input.baseline || available.has(m)) && !(input.singleModel && current.kind !== 'model');
       const st = stats.get(s.chosen);
       const isBase = current.kind === 'model' && current.model === input.baseline;
       const stillHolds = isBase ? best === null : st !== undefined && st.n >= MIN_SAMPLES && st.lcb >= floor;
@@ -360,7 +399,7 @@ export class Optimizer {
       gradeShare: costs.grade,
       budgetShare: input.budget?.share ?? DEFAULT_BUDGET_SHARE,
       allowanceCalls: input.budget?.allowanceCalls ?? DEFAULT_ALLOWANCE_CALLS,
-      blocked: this.#overBudget(s, input),
+      blocked: input.noProbe ?? this.#learningBlock(input.learning) ?? this.#overBudget(s, input),
       prospects: stillOpen.flatMap((p) => prospect(s.evidence, costs, p, stats.get(policyKey(p))!, input, baselineCost, chosenIsBase, backed.has(policyKey(p))) ?? []),
       draw: input.draw,
     });
@@ -384,12 +423,17 @@ export class Optimizer {
     const d = this.#decision(s, chosen, chosenStats, input, stillOpen, settled, probe, costs.grade);
     // the cheap judge is measured against outcomes only while an investment it would grade for is under way
     d.gradeForTruth = plan.funded && costs.judging && input.judges !== undefined && !input.judges.panel.decided && costs.outcomes >= MIN_OUTCOME_SHARE;
+    if (input.learning === 'off') {
+      d.check = false; // learning off: no judge is paid, not even for drift checks
+      d.gradeForTruth = false;
+    }
     if (plan.probe) {
       d.probing = plan.probe.key;
       d.gradeDiffering = plan.probe.key.startsWith('verify:') || costs.judging;
       d.chained = !chosenIsBase && plan.probe.key.startsWith('model:');
     }
     d.reasons.push(plan.reason);
+    if (d.check) d.reasons.push(`drift check: the judge grades the served answer (one call in ${DRIFT_CHECK_EVERY} while outcomes are scarce)`);
     return d;
   }
 
@@ -467,6 +511,13 @@ export class Optimizer {
     const pool = ranked.slice(0, POOL_STRONG);
     for (const m of input.cheaper.slice(0, POOL_CHEAP)) if (!pool.includes(m)) pool.push(m);
     return pool;
+  }
+
+  /** Why the tenant's learning mode forbids probing, or undefined under `explore`. */
+  #learningBlock(mode: LearningMode | undefined): string | undefined {
+    if (mode === 'exploit') return 'learning_mode exploit: proven policies serve, nothing new is probed';
+    if (mode === 'off') return 'learning_mode off: no probes and no judge checks';
+    return undefined;
   }
 
   /** Why exploring must stop on this call (a budget is spent), or '' when it may go on. */

@@ -38,6 +38,9 @@ const MAX_RUNS = 200_000;
  */
 export const MAX_CALLS_PER_RUN_STEP = 64;
 
+/** How many of the other replicas' flush intervals an outcome waits for its call to be written (the flush itself takes time too). */
+export const PEER_FLUSH_WAITS = 3;
+
 const CACHE_POLICY = 'cache:';
 /** The policy recorded for a call a cache answered (`cache:exact`, `cache:semantic`, `cache:plan`). */
 export const cachePolicy = (source: string) => `${CACHE_POLICY}${source}`;
@@ -48,12 +51,20 @@ export class Outcomes {
   readonly #meter: Meter;
   readonly #optimizer: Optimizer;
   readonly #cache: AnswerCache;
+  readonly #peerFlushMs: number;
 
-  constructor(db: Database, meter: Meter, optimizer: Optimizer, cache: AnswerCache) {
+  /**
+   * `peerFlushMs`: with replicas on a shared database (0 without), how often each writes its
+   * metered calls there. An outcome can reach a replica before the one that served its call
+   * has flushed that call: it looks again for up to PEER_FLUSH_WAITS of those intervals
+   * before answering 404.
+   */
+  constructor(db: Database, meter: Meter, optimizer: Optimizer, cache: AnswerCache, peerFlushMs = 0) {
     this.#db = db;
     this.#meter = meter;
     this.#optimizer = optimizer;
     this.#cache = cache;
+    this.#peerFlushMs = peerFlushMs;
   }
 
   /** The plan cache learns from how runs end: completed cleanly → the opening becomes a plan; a hard failure → its plan goes. */
@@ -105,6 +116,10 @@ export class Outcomes {
     await this.#planFeedback(accountId, o.run_id, o.signals);
     let calls = this.#runs.get(`${accountId}\0${o.run_id}\0${o.step_id}`);
     if (!calls) calls = await this.#fromDatabase(accountId, o.run_id, o.step_id);
+    for (let i = 0; calls.length === 0 && i < (this.#peerFlushMs > 0 ? PEER_FLUSH_WAITS : 0); i++) {
+      await new Promise((resolve) => setTimeout(resolve, this.#peerFlushMs));
+      calls = await this.#fromDatabase(accountId, o.run_id, o.step_id);
+    }
     if (calls.length === 0) throw new ApiError('not_found', `No call of run ${o.run_id} for step ${o.step_id}.`, { param: 'run_id' });
     const score = scoreOf(o.signals);
     const evidence = [];

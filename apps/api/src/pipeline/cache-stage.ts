@@ -1,4 +1,5 @@
 // Stage: cache — look up before dispatch, store after a good answer.
+import { isDependencyDown } from '../http/dependency-down.ts';
 import type { Services } from '../services.ts';
 import type { ResponseSink } from './sink.ts';
 import type { AnswerCache, CachedAnswer } from '../cache/answer-cache.ts';
@@ -12,6 +13,14 @@ import { judgeHit, sampleCheck } from './semantic-check.ts';
 import type { SemanticQuery } from '../cache/semantic-cache.ts';
 import { cachePolicy } from '../optimizer/outcomes.ts';
 
+/** The exact cache fails open: with its store unreachable a lookup is a miss and a store is skipped (quota, not the cache, fails closed). */
+const openOnOutage =
+  <T>(fallback: T) =>
+  (err: unknown): T => {
+    if (isDependencyDown(err)) return fallback;
+    throw err;
+  };
+
 const DEFAULT_TTL_S = 3600;
 const PLAN_TTL_MS = 24 * 3600_000;
 
@@ -20,10 +29,10 @@ function usageOf(a: CachedAnswer): Usage {
 }
 
 async function replayStream(ctx: CallContext, s: Services, answer: CachedAnswer, reply: ResponseSink, kind?: string): Promise<void> {
-  const costs = meterCall(ctx, s.meter, { status: 200, errorCode: null, usage: usageOf(answer), latencyMs: reply.elapsedTime, overheadMs: reply.elapsedTime, vendorStatus: null });
+  const costs = meterCall(ctx, s.meter, { status: 200, errorCode: null, usage: usageOf(answer), latencyMs: reply.elapsedTime, overheadMs: reply.elapsedTime, vendorStatus: null, answer: answer.text });
   const headers: Record<string, string> = { ...responseHeaders(ctx, reply.elapsedTime, 'text/event-stream; charset=utf-8'), ...ctx.cacheHeaders, 'cache-control': 'no-cache', 'x-optimizer-cache': 'hit' };
   if (kind) headers['x-optimizer-cache-kind'] = kind;
-  const chunks = completionAsChunks(answer.text);
+  const chunks = completionAsChunks(ctx.guard?.vault.size ? ctx.guard.vault.restoreJson(answer.text) : answer.text);
   const meta = JSON.parse(chunks[0]!) as Record<string, unknown>;
   const final: Record<string, unknown> = { id: meta.id, object: 'chat.completion.chunk', created: meta.created, model: meta.model, choices: [], optimizer: optimizerBlock(costs, true) };
   if (ctx.clientWantsUsage) final.usage = { prompt_tokens: answer.promptTokens, completion_tokens: answer.completionTokens, total_tokens: answer.promptTokens + answer.completionTokens };
@@ -85,7 +94,7 @@ export async function serveFromCache(ctx: CallContext, s: Services, cacheControl
         await cache.notePlanServed(accountId, runId!, plan);
       }
     }
-    if (!hit && exactOn) hit = await cache.get(exact);
+    if (!hit && exactOn) hit = await cache.get(exact).catch(openOnOutage(null));
     if (!hit && semantic) {
       const found = await s.semanticCache.lookup(semantic).catch((err: unknown) => ({ hit: null, why: `lookup failed: ${String(err)}`, vector: Promise.resolve(null) }));
       vector = found.vector;
@@ -129,7 +138,7 @@ export async function serveFromCache(ctx: CallContext, s: Services, cacheControl
       completionTokens: served?.usage.completionTokens ?? 0,
     };
     const ttlMs = (settings.ttl_seconds ?? DEFAULT_TTL_S) * 1000;
-    if (exactOn && !skip) await cache.put(exact, answer, ttlMs);
+    if (exactOn && !skip) await cache.put(exact, answer, ttlMs).catch(openOnOutage(undefined));
     // in the background: never delays the answer; not for a step that just lost semantic caching
     if (semantic && vector && !s.semanticCache.stepCheck(accountId, semantic.step).disabled) s.semanticCache.store(semantic, vector, answer, ttlMs);
     if (isStart) await cache.holdPlan(accountId, runId!, plan, answer);

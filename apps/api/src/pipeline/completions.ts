@@ -1,11 +1,12 @@
 // POST /v1/chat/completions: the completion pipeline. Its stages, in order, are the lines of
-// `completionHandler` below:
-//   authenticate → idempotency → annotate → guard → budget → route → cache → prune →
+// `stages` below (each marked for tracing when OpenTelemetry is on, telemetry/otel.ts):
+//   authenticate → idempotency → annotate → guard → capture → route → budget → cache → prune →
 //   dispatch (the quality gate inside it) → meter → respond (meter and respond are one step:
 //   nothing leaves before its call is in the write-ahead file).
 // Route runs before cache, where design §2 has it after: a routed call's cache entries are
-// keyed by its step, which routing identifies. Guard and budget pass every call through until
-// their issues fill them. Either server (Fastify or the socket path) runs this handler.
+// keyed by its step, which routing identifies. Budget runs after route, where design §2 has
+// it before: a call's maximum cost is priced on the models routing chose. Either server
+// (Fastify or the socket path) runs this handler.
 import type { PipelineHandler, PipelineRequest, ResponseSink } from './sink.ts';
 import { ApiError } from '../errors.ts';
 import { toApiError } from '../http/error-handler.ts';
@@ -24,8 +25,10 @@ import { relayStream } from './stream.ts';
 import { serveFromCache } from './cache-stage.ts';
 import { pruneStage } from './prune-stage.ts';
 import { guardStage } from './guard-stage.ts';
+import { captureStage } from '../capture/recorder.ts';
 import { budgetStage } from './budget-stage.ts';
 import type { IdempotencyRecord } from '../hot/store.ts';
+import type { CallTrace } from '../telemetry/tracing.ts';
 
 function newContext(request: PipelineRequest): CallContext {
   if (!request.principal) throw new ApiError('missing_api_key');
@@ -39,50 +42,79 @@ async function replay(reply: ResponseSink, rec: IdempotencyRecord): Promise<void
 
 /** The handler both servers run: Fastify's route (http/pipeline-routes.ts) and the socket path. */
 export function completionHandler(s: Services): PipelineHandler {
+  const tracing = s.tracing;
+  // decided at boot: without tracing each `trace?.…` below is a null check, and no tracer is called
+  if (tracing === null) return (request, reply) => stages(s, request, reply, null);
   return async (request, reply) => {
-    const ctx = newContext(request); // authenticate: the server checked the key; this is its principal
-
-    // idempotency: a key seen before replays its answer
-    ctx.idempotencyKey = readKey(request.headers['idempotency-key']);
-    if (ctx.idempotencyKey) {
-      const begun = await s.idempotency.begin(ctx.principal.accountId, ctx.idempotencyKey, request.body);
-      if (begun.kind === 'replay') return replay(reply, begun.record);
-      ctx.claim = begun.claim;
-    }
-
-    const upstream = upstreamSignal(reply, s.config.UPSTREAM_TOTAL_TIMEOUT_MS);
-    const { abort, signal } = upstream;
-    let plan: RoutedPlan | null = null;
+    const trace = tracing.begin();
     try {
-      annotate(ctx, request.body, request.rawBody);
-      guardStage(ctx);
-      budgetStage(ctx);
-      plan = isRouted(ctx.requestedModel) ? planRouted(ctx, s) : (route(ctx, s), notePinned(ctx, s), null);
-      if (await serveFromCache(ctx, s, request.headers['cache-control'], reply)) return; // a hit is metered and answered there
-      if (plan?.decision.prune) pruneStage(ctx, ctx.route?.baselineProfile, plan.decision.pruneMinShare);
-      if (plan && s.discovery.creditSpent(ctx.principal.workflowId)) plan.decision.probe = []; // discovery credit used up
-      // dispatch, then meter and respond: a routed JSON call through its policy (probes, gates, the quality gate), else one vendor
-      if (plan && !ctx.stream) {
-        const t0 = performance.now();
-        const served = await serveRouted(ctx, s, signal, plan);
-        s.discovery.charge(ctx.principal.workflowId, explorationSpend(ctx));
-        return await sendAnswer(ctx, served.text, performance.now() - t0, served.status, reply, s.meter, s.idempotency);
-      }
-      const dispatched = await dispatchWithPolicy(ctx, s, signal);
-      if (ctx.stream) return await relayStream(ctx, dispatched, reply, abort, s.meter, s.idempotency);
-      return await respondJson(ctx, dispatched, reply, s.meter, s.idempotency);
+      await stages(s, request, reply, trace);
+      trace.end();
     } catch (err) {
-      const e = toApiError(err);
-      if (ctx.requestedModel) meterFailure(ctx, s.meter, e, reply.elapsedTime);
-      if (ctx.claim) {
-        if (keepsFailure(e.status)) await s.idempotency.complete(ctx.claim, e.status, { 'content-type': 'application/json', ...e.headers }, JSON.stringify(e.toBody()));
-        else await s.idempotency.release(ctx.claim);
-      }
-      throw e;
-    } finally {
-      upstream.done();
-      // the step's traffic, for its payback rule and exploration budget (cache hits and failures count too)
-      if (plan && ctx.priced) s.optimizer.noteCall(plan.step, ctx.priced.baseline, ctx.priced.actual, ctx.priced.exploration);
+      const e = toApiError(err); // for the span only: the server's error handler answers `err` as before
+      trace.end(e.status, e.code);
+      throw err;
     }
   };
+}
+
+async function stages(s: Services, request: PipelineRequest, reply: ResponseSink, trace: CallTrace | null): Promise<void> {
+  const ctx = newContext(request); // authenticate: the server checked the key; this is its principal
+  trace?.call(ctx);
+  // idempotency: a key seen before replays its answer
+  trace?.stage('idempotency');
+  ctx.idempotencyKey = readKey(request.headers['idempotency-key']);
+  if (ctx.idempotencyKey) {
+    const begun = await s.idempotency.begin(ctx.principal.accountId, ctx.idempotencyKey, request.body);
+    if (begun.kind === 'replay') return (trace?.replayed(begun.record.status), replay(reply, begun.record));
+    ctx.claim = begun.claim;
+  }
+
+  const upstream = upstreamSignal(reply, s.config.UPSTREAM_TOTAL_TIMEOUT_MS);
+  const { abort, signal } = upstream;
+  let plan: RoutedPlan | null = null;
+  try {
+    trace?.stage('annotate');
+    annotate(ctx, request.body, request.rawBody);
+    trace?.stage('guard');
+    guardStage(ctx, s.guardSettings.get(ctx.principal.accountId));
+    trace?.stage('capture');
+    captureStage(ctx, s.recordings.settings.get(ctx.principal.accountId)); // after the guard: nothing it replaced is kept in clear
+    trace?.stage('route');
+    plan = isRouted(ctx.requestedModel) ? planRouted(ctx, s) : (route(ctx, s), notePinned(ctx, s), null);
+    trace?.stage('budget');
+    await budgetStage(ctx, s, plan); // after route: the bound is priced on the models the call may reach
+    trace?.stage('cache');
+    if (await serveFromCache(ctx, s, request.headers['cache-control'], reply)) return; // a hit is metered and answered there
+    trace?.stage('prune');
+    if (plan?.decision.prune) pruneStage(ctx, ctx.route?.baselineProfile, plan.decision.pruneMinShare);
+    if (plan && s.discovery.creditSpent(ctx.principal.workflowId)) plan.decision.probe = []; // discovery credit used up
+    // dispatch, then meter and respond: a routed JSON call through its policy (probes, gates, the quality gate), else one vendor
+    trace?.stage('dispatch');
+    if (plan && !ctx.stream) {
+      const t0 = performance.now();
+      const served = await serveRouted(ctx, s, signal, plan);
+      s.discovery.charge(ctx.principal.workflowId, explorationSpend(ctx));
+      trace?.stage('respond');
+      return await sendAnswer(ctx, served.text, performance.now() - t0, served.status, reply, s.meter, s.idempotency);
+    }
+    const dispatched = await dispatchWithPolicy(ctx, s, signal);
+    trace?.stage('respond'); // meter and respond: a stream's relay is in this stage
+    if (ctx.stream) return await relayStream(ctx, dispatched, reply, abort, s.meter, s.idempotency);
+    return await respondJson(ctx, dispatched, reply, s.meter, s.idempotency);
+  } catch (err) {
+    const e = toApiError(err);
+    if (ctx.requestedModel) meterFailure(ctx, s.meter, e, reply.elapsedTime);
+    if (ctx.claim) {
+      if (keepsFailure(e.status)) await s.idempotency.complete(ctx.claim, e.status, { 'content-type': 'application/json', ...e.headers }, JSON.stringify(e.toBody()));
+      else await s.idempotency.release(ctx.claim);
+    }
+    throw e;
+  } finally {
+    upstream.done();
+    if (ctx.reservation) s.budget.release(ctx.reservation); // never metered: nothing charged (a no-op once settled)
+    // the step's traffic, for its payback rule and exploration budget (cache hits and failures count too)
+    if (plan && ctx.priced) s.optimizer.noteCall(plan.step, ctx.priced.baseline, ctx.priced.actual, ctx.priced.exploration);
+    for (const a of ctx.attempts) if (a.role === 'serve' && a.outcome === 'ok') s.latency.observe(a.model, a.latencyMs); // for latency tiebreaks
+  }
 }

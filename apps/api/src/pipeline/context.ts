@@ -5,6 +5,8 @@ import type { Claim } from './idempotency.ts';
 import type { Usage } from '../wire/usage.ts';
 import { newId } from '../security/secrets.ts';
 import type { CallEvent } from '../wire/events.ts';
+import type { Vault } from '../guard/vault.ts';
+import type { GuardFinding } from '../guard/guard.ts';
 
 export interface Attempt {
   provider: string;
@@ -17,6 +19,8 @@ export interface Attempt {
   usage: Usage;
   /** serve: on the path to the client's answer; probe/judge: exploration spend. */
   role: 'serve' | 'probe' | 'judge';
+  /** Whose vendor key paid: the platform's (charged to the tenant) or the tenant's own (only the fee). */
+  paidBy?: 'platform' | 'tenant';
 }
 
 export interface Candidate {
@@ -70,8 +74,16 @@ export interface CallContext {
   unprunedMessages?: unknown[];
   /** What the call cost and would have cost, once metered. */
   priced: Costs | null;
+  /** What the capture settings keep of this call (noted after the guard), or null for nothing. */
+  capture: import('../capture/recorder.ts').CaptureNote | null;
   /** Evidence rows this call produced, metered with it. */
   evidence: import('../meter/rows.ts').EvidenceRow[];
+  /** What the guard stage redacted (the vault restores the answer) and found; null when the tenant's guard is off. */
+  guard: { vault: Vault; findings: GuardFinding[] } | null;
+  /** What the budget stage reserved for the call (billing/budget.ts); given back if the call is never metered. */
+  reservation: import('../billing/budget.ts').Reservation | null;
+  /** Settles the reservation to the priced call: the ledger legs to meter with it and the charge's parts for the record. */
+  settle: ((costs: Costs) => { ledger: import('../meter/rows.ts').LedgerRow[]; billing: Record<string, number> }) | null;
 }
 
 
@@ -108,6 +120,10 @@ export function newCallContext(principal: Principal, providerKeyHeader: unknown)
     prunedTokens: 0,
     priced: null,
     evidence: [],
+    capture: null,
+    reservation: null,
+    settle: null,
     upstreamMs: 0,
+    guard: null,
   };
 }

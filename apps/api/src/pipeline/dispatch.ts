@@ -62,7 +62,8 @@ export async function dispatchOnce(ctx: CallContext, deps: DispatchDeps, signal:
   if (refused) throw new ApiError('invalid_request', `${provider.name} cannot do this: ${refused}.`);
   const req = adapter.buildRequest(body, target, body.stream === true);
   const startedAt = performance.now();
-  const attempt: Attempt = { provider: provider.name, model: candidate.model, profile: candidate.profile, startedAt: new Date(), latencyMs: 0, status: null, outcome: 'error', usage: noUsage, role };
+  const paidBy = typeof headerKey === 'string' || deps.providerKeys.has(ctx.principal.accountId, provider.name) ? 'tenant' : 'platform';
+  const attempt: Attempt = { provider: provider.name, model: candidate.model, profile: candidate.profile, startedAt: new Date(), latencyMs: 0, status: null, outcome: 'error', usage: noUsage, role, paidBy };
   ctx.attempts.push(attempt);
   try {
     const response = await deps.outbound.request({ url: req.url, method: 'POST', headers: req.headers, body: req.body, signal, policy: provider.addressPolicy });

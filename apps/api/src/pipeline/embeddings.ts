@@ -1,6 +1,8 @@
 // POST /v1/embeddings: OpenAI's embeddings wire in and out, for every vendor that embeds.
-//   authenticate → validate → route (the catalog; an embedding model only) → dispatch
-//   (the vendor's adapter; retries before any answer, the circuit breaker) → meter → respond.
+//   authenticate → validate → route (the catalog; an embedding model only) → budget (the call's
+//   maximum cost reserved against the allowance, wallet and spend cap, and its rate limits, as
+//   chat's budget stage does) → dispatch (the vendor's adapter; retries before any answer, the
+//   circuit breaker) → meter (settles the reservation to the charge) → respond.
 // The key goes where chat keys go: x-provider-key, else the tenant's stored key, else the
 // platform's; the body never chooses. There is no cross-vendor failover: another vendor's
 // model puts vectors in another space, which a client's index cannot mix.
@@ -23,6 +25,7 @@ import { noUsage, type Usage } from '../wire/usage.ts';
 import { optimizerBlock, responseHeaders } from './respond.ts';
 import { isRouted, resolvePinned } from './route.ts';
 import { countTokens } from './tokens.ts';
+import { reserveCall } from './budget-stage.ts';
 
 /** OpenAI's limit on inputs per request. */
 const MAX_INPUTS = 2048;
@@ -53,6 +56,11 @@ export function base64Embedding(values: number[]): string {
   const buf = Buffer.allocUnsafe(values.length * 4);
   for (let i = 0; i < values.length; i++) buf.writeFloatLE(values[i]!, i * 4);
   return buf.toString('base64');
+}
+
+/** An upper bound of the input's tokens without the tokenizer: a byte-level BPE token covers at least one byte. */
+export function embeddingTokenBound(input: string[] | number[][]): number {
+  return input.reduce((n, i) => n + (typeof i === 'string' ? Buffer.byteLength(i) : i.length), 0);
 }
 
 /** Counted by us when the vendor reports no tokens (flagged estimated). */
@@ -137,12 +145,12 @@ async function sendAll(s: Services, adapter: EmbeddingAdapter, target: CallTarge
 }
 
 /** Dispatch with the policy chat uses (pipeline/dispatch-policy.ts), on the one vendor that makes this model's vectors. */
-async function dispatch(ctx: CallContext, s: Services, adapter: EmbeddingAdapter, target: CallTarget, req: EmbeddingInput, signal: AbortSignal): Promise<{ parsed: ParsedEmbeddings; attempt: Attempt }> {
+async function dispatch(ctx: CallContext, s: Services, adapter: EmbeddingAdapter, target: CallTarget, req: EmbeddingInput, signal: AbortSignal, paidBy: 'platform' | 'tenant'): Promise<{ parsed: ParsedEmbeddings; attempt: Attempt }> {
   const provider = target.provider.name;
   if (!s.breaker.allow(provider)) throw circuitOpen(provider, s.breaker);
   const r = await withRetries(provider, s, signal, async () => {
     const startedAt = performance.now();
-    const attempt: Attempt = { provider, model: target.model, profile: ctx.route!.profile, startedAt: new Date(), latencyMs: 0, status: null, outcome: 'error', usage: noUsage, role: 'serve' };
+    const attempt: Attempt = { provider, model: target.model, profile: ctx.route!.profile, startedAt: new Date(), latencyMs: 0, status: null, outcome: 'error', usage: noUsage, role: 'serve', paidBy };
     ctx.attempts.push(attempt);
     try {
       const answers = await sendAll(s, adapter, target, req, signal, attempt);
@@ -176,8 +184,19 @@ export function embeddingsHandler(s: Services): PipelineHandler {
       const refused = adapter.unsupported(req, target);
       if (refused) throw new ApiError('invalid_request', `${target.provider.name} cannot do this: ${refused}.`);
 
+      // budget: on the platform's key the vendor cost is charged (allowance first, then wallet); on
+      // the tenant's own, only the fee, which a pinned call (every embedding call) never owes
+      const paidBy = typeof ctx.providerKeyHeader === 'string' || s.providerKeys.has(ctx.principal.accountId, target.provider.name) ? 'tenant' : 'platform';
+      const profile = ctx.route!.profile;
+      const price = (tokens: number) => (profile ? Math.ceil(tokens * profile.input_per_mtok) : 0);
+      await reserveCall(ctx, s, {
+        bound: embeddingTokenBound(req.input),
+        count: () => estimateEmbeddingTokens(req.input),
+        cost: (tokens) => ({ all: price(tokens), baseline: 0, platform: paidBy === 'platform' }), // pinned: no saving, so no fee
+      });
+
       const t0 = performance.now();
-      const { parsed, attempt } = await dispatch(ctx, s, adapter, target, req, upstream.signal);
+      const { parsed, attempt } = await dispatch(ctx, s, adapter, target, req, upstream.signal, paidBy);
       const upstreamMs = performance.now() - t0;
       const usage: Usage = { ...noUsage, promptTokens: parsed.promptTokens ?? estimateEmbeddingTokens(req.input), estimated: parsed.promptTokens === null };
       attempt.usage = usage;
@@ -192,6 +211,7 @@ export function embeddingsHandler(s: Services): PipelineHandler {
       throw e;
     } finally {
       upstream.done();
+      if (ctx.reservation) s.budget.release(ctx.reservation); // never metered: nothing charged (a no-op once settled)
     }
   };
 }

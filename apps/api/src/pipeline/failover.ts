@@ -7,6 +7,7 @@ import { hasAdapter } from '../providers/adapters.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import type { ProviderKeys } from '../tenancy/provider-keys.ts';
 import type { Candidate } from './context.ts';
+import { sizeMisfit, type RequestSize } from './limits.ts';
 
 export interface Needs {
   image: boolean;
@@ -34,12 +35,14 @@ export function failoverChain(
   needs: Needs,
   accountId: string,
   deps: { catalog: Catalog; providers: ProviderRegistry; providerKeys: ProviderKeys },
+  size?: RequestSize,
 ): Candidate[] {
   if (!profile) return [];
   const out: Candidate[] = [];
   for (const name of profile.failover) {
     const p = deps.catalog.get(name);
     if (!p || p.provider === profile.provider || !fits(p, needs)) continue;
+    if (size && sizeMisfit(p, size)) continue; // a failover too small for the request would only fail again
     const info = deps.providers.get(p.provider);
     if (!info || !hasAdapter(info.wire)) continue;
     if (!info.platformKey && !deps.providerKeys.has(accountId, p.provider)) continue;

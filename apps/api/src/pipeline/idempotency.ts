@@ -41,7 +41,7 @@ export class Idempotency {
   }
 
   async begin(accountId: string, key: string, body: unknown): Promise<Begin> {
-    const scope = createHash('sha256').update(`${accountId}\0${key}`).digest('base64url');
+    const scope = scopeOf(accountId, key);
     const fp = fingerprint(body);
     if (await this.#hot.setIfAbsent(`idem-claim:${scope}`, fp, IN_FLIGHT_MS)) return { kind: 'claimed', claim: { scope, fingerprint: fp } };
     const record = await this.#hot.fetchIdempotency(scope);
@@ -63,7 +63,25 @@ export class Idempotency {
   async release(claim: Claim): Promise<void> {
     await this.#hot.del(`idem-claim:${claim.scope}`);
   }
+
+  /** Where a key stands: answered (its answer replays), claimed by a request still in flight, or unseen. */
+  async state(accountId: string, key: string): Promise<'done' | 'in_flight' | 'none'> {
+    const scope = scopeOf(accountId, key);
+    if (await this.#hot.fetchIdempotency(scope)) return 'done';
+    return (await this.#hot.get(`idem-claim:${scope}`)) === null ? 'none' : 'in_flight';
+  }
+
+  /**
+   * Drops the in-flight claim on a key whose holder is known to be gone (a managed run's
+   * step, taken over after its runner's lease ran out), so the key can be sent again now
+   * rather than after the in-flight window. An answered key is left as it is.
+   */
+  async abandon(accountId: string, key: string): Promise<void> {
+    if ((await this.state(accountId, key)) === 'in_flight') await this.#hot.del(`idem-claim:${scopeOf(accountId, key)}`);
+  }
 }
+
+const scopeOf = (accountId: string, key: string) => createHash('sha256').update(`${accountId}\0${key}`).digest('base64url');
 
 /** Whether a failed first attempt is kept for replay (a deterministic refusal) or released (worth retrying). */
 export function keepsFailure(status: number): boolean {

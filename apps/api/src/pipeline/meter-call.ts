@@ -6,6 +6,7 @@ import { newId } from '../security/secrets.ts';
 import type { Attempt, CallContext, Costs } from './context.ts';
 import { costMicros, micros, noUsage, type Usage } from '../wire/usage.ts';
 import type { ApiError } from '../errors.ts';
+import { recordingRow } from '../capture/recorder.ts';
 
 export interface MeterInput {
   status: number;
@@ -14,6 +15,8 @@ export interface MeterInput {
   latencyMs: number;
   overheadMs: number;
   vendorStatus: number | null;
+  /** The answer the client receives (a chat.completion's JSON), for the call's recording. */
+  answer?: string | undefined;
 }
 
 /** What one upstream attempt cost, from the catalog in force now (micro-dollars). */
@@ -48,9 +51,28 @@ export function meterFailure(ctx: CallContext, meter: Meter, e: ApiError, latenc
   meterCall(ctx, meter, { status: e.status, errorCode: e.code, usage: noUsage, latencyMs, overheadMs: 0, vendorStatus: ctx.attempts.at(-1)?.status ?? null });
 }
 
+/**
+ * The grades this call produced, for its detail (spec 2.7): the judge's checks of its served
+ * answer and the quality gate's verdicts (a failed gate is a served sample scored 0), its
+ * probes' grades per model (null: agreed with the baseline's answer), and paired judge
+ * grades. Scores only, never an answer's text.
+ */
+function callGrades(ctx: CallContext) {
+  return ctx.evidence.map((e) => {
+    const x = e.sample as { policy?: string; score?: number; source?: string; kind?: string; baselineScore?: number | null; answers?: Record<string, { score: number | null }> };
+    if (e.kind === 'probe') {
+      const scores = Object.fromEntries(Object.entries(x.answers ?? {}).map(([m, a]) => [m, a.score]));
+      return { kind: 'probe', policy: x.policy ?? null, baseline_score: x.baselineScore ?? null, scores };
+    }
+    if (e.kind === 'served') return { kind: 'served', policy: x.policy ?? null, score: x.score ?? null, source: x.source ?? 'judge' };
+    return { kind: 'judge', pair: x.kind ?? null };
+  });
+}
+
 export function meterCall(ctx: CallContext, meter: Meter, m: MeterInput): Costs {
   const costs = priceCall(ctx, m.usage);
   ctx.priced = costs;
+  const charged = ctx.settle?.(costs) ?? null; // the charge goes in the call's own line: as durable as the record
   const route = ctx.route;
   const call: CallRow = {
     id: ctx.id,
@@ -80,7 +102,7 @@ export function meterCall(ctx: CallContext, meter: Meter, m: MeterInput): Costs 
     overhead_ms: m.overheadMs,
     vendor_status: m.vendorStatus,
     idempotency_key: ctx.idempotencyKey,
-    detail: { annotation: ctx.annotation ?? null, cache_write_tokens: m.usage.cacheWriteTokens, cache_write_long_tokens: m.usage.cacheWriteLongTokens ?? 0, optimizer: ctx.optimizer },
+    detail: { annotation: ctx.annotation ?? null, cache_write_tokens: m.usage.cacheWriteTokens, cache_write_long_tokens: m.usage.cacheWriteLongTokens ?? 0, optimizer: ctx.optimizer, ...(ctx.guard?.findings.length ? { guardrail_findings: ctx.guard.findings } : {}), ...(ctx.evidence.length ? { grades: callGrades(ctx) } : {}), ...(charged ? { billing: charged.billing } : {}) },
   };
   const activity: ActivityRow[] = ctx.attempts.map((a: Attempt, i) => ({
     id: newId('act'),
@@ -107,6 +129,7 @@ export function meterCall(ctx: CallContext, meter: Meter, m: MeterInput): Costs 
     call_id: ctx.id,
     payload: e.payload,
   }));
-  meter.record({ calls: [call], activity, events, evidence: ctx.evidence });
+  const recording = recordingRow(ctx, call, m.answer);
+  meter.record({ calls: [call], activity, events, evidence: ctx.evidence, ...(recording ? { recordings: [recording] } : {}), ...(charged?.ledger.length ? { ledger: charged.ledger } : {}) });
   return costs;
 }

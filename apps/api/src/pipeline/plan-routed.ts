@@ -1,7 +1,7 @@
 // Stage: route, for `auto` / `discover`: which step this call is, the bar it must
 // hold (the tenant floor, raised by step.quality.min_score and a quality objective),
 // the baseline, the candidates that can serve it, and the optimizer's decision.
-import { randomInt } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import type { ModelProfile } from '@optimizer/schema';
 import { ApiError } from '../errors.ts';
 import { hasAdapter } from '../providers/adapters.ts';
@@ -13,6 +13,8 @@ import { stepIdentity } from '../optimizer/fingerprint.ts';
 import { policyKey, primaryModel } from '../optimizer/policies.ts';
 import { DEFAULT_ALLOWANCE_CALLS, DEFAULT_BUDGET_SHARE } from '../optimizer/optimizer.ts';
 import { lockedStep } from '../workflows/lockfile.ts';
+import { requestSize, sizeMisfit } from './limits.ts';
+import { routingOptions, STANDARD_TIER, type RoutingOptions } from './routing-options.ts';
 
 /** The tenant's daily exploration budget unless the routing settings say otherwise (USD). */
 export const DEFAULT_DAILY_BUDGET_USD = 200;
@@ -89,17 +91,55 @@ function strongest(models: ModelProfile[], ties: 'pricier' | 'cheaper'): ModelPr
   return models.reduce<ModelProfile | undefined>((best, m) => (!best || meanStrength(m) > meanStrength(best) || (meanStrength(m) === meanStrength(best) && wins(m, best)) ? m : best), undefined);
 }
 
+/** At most this many size refusals are named in a call's reasons. */
+const SIZE_REASONS = 3;
+
+/**
+ * The models that can serve this call: reachable, with the capabilities it uses, large enough
+ * for its prompt and output (a model too small is skipped, and the reason says why), and on the
+ * tier's ladder when the tenant set one. The baseline: the tenant's baseline model when it is
+ * usable, else the ladder's top usable rung, else the strongest usable model.
+ */
+function candidatesFor(ctx: CallContext, s: Services, settings: ReturnType<Services['routingSettings']['get']>, opts: RoutingOptions) {
+  const accountId = ctx.principal.accountId;
+  const needs = needsOf(ctx.body);
+  const size = requestSize(ctx.body);
+  const tooSmall: string[] = [];
+  const onLadder = opts.ladder ? new Set(opts.ladder) : null;
+  const usable = s.catalog.all().filter((p) => {
+    if (!reachable(s, accountId, p, settings.allowed_providers) || !fits(p, needs)) return false;
+    if (onLadder && !onLadder.has(p.model)) return false;
+    const misfit = sizeMisfit(p, size);
+    if (misfit) tooSmall.push(misfit);
+    return misfit === null;
+  });
+  const reasons: string[] = [];
+  if (tooSmall.length) reasons.push(`skipped as too small for this request: ${tooSmall.slice(0, SIZE_REASONS).join('; ')}${tooSmall.length > SIZE_REASONS ? ` (and ${tooSmall.length - SIZE_REASONS} more)` : ''}`);
+  const named = settings.baseline_model ? s.catalog.get(settings.baseline_model) : undefined;
+  let baseline: ModelProfile | undefined;
+  if (named && usable.includes(named)) baseline = named;
+  else if (opts.ladder) baseline = [...opts.ladder].reverse().map((m) => usable.find((p) => p.model === m)).find((p) => p !== undefined);
+  else baseline = strongest(usable, 'pricier');
+  if (!baseline) {
+    const where = opts.ladder ? `No model on the ${opts.tier} ladder` : 'No enabled, reachable model in the catalog';
+    throw new ApiError('provider_unavailable', `${where} can serve this request${tooSmall.length ? ` (${tooSmall.slice(0, SIZE_REASONS).join('; ')})` : ''}.`, { param: 'model' });
+  }
+  if (named && baseline !== named) reasons.push(`baseline ${named.model} cannot serve this request${tooSmall.some((r) => r.startsWith(`${named.model} `) || r.startsWith(`${named.model}'s`)) ? ' (too small)' : opts.ladder ? ` (not on the ${opts.tier} ladder)` : ''}; ${baseline.model} is the baseline`);
+  if (opts.ladder) reasons.push(`tier ${opts.tier}: routing within its ladder (${opts.ladder.join(', ')})`);
+  return { usable, baseline, reasons };
+}
+
+/** The step's identity within a tier: the standard tier keeps the step's own. */
+export function tieredIdentity(id: { fingerprint: string; label: string }, tier: string): { fingerprint: string; label: string; display: string } {
+  if (tier === STANDARD_TIER) return { ...id, display: id.label };
+  return { fingerprint: createHash('sha256').update(`${id.fingerprint}\0tier\0${tier}`).digest('base64url').slice(0, 22), label: id.label, display: `${id.label} [${tier}]` };
+}
+
 export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
   const accountId = ctx.principal.accountId;
   const settings = s.routingSettings.get(accountId);
-  const needs = needsOf(ctx.body);
-  const usable = s.catalog.all().filter((p) => reachable(s, accountId, p, settings.allowed_providers) && fits(p, needs));
-  const named = settings.baseline_model ? s.catalog.get(settings.baseline_model) : undefined;
-  const baseline =
-    named && usable.includes(named)
-      ? named
-      : strongest(usable, 'pricier');
-  if (!baseline) throw new ApiError('provider_unavailable', 'No enabled, reachable model in the catalog can serve this request.', { param: 'model' });
+  const opts = routingOptions(settings, ctx, s.latency);
+  const { usable, baseline, reasons: fitReasons } = candidatesFor(ctx, s, settings, opts);
   const judgeModel = settings.judge_model && s.catalog.get(settings.judge_model) ? settings.judge_model : baseline.model;
   const cheaperModels = usable.filter((m) => m.model !== baseline.model && blendedPrice(m) < blendedPrice(baseline));
   const ranked = cheaperModels
@@ -117,11 +157,13 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
   const minScore = ctx.annotation?.step?.quality?.min_score;
   if (minScore !== undefined) floor = Math.max(floor, minScore); // it can only tighten the bar
   if (ctx.annotation?.intent?.objective === 'quality') floor = Math.max(floor, 0.99);
-  const id = stepIdentity(ctx.principal.workflowId, ctx.annotation, ctx.body);
+  // a tier other than the standard one learns on its own (its ladder is another problem): its own step state
+  const id = tieredIdentity(stepIdentity(ctx.principal.workflowId, ctx.annotation, ctx.body), opts.tier);
   const kind = ctx.annotation?.step?.kind;
-  const step = { accountId, workflowId: ctx.principal.workflowId, fingerprint: id.fingerprint, label: id.label, release: ctx.annotation?.source?.release ?? '', ...(kind ? { kind } : {}) };
-  // a workflow in production routes by its lockfile (design §9): the pinned policy, probes only for drift checks
-  const lock = s.workflowLife.lockInForce(accountId, ctx.principal.workflowId);
+  const step = { accountId, workflowId: ctx.principal.workflowId, fingerprint: id.fingerprint, label: id.display, release: ctx.annotation?.source?.release ?? '', ...(kind ? { kind } : {}) };
+  // a workflow in production routes by its lockfile (design §9): the pinned policy, probes only for drift checks;
+  // a routing mode other than auto is the tenant's switch and serves the baseline instead
+  const lock = opts.mode === 'auto' ? s.workflowLife.lockInForce(accountId, ctx.principal.workflowId) : undefined;
   const locked = lock ? lockedStep(lock, id.fingerprint, baseline.model, (m) => usable.some((p) => p.model === m)) : undefined;
   s.steps.seen(step, lock ? 'production' : 'tuning'); // the step registry (memory; written in batches)
   const exploration = settings.exploration;
@@ -132,7 +174,31 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
     dailyMicros: (exploration?.daily_budget_usd ?? DEFAULT_DAILY_BUDGET_USD) * 1e6,
   };
   const strengths = strengthLifts(cheaperModels, kind);
-  const decision = s.optimizer.decide({ step, baseline: baseline.model, cheaper, floor, allowGates: !ctx.stream, draw: randomInt(0, 1_000_000) / 1_000_000, budget, priceShares, strengths, judgeShare, judges, ...(locked ? { locked } : {}) });
+  const decision = s.optimizer.decide({
+    step,
+    baseline: baseline.model,
+    cheaper,
+    floor,
+    // multi-model policies add vendor turns: not on streams, not without advanced search, not when the call asks for latency
+    allowGates: !ctx.stream && opts.advanced && !opts.latency,
+    singleModel: !opts.advanced || opts.latency,
+    draw: randomInt(0, 1_000_000) / 1_000_000,
+    budget,
+    priceShares,
+    strengths,
+    judgeShare,
+    judges,
+    choice: opts.choice,
+    serveBaseline: opts.mode !== 'auto',
+    learning: opts.learning,
+    ...(opts.latency ? { noProbe: 'the call asks for latency (intent.objective), and a probe runs inside the call' } : {}),
+    ...(locked ? { locked } : {}),
+  });
+  if (opts.mode !== 'auto') {
+    decision.prune = false; // the baseline serves the request as sent
+    decision.reasons.unshift(`routing mode ${opts.mode}: the baseline serves every call${opts.mode === 'pinned' ? `; learning goes on beside it (${opts.learning})` : ' and nothing is learned'}`);
+  }
+  if (!opts.advanced) decision.reasons.push('advanced search off: single-model policies only');
   if (ctx.stream && decision.probe.length) {
     decision.probe = []; // streams are served as they arrive: no probes on them
     decision.reasons = decision.reasons.map((r) => (r.startsWith('explored:') ? 'no probe: a streamed answer is not probed' : r));
@@ -154,7 +220,7 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
     pinned: false,
     baselineModel: baseline.model,
     baselineProfile: baseline,
-    reasons: [...decision.reasons, `quality bar ${floor} for step ${id.label}`],
+    reasons: [...fitReasons, ...decision.reasons, `quality bar ${floor} for step ${id.display}`],
   };
   return { decision, step, baseline: baseline.model, judge: judgeModel, ...(judges ? { panel: judges.panel } : {}), ...(runCall ? { runCall } : {}), floor };
 }

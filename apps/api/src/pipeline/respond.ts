@@ -74,12 +74,14 @@ export async function respondJson(ctx: CallContext, d: Dispatched, reply: Respon
 export async function sendAnswer(ctx: CallContext, text: string, upstreamMs: number, vendorStatus: number, reply: ResponseSink, meter: Meter, idempotency: Idempotency): Promise<void> {
   const usage = ctx.served?.usage ?? ctx.attempts.at(-1)!.usage;
   const overheadMs = Math.max(0, reply.elapsedTime - upstreamMs);
-  const costs = meterCall(ctx, meter, { status: 200, errorCode: null, usage, latencyMs: reply.elapsedTime, overheadMs, vendorStatus });
+  const costs = meterCall(ctx, meter, { status: 200, errorCode: null, usage, latencyMs: reply.elapsedTime, overheadMs, vendorStatus, answer: text });
   const written = meter.written(); // the answer leaves only once its call is in the write-ahead file
   if (written) await written;
   if (ctx.afterAnswer) await ctx.afterAnswer(text, costs).catch(() => undefined); // a cache write never fails the call
-  const end = text.lastIndexOf('}');
-  const body = `${text.slice(0, end)},"optimizer":${JSON.stringify(optimizerBlock(costs, ctx.cacheHit !== null))}}`;
+  // the caches above kept the redacted answer; the client gets its own values back
+  const answer = ctx.guard?.vault.size ? ctx.guard.vault.restoreJson(text) : text;
+  const end = answer.lastIndexOf('}');
+  const body = `${answer.slice(0, end)},"optimizer":${JSON.stringify(optimizerBlock(costs, ctx.cacheHit !== null))}}`;
   const headers = { ...responseHeaders(ctx, overheadMs, 'application/json'), ...ctx.cacheHeaders };
   if (ctx.cacheHit) headers['x-optimizer-cache'] = 'hit';
   if (ctx.claim) await idempotency.complete(ctx.claim, 200, headers, body);

@@ -8,11 +8,11 @@ import { hasAdapter } from '../providers/adapters.ts';
 import type { CallContext } from './context.ts';
 import { failoverChain, needsOf } from './failover.ts';
 import type { ProviderKeys } from '../tenancy/provider-keys.ts';
-
-const ROUTED = new Set(['auto', 'discover']);
+import { isRoutedName } from './routing-options.ts';
+import { requestSize } from './limits.ts';
 
 export function isRouted(model: string): boolean {
-  return ROUTED.has(model);
+  return isRoutedName(model);
 }
 
 function meanStrength(p: ModelProfile): number {
@@ -59,7 +59,7 @@ export interface RouteDeps {
 export function route(ctx: CallContext, deps: RouteDeps): void {
   const { catalog, providers } = deps;
   const needs = needsOf(ctx.body);
-  if (ROUTED.has(ctx.requestedModel)) {
+  if (isRouted(ctx.requestedModel)) {
     const baseline = defaultBaseline(ctx.principal.accountId, deps);
     if (!baseline) throw new ApiError('provider_unavailable', 'No enabled model in the catalog can serve model "auto".');
     ctx.route = {
@@ -88,7 +88,7 @@ export function route(ctx: CallContext, deps: RouteDeps): void {
     provider,
     requestedProvider: provider,
     profile,
-    failover: failoverChain(profile, needs, ctx.principal.accountId, deps),
+    failover: failoverChain(profile, needs, ctx.principal.accountId, deps, requestSize(ctx.body)),
     pinned: true,
     baselineModel: model,
     baselineProfile: profile,

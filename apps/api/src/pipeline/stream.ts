@@ -15,6 +15,7 @@ import type { StreamEvent } from '../providers/types.ts';
 import { streamError } from '../providers/vendor-error.ts';
 import { sentSecrets } from '../providers/redact.ts';
 import { estimateUsage, optimizerBlock, responseHeaders } from './respond.ts';
+import { ChunkRestorer } from '../guard/chunk-restorer.ts';
 
 interface ChunkMeta {
   id?: string;
@@ -80,6 +81,8 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Respon
   });
 
   const decoder = d.adapter.streamDecoder(d.target);
+  // the guard's placeholders go back to the client's values, chunk by chunk
+  const restorer = ctx.guard?.vault.size ? new ChunkRestorer(ctx.guard.vault) : null;
   const delivered: string[] = [];
   let meta = null as ChunkMeta | null;
   let usage = null as Usage | null;
@@ -114,8 +117,8 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Respon
           break;
         case 'chunk':
           if (meta === null) meta = JSON.parse(ev.data) as ChunkMeta;
-          delivered.push(ev.data);
-          write(`data: ${ev.data}\n\n`);
+          delivered.push(ev.data); // as the vendor sent it: the caches keep the redacted answer
+          write(`data: ${restorer ? restorer.chunk(ev.data) : ev.data}\n\n`);
           break;
       }
     }
@@ -165,12 +168,16 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Respon
   d.attempt.outcome = clientGone ? 'cancelled' : ok ? 'ok' : 'error';
   const status = clientGone ? 499 : ok ? 200 : failure ? failure.status : 502;
   const errorCode = clientGone ? 'client_closed_request' : vendorError ? 'upstream_stream_error' : (failure?.code ?? null);
-  const costs = meterCall(ctx, meter, { status, errorCode, usage: finalUsage, latencyMs: reply.elapsedTime, overheadMs, vendorStatus: d.response.statusCode });
+  // the whole answer as one chat.completion: for the recording, and for the caches below
+  const assembled = ok && (ctx.afterAnswer || ctx.capture?.content === 'full') ? completionFromChunks(delivered, { prompt_tokens: finalUsage.promptTokens, completion_tokens: finalUsage.completionTokens }) : null;
+  const costs = meterCall(ctx, meter, { status, errorCode, usage: finalUsage, latencyMs: reply.elapsedTime, overheadMs, vendorStatus: d.response.statusCode, answer: assembled ?? undefined });
   const written = meter.written(); // the stream ends only once its call is in the write-ahead file
   if (written) await written;
 
   // The tail (an error event, or the final chunk and [DONE]) goes out with the end, in one write.
   let tail = '';
+  const held = restorer?.end();
+  if (held) tail += `data: ${held}\n\n`;
   if (failure) tail += `data: ${JSON.stringify(failure.toBody())}\n\n`;
   if (ok) {
     const block = optimizerBlock(costs);
@@ -183,7 +190,7 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Respon
   // a whole streamed answer is stored like a non-stream one, before the stream ends: a
   // client that asks again once it has the answer finds it
   if (ok && ctx.afterAnswer) {
-    const text = completionFromChunks(delivered, { prompt_tokens: finalUsage.promptTokens, completion_tokens: finalUsage.completionTokens });
+    const text = assembled;
     ctx.served = d.attempt;
     if (text) await ctx.afterAnswer(text, costs).catch(() => undefined); // a cache write never fails the call
   }

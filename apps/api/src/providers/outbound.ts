@@ -8,8 +8,8 @@
 // connects to an address that was checked (pinned: no second lookup can swap it), an
 // address literal is checked before connecting, and the connected socket is checked again.
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { isIP, isIPv6 } from 'node:net';
-import { isPrivateAddress } from './address-guard.ts';
+import { isIPv6 } from 'node:net';
+import { isReachable, refusalOfUrl, type AllowList } from './address-guard.ts';
 import { Http1Client, type Exchange as ClientExchange, type LookupFunction, type ResponseHandler, type SocketCheck } from './http1-client.ts';
 
 export interface Timeouts {
@@ -28,21 +28,23 @@ export const KEEP_ALIVE_MS = 30_000;
 /** Every address of a host name. */
 export type Resolver = (host: string) => Promise<string[]>;
 
-const systemResolver: Resolver = async (host) => (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
+export const systemResolver: Resolver = async (host) => (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 export interface OutboundOptions extends Partial<Timeouts> {
   maxResponseBytes?: number;
   /** Resolves host names (default: the system's resolver); tests give a stub. */
   resolve?: Resolver;
+  /** Ranges the operator opened to the `public-only` policy (OUTBOUND_ALLOW_LIST); none by default. */
+  allow?: AllowList;
 }
 
 /** A node:net lookup through `resolve` that, for `publicOnly`, refuses a name with any address that is not public. */
-function lookupWith(resolve: Resolver, publicOnly: boolean): LookupFunction {
+function lookupWith(resolve: Resolver, publicOnly: boolean, allow: AllowList | null = null): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname)
       .then((addresses) => {
         if (addresses.length === 0) throw Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' });
-        const blocked = publicOnly ? addresses.find((a) => isPrivateAddress(a)) : undefined;
+        const blocked = publicOnly ? addresses.find((a) => !isReachable(a, allow)) : undefined;
         if (blocked !== undefined) throw new BlockedAddressError(`refused to connect to ${hostname}: ${blocked} is not a public address`);
         const list = addresses.map((address) => ({ address, family: isIPv6(address) ? 6 : 4 }));
         if (options.all) callback(null, list);
@@ -237,24 +239,31 @@ class Exchange implements ResponseHandler {
   }
 }
 
-/** Refuses a socket connected to a private address (the address actually connected to, after DNS). */
-export const publicOnly: SocketCheck = (socket) => {
-  const ip = socket.remoteAddress ?? '';
-  return isPrivateAddress(ip) ? new BlockedAddressError(`refused to connect to ${ip}: not a public address`) : null;
-};
+/** Refuses a socket connected to a private address (the address actually connected to, after DNS), unless the operator opened it. */
+export function publicOnlyCheck(allow: AllowList | null): SocketCheck {
+  return (socket) => {
+    const ip = socket.remoteAddress ?? '';
+    return isReachable(ip, allow) ? null : new BlockedAddressError(`refused to connect to ${ip}: not a public address`);
+  };
+}
+
+/** The check with no operator allow-list. */
+export const publicOnly: SocketCheck = publicOnlyCheck(null);
 
 export class Outbound {
   readonly #clients: Record<AddressPolicy, Http1Client>;
+  readonly #allow: AllowList | null;
 
   constructor(opts: OutboundOptions = {}) {
-    const { maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES, resolve, ...timeouts } = opts;
+    const { maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES, resolve, allow, ...timeouts } = opts;
+    this.#allow = allow ?? null;
     const t = { ...defaultTimeouts, ...timeouts };
     const clientWith = (check: SocketCheck | null, lookup: LookupFunction | undefined) =>
       new Http1Client({ timeouts: { ...t, keepAliveMs: KEEP_ALIVE_MS }, maxConnections: 256, maxResponseBytes, check, ...(lookup ? { lookup } : {}) });
     this.#clients = {
       // vendors the operator configured: resolved as node:net does, unless a resolver was given
       any: clientWith(null, resolve ? lookupWith(resolve, false) : undefined),
-      'public-only': clientWith(publicOnly, lookupWith(resolve ?? systemResolver, true)),
+      'public-only': clientWith(publicOnlyCheck(this.#allow), lookupWith(resolve ?? systemResolver, true, this.#allow)),
     };
   }
 
@@ -264,9 +273,9 @@ export class Outbound {
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
     const policy = req.policy ?? 'any';
     if (policy === 'public-only') {
-      const host = req.url.hostname.startsWith('[') ? req.url.hostname.slice(1, -1) : req.url.hostname;
-      // an address literal is never looked up: check it before connecting
-      if (isIP(host) !== 0 && isPrivateAddress(host)) return Promise.reject(new BlockedAddressError(`refused to connect to ${host}: not a public address`));
+      // scheme, credentials, local names, and an address literal (never looked up): checked before connecting
+      const refusal = refusalOfUrl(req.url, this.#allow);
+      if (refusal !== null) return Promise.reject(new BlockedAddressError(`refused to connect to ${req.url.host}: ${refusal}`));
     }
     const client = this.#clients[policy];
     return new Promise<OutboundResponse>((resolve, reject) => new Exchange(client, resolve, reject, signal).start(req));

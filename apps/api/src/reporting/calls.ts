@@ -7,6 +7,12 @@ import type { Meter } from '../meter/meter.ts';
 
 const usd = (m: number) => Math.round(m) / 1e6;
 
+/** What billing charged the call (billing/budget.ts), in USD: vendor cost on the platform's keys, and the fee. */
+function chargeOf(detail: Record<string, unknown> | null | undefined): { usage: number; fee: number } | null {
+  const b = detail?.billing as { usage_micros?: number; fee_micros?: number } | undefined;
+  return b ? { usage: usd(b.usage_micros ?? 0), fee: usd(b.fee_micros ?? 0) } : null;
+}
+
 export function callView(r: CallRecord) {
   return {
     id: r.id,
@@ -33,15 +39,23 @@ export function callView(r: CallRecord) {
     },
     saving: usd(r.savingMicros),
     saving_source: r.savingSource,
+    charge: chargeOf(r.detail),
     cache: { hit: r.cacheHit },
     reasons: r.reasons,
-    grades: [] as unknown[],
-    guardrail_findings: [] as unknown[],
+    grades: ((r.detail as { grades?: unknown[] } | null)?.grades ?? []) as unknown[],
+    guardrail_findings: ((r.detail as { guardrail_findings?: unknown[] } | null)?.guardrail_findings ?? []) as unknown[],
     latency_ms: r.latencyMs,
     overhead_ms: r.overheadMs,
     vendor_status: r.vendorStatus,
   };
 }
+
+/** The dashboard's savings: the running totals the meter keeps (migration 0008), one tenant's rows. */
+export const SAVINGS_TOTALS = `select coalesce(sum(calls),0)::float8 as calls, coalesce(sum(baseline_micros),0)::bigint as baseline,
+       coalesce(sum(actual_micros),0)::bigint as actual, coalesce(sum(saving_micros),0)::bigint as saving
+  from call_totals where account_id = ?`;
+export const SAVINGS_BY_SOURCE = `select saving_source as source, coalesce(sum(saving_micros),0)::bigint as saving
+  from call_totals where account_id = ? and saving_source <> '' group by saving_source`;
 
 export class CallViews {
   readonly #db: Database;
@@ -84,17 +98,8 @@ export class CallViews {
     await this.#meter.flush();
     const conn = this.#db.em().getConnection();
     // running totals the meter keeps with each batch (migration 0008), not a sum over every call
-    const [t] = (await conn.execute(
-      `select coalesce(sum(calls),0)::float8 as calls, coalesce(sum(baseline_micros),0)::bigint as baseline,
-              coalesce(sum(actual_micros),0)::bigint as actual, coalesce(sum(saving_micros),0)::bigint as saving
-         from call_totals where account_id = ?`,
-      [accountId],
-    )) as { calls: number; baseline: string; actual: string; saving: string }[];
-    const bySource = (await conn.execute(
-      `select saving_source as source, coalesce(sum(saving_micros),0)::bigint as saving
-         from call_totals where account_id = ? and saving_source <> '' group by saving_source`,
-      [accountId],
-    )) as { source: string; saving: string }[];
+    const [t] = (await conn.execute(SAVINGS_TOTALS, [accountId])) as { calls: number; baseline: string; actual: string; saving: string }[];
+    const bySource = (await conn.execute(SAVINGS_BY_SOURCE, [accountId])) as { source: string; saving: string }[];
     const sources = { cache: 0, routing: 0, ttc: 0, trace: 0 } as Record<string, number>;
     for (const r of bySource) sources[r.source] = usd(Number(r.saving));
     return { calls: t!.calls, baseline_cost: usd(Number(t!.baseline)), actual_cost: usd(Number(t!.actual)), saving: usd(Number(t!.saving)), by_source: sources };

@@ -1,33 +1,30 @@
+// Agents and their keys (spec 4.3). Thin: input through the shared schema, then the domain.
 import type { FastifyInstance } from 'fastify';
-import { createAgentRequest } from '@optimizer/schema';
+import { agentKeyRef, createAgentInput, workflowRef } from '@optimizer/schema';
+import { createAgent, createAgentKey, listAgentKeys, listAgents, revokeAgentKey } from '../domain/agents.ts';
 import { controlAuth, principalOf } from '../http/auth.ts';
-import { parseWith } from '../http/validate.ts';
+import { restInput } from '../http/rest-input.ts';
 import type { Services } from '../services.ts';
 
 export function registerAgentRoutes(app: FastifyInstance, s: Services): void {
   const onRequest = controlAuth(s);
 
-  app.get('/v1/agents', { onRequest }, async (request) => {
-    return { data: await s.accounts.listAgents(principalOf(request).accountId) };
-  });
+  app.get('/v1/agents', { onRequest }, async (request) => ({ data: await listAgents(s, principalOf(request)) }));
 
   app.post('/v1/agents', { onRequest }, async (request, reply) => {
-    const body = parseWith(createAgentRequest, request.body);
-    const created = await s.accounts.createAgent(principalOf(request).accountId, body.name);
+    const created = await createAgent(s, principalOf(request), restInput(createAgentInput, request, 'body'));
     return reply.status(201).header('cache-control', 'no-store').send(created);
   });
 
-  app.get<{ Params: { id: string } }>('/v1/agents/:id/keys', { onRequest }, async (request) => {
-    return { data: await s.accounts.listKeys(principalOf(request).accountId, request.params.id) };
-  });
+  app.get('/v1/agents/:id/keys', { onRequest }, async (request) => ({ data: await listAgentKeys(s, principalOf(request), restInput(workflowRef, request, 'params')) }));
 
-  app.post<{ Params: { id: string } }>('/v1/agents/:id/keys', { onRequest }, async (request, reply) => {
-    const created = await s.accounts.createKey(principalOf(request).accountId, request.params.id);
+  app.post('/v1/agents/:id/keys', { onRequest }, async (request, reply) => {
+    const created = await createAgentKey(s, principalOf(request), restInput(workflowRef, request, 'params'));
     return reply.status(201).header('cache-control', 'no-store').send(created);
   });
 
-  app.delete<{ Params: { id: string; keyId: string } }>('/v1/agents/:id/keys/:keyId', { onRequest }, async (request, reply) => {
-    await s.accounts.revokeKey(principalOf(request).accountId, request.params.id, request.params.keyId);
+  app.delete('/v1/agents/:id/keys/:key_id', { onRequest }, async (request, reply) => {
+    await revokeAgentKey(s, principalOf(request), restInput(agentKeyRef, request, 'params'));
     return reply.status(204).send();
   });
 }

@@ -1,26 +1,19 @@
+// Calls, activity and savings (spec 4.1). Thin: input through the shared schema, then the domain.
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { callsQuery } from '@optimizer/schema';
+import { activityQuery, callsQuery, savingsSeriesQuery } from '@optimizer/schema';
+import { listActivity, listCalls, savings, savingsSeries } from '../domain/calls.ts';
 import { controlAuth, principalOf } from '../http/auth.ts';
-import { parseWith } from '../http/validate.ts';
+import { restInput } from '../http/rest-input.ts';
 import type { Services } from '../services.ts';
-
-const activityQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) }).strict();
 
 export function registerCallRoutes(app: FastifyInstance, s: Services): void {
   const onRequest = controlAuth(s);
 
-  app.get('/v1/calls', { onRequest }, async (request) => {
-    const q = parseWith(callsQuery, request.query);
-    return { data: await s.callViews.calls(principalOf(request).accountId, q) };
-  });
+  app.get('/v1/calls', { onRequest }, async (request) => ({ data: await listCalls(s, principalOf(request), restInput(callsQuery, request, 'query')) }));
 
-  app.get('/v1/activity', { onRequest }, async (request) => {
-    const q = parseWith(activityQuery, request.query);
-    return { data: await s.callViews.activity(principalOf(request).accountId, q.limit) };
-  });
+  app.get('/v1/activity', { onRequest }, async (request) => ({ data: await listActivity(s, principalOf(request), restInput(activityQuery, request, 'query')) }));
 
-  app.get('/v1/dashboard/savings', { onRequest }, async (request) => {
-    return s.callViews.savings(principalOf(request).accountId);
-  });
+  app.get('/v1/dashboard/savings', { onRequest }, async (request) => savings(s, principalOf(request)));
+
+  app.get('/v1/dashboard/savings/series', { onRequest }, async (request) => savingsSeries(s, principalOf(request), restInput(savingsSeriesQuery, request, 'query')));
 }

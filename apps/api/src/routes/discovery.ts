@@ -1,33 +1,17 @@
-// Discovery mode (spec 4.6). The proxy agent's id is its workflow's id.
+// Discovery mode (spec 4.6). Thin: input through the shared schema, then the domain.
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import { discoveryInput, workflowRef } from '@optimizer/schema';
+import { discoveryProgress, discoveryReport, setDiscovery } from '../domain/discovery.ts';
 import { controlAuth, principalOf } from '../http/auth.ts';
-import { parseWith } from '../http/validate.ts';
+import { restInput } from '../http/rest-input.ts';
 import type { Services } from '../services.ts';
-
-const discoveryWrite = z.object({ enabled: z.boolean() }).strict();
-
-type AgentParams = { Params: { id: string } };
 
 export function registerDiscoveryRoutes(app: FastifyInstance, s: Services): void {
   const onRequest = controlAuth(s);
 
-  app.put<AgentParams>('/v1/proxy-agents/:id/discovery', { onRequest }, async (request) => {
-    const { accountId } = principalOf(request);
-    const body = parseWith(discoveryWrite, request.body);
-    await s.accounts.getWorkflow(accountId, request.params.id);
-    return s.discovery.setEnabled(accountId, request.params.id, body.enabled);
-  });
+  app.put('/v1/proxy-agents/:id/discovery', { onRequest }, async (request) => setDiscovery(s, principalOf(request), restInput(discoveryInput, request, 'body')));
 
-  app.get<AgentParams>('/v1/proxy-agents/:id/discovery', { onRequest }, async (request) => {
-    const { accountId } = principalOf(request);
-    await s.accounts.getWorkflow(accountId, request.params.id);
-    return s.discovery.view(accountId, request.params.id);
-  });
+  app.get('/v1/proxy-agents/:id/discovery', { onRequest }, async (request) => discoveryProgress(s, principalOf(request), restInput(workflowRef, request, 'params')));
 
-  app.get<AgentParams>('/v1/proxy-agents/:id/discovery/report', { onRequest }, async (request) => {
-    const { accountId } = principalOf(request);
-    await s.accounts.getWorkflow(accountId, request.params.id);
-    return s.discovery.report(accountId, request.params.id);
-  });
+  app.get('/v1/proxy-agents/:id/discovery/report', { onRequest }, async (request) => discoveryReport(s, principalOf(request), restInput(workflowRef, request, 'params')));
 }

@@ -26,7 +26,6 @@ export function registerHealthRoutes(app: FastifyInstance, s: Services): void {
   });
 
   app.get('/metrics', async (_request, reply) => {
-    s.metrics.meterPending.value = s.meter.pending;
-    return reply.type('text/plain; version=0.0.4; charset=utf-8').send(s.metrics.render() + renderEmbedderGauge(s.semanticCache.embedderStatus) + '\n');
+    return reply.type(s.metrics.contentType).send(await s.metrics.render(renderEmbedderGauge(s.semanticCache.embedderStatus) + '\n'));
   });
 }

@@ -1,28 +1,22 @@
-// Outcomes, routing settings and the workflow list.
+// Outcomes, routing settings and the workflow list. Thin: input through the shared schema, then the domain.
 import type { FastifyInstance } from 'fastify';
 import { outcomeRequest, routingSettingsWrite } from '@optimizer/schema';
+import { reportOutcome } from '../domain/outcomes.ts';
+import { putRoutingSettings, routingSettings } from '../domain/settings.ts';
+import { listWorkflows } from '../domain/workflows.ts';
 import { controlAuth, principalOf } from '../http/auth.ts';
-import { parseWith } from '../http/validate.ts';
-import { workflowList } from '../reporting/workflows.ts';
+import { restInput } from '../http/rest-input.ts';
 import type { Services } from '../services.ts';
 
 export function registerOptimizerRoutes(app: FastifyInstance, s: Services): void {
   const onRequest = controlAuth(s);
 
-  app.post('/v1/outcomes', { onRequest }, async (request, reply) => {
-    const p = principalOf(request);
-    const body = parseWith(outcomeRequest, request.body);
-    return reply.status(202).send(await s.outcomes.report(p.accountId, p.workflowId, body));
-  });
+  app.post('/v1/outcomes', { onRequest }, async (request, reply) => reply.status(202).send(await reportOutcome(s, principalOf(request), restInput(outcomeRequest, request, 'body'))));
 
-  app.get('/v1/settings/routing', { onRequest }, async (request) => s.routingSettings.get(principalOf(request).accountId));
+  app.get('/v1/settings/routing', { onRequest }, async (request) => routingSettings(s, principalOf(request)));
 
-  app.put('/v1/settings/routing', { onRequest }, async (request) => {
-    const body = parseWith(routingSettingsWrite, request.body);
-    return s.routingSettings.put(principalOf(request).accountId, body);
-  });
+  app.put('/v1/settings/routing', { onRequest }, async (request) => putRoutingSettings(s, principalOf(request), restInput(routingSettingsWrite, request, 'body')));
 
   // The step registry itself (GET/PATCH /v1/workflows/:id/steps…) lives in routes/steps.ts.
-  app.get('/v1/workflows', { onRequest }, async (request) => ({ data: await workflowList(s, principalOf(request).accountId) }));
+  app.get('/v1/workflows', { onRequest }, async (request) => ({ data: await listWorkflows(s, principalOf(request)) }));
 }
-

@@ -1,33 +1,25 @@
 // A workflow's reports and lockfile (spec 4.2, 9) and its stage (spec 3, design §9). Thin:
-// the domain service checks the workflow is the tenant's and does the rest.
+// input through the shared schema, then the domain, which checks the workflow is the tenant's.
 import type { FastifyInstance } from 'fastify';
-import { reportQuery, stageRequest } from '@optimizer/schema';
+import { reportInput, stageInput, workflowRef } from '@optimizer/schema';
+import { finalizeReport, moveWorkflow, workflowLockfile, workflowReport, workflowStage } from '../domain/workflows.ts';
 import { controlAuth, principalOf } from '../http/auth.ts';
-import { parseWith } from '../http/validate.ts';
+import { restInput } from '../http/rest-input.ts';
 import type { Services } from '../services.ts';
-
-type WorkflowParams = { Params: { id: string } };
 
 export function registerReportRoutes(app: FastifyInstance, s: Services): void {
   const onRequest = controlAuth(s);
-  const life = s.workflowLife;
 
-  app.get<WorkflowParams>('/v1/workflows/:id/report', { onRequest }, async (request) => {
-    const q = parseWith(reportQuery, request.query);
-    return life.report(principalOf(request).accountId, request.params.id, q.version);
+  app.get('/v1/workflows/:id/report', { onRequest }, async (request) => workflowReport(s, principalOf(request), restInput(reportInput, request, 'query')));
+
+  app.post('/v1/workflows/:id/report/finalize', { onRequest }, async (request, reply) => {
+    const report = await finalizeReport(s, principalOf(request), restInput(workflowRef, request, 'params'));
+    return reply.status(201).send(report);
   });
 
-  app.post<WorkflowParams>('/v1/workflows/:id/report/finalize', { onRequest }, async (request, reply) => {
-    reply.code(201);
-    return life.finalize(principalOf(request).accountId, request.params.id);
-  });
+  app.get('/v1/workflows/:id/report/lock', { onRequest }, async (request) => workflowLockfile(s, principalOf(request), restInput(workflowRef, request, 'params')));
 
-  app.get<WorkflowParams>('/v1/workflows/:id/report/lock', { onRequest }, async (request) => life.lockfile(principalOf(request).accountId, request.params.id));
+  app.get('/v1/workflows/:id/stage', { onRequest }, async (request) => workflowStage(s, principalOf(request), restInput(workflowRef, request, 'params')));
 
-  app.get<WorkflowParams>('/v1/workflows/:id/stage', { onRequest }, async (request) => ({ id: request.params.id, stage: await life.stage(principalOf(request).accountId, request.params.id) }));
-
-  app.post<WorkflowParams>('/v1/workflows/:id/stage', { onRequest }, async (request) => {
-    const body = parseWith(stageRequest, request.body);
-    return life.moveTo(principalOf(request).accountId, request.params.id, body.stage);
-  });
+  app.post('/v1/workflows/:id/stage', { onRequest }, async (request) => moveWorkflow(s, principalOf(request), restInput(stageInput, request, 'body')));
 }

@@ -1,10 +1,12 @@
-// Mounts the tRPC door at /trpc on the Fastify app. The tenant's bearer key is resolved
-// once per request (batched calls share it); procedures that need a tenant refuse without
-// one, with the same catalogue error REST gives.
+// Mounts the tRPC door at /trpc on the Fastify app. The tenant is resolved once per request
+// (batched calls share it) as on the REST control plane: a bearer key, else the session
+// cookie; procedures that need a tenant refuse without one, with the same catalogue error
+// REST gives, and a cookie-authenticated mutation must pass the same CSRF check.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import { ApiError } from '../errors.ts';
-import { tenantOf } from '../http/auth.ts';
+import { controlPrincipal } from '../http/auth.ts';
+import { csrfErrorOf } from '../http/session-cookie.ts';
 import type { Services } from '../services.ts';
 import { appRouter, type AppRouter, type TrpcContext } from './router.ts';
 
@@ -12,9 +14,10 @@ export const TRPC_PATH = '/trpc';
 
 async function contextFor(s: Services, req: FastifyRequest): Promise<TrpcContext> {
   try {
-    return { services: s, principal: await tenantOf(s.keys, req), authError: null };
+    const { principal, viaCookie } = await controlPrincipal(s, req);
+    return { services: s, principal, authError: null, csrfError: viaCookie ? csrfErrorOf(req) : null };
   } catch (err) {
-    if (err instanceof ApiError) return { services: s, principal: null, authError: err };
+    if (err instanceof ApiError) return { services: s, principal: null, authError: err, csrfError: null };
     throw err;
   }
 }

@@ -1,23 +1,88 @@
-// The tRPC door (design §2): the tenant's control plane as procedures, each a thin call into
-// the same domain services the REST routes use, with the same validation (the zod schemas
-// of @optimizer/schema through parseWith) and so the same errors, carried in tRPC's shape.
+// The tRPC door (design §2): every tenant capability as a procedure, each a thin call into
+// the domain (src/domain) with its input typed and checked by the capability's shared zod
+// schema (packages/schema), so a client gets real types and a mistake reads as on REST:
+// the same catalogue errors, carried in tRPC's shape.
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
-import { z } from 'zod';
-import { callsQuery, outcomeRequest, reportQuery, routingSettingsWrite, stageRequest, workflowRef } from '@optimizer/schema';
+import type { z } from 'zod';
+import {
+  activityQuery,
+  agentKeyRef,
+  alertSettings as alertSettingsInput,
+  callsQuery,
+  captureSettings as captureSettingsInput,
+  createAgentInput,
+  createWebhookRequest,
+  discoveryInput,
+  estimateRequest,
+  eventsInput,
+  guardSettings as guardSettingsInput,
+  rateLimitSettings,
+  outcomeRequest,
+  providerRef,
+  putProviderKeyInput,
+  recordingRef,
+  recordingsInput,
+  reportInput,
+  routingSettingsWrite,
+  savingsSeriesQuery,
+  stageInput,
+  statementsQuery,
+  stepCallsInput,
+  stepPatchInput,
+  topupRequest,
+  autoTopupRequest,
+  connectionRef,
+  createManagedAgentRequest,
+  managedActionRef,
+  managedAgentRef,
+  managedRunRef,
+  playgroundRequest,
+  putConnectionInput,
+  runEventsInput,
+  startRunInput,
+  webhookRef,
+  workflowRef,
+} from '@optimizer/schema';
+import { createAgent, createAgentKey, listAgentKeys, listAgents, revokeAgentKey } from '../domain/agents.ts';
+import { alertSettings, createWebhook, putAlertSettings, removeWebhook, rotateWebhook } from '../domain/alerts.ts';
+import { billingView, cancelSubscription, createTopup, estimateSavings, listStatements, savingsLedger, setAutoTopup, startSubscription, subscription } from '../domain/billing.ts';
+import { captureSettings, getRecording, listRecordings, putCaptureSettings } from '../domain/capture.ts';
+import { guardSettings, putGuardSettings } from '../domain/guard.ts';
+import { putRateLimits, rateLimits } from '../domain/limits.ts';
+import { listActivity, listCalls, savings, savingsSeries } from '../domain/calls.ts';
+import { discoveryProgress, discoveryReport, setDiscovery } from '../domain/discovery.ts';
+import {
+  createManagedAgent,
+  executeManagedAction,
+  listConnections,
+  listManagedAgents,
+  listManagedRuns,
+  managedRun,
+  managedRunEvents,
+  putConnection,
+  removeConnection,
+  runPlayground,
+  startManagedRun,
+} from '../domain/managed.ts';
+import { reportOutcome } from '../domain/outcomes.ts';
+import { listProviderKeys, putProviderKey, putRoutingSettings, removeProviderKey, routingSettings } from '../domain/settings.ts';
+import { agentGraph, listStepCalls, listSteps, patchStep } from '../domain/steps.ts';
+import type { Tenant } from '../domain/tenant.ts';
+import { finalizeReport, listWorkflows, moveWorkflow, workflowEventList, workflowLockfile, workflowReport, workflowStage } from '../domain/workflows.ts';
 import { ApiError } from '../errors.ts';
 import { isDependencyDown } from '../http/dependency-down.ts';
 import { parseWith } from '../http/validate.ts';
-import { workflowList } from '../reporting/workflows.ts';
-import type { Principal } from '../tenancy/key-cache.ts';
 import type { Services } from '../services.ts';
 
 export interface TrpcContext {
   services: Services;
-  /** The tenant the bearer key names, or null when it is missing or unknown. */
-  principal: Principal | null;
+  /** The tenant the bearer key or the session cookie names, or null when neither does. */
+  principal: Tenant | null;
   /** Why there is no principal (missing or invalid key), as the REST door would say it. */
   authError: ApiError | null;
+  /** For a cookie-authenticated request that fails the CSRF check: the error its mutations answer. */
+  csrfError: ApiError | null;
 }
 
 /** Our catalogue's HTTP status, as the nearest tRPC code (tRPC answers with that code's status). */
@@ -43,10 +108,12 @@ export function toTrpcError(e: ApiError): TRPCError {
 }
 
 const t = initTRPC.context<TrpcContext>().create({
-  // Every error names our stable code and the offending field, as the REST envelope does.
+  // Every error names our stable code, its type and the offending field, as the REST envelope
+  // does, and carries the same extra fields (a cap's {cap, used}, a vendor's status).
   errorFormatter({ shape, error }) {
     const api = error.cause instanceof ApiError ? error.cause : null;
-    return { ...shape, data: { ...shape.data, stack: undefined, apiCode: api?.code ?? null, param: api?.param ?? null } };
+    const retryAfter = api?.headers['retry-after'];
+    return { ...shape, data: { ...api?.extra, ...shape.data, stack: undefined, apiCode: api?.code ?? null, type: api?.entry.type ?? null, param: api?.param ?? null, ...(retryAfter ? { retryAfter: Number(retryAfter) } : {}) } };
   },
 });
 
@@ -61,44 +128,136 @@ async function domain<T>(fn: () => Promise<T> | T): Promise<T> {
   }
 }
 
-const tenant = t.procedure.use(({ ctx, next }) => {
+/**
+ * A tenant's procedure: refuses without a tenant, refuses a cookie-authenticated mutation that
+ * fails the CSRF check, and gives an input the shared schema refused its catalogue status
+ * (tRPC wraps every input failure as 400; ours is 422 `validation_failed` naming the field).
+ */
+const tenant = t.procedure.use(async ({ ctx, type, next }) => {
   if (!ctx.principal) throw toTrpcError(ctx.authError ?? new ApiError('missing_api_key'));
-  return next({ ctx: { ...ctx, principal: ctx.principal } });
+  if (type === 'mutation' && ctx.csrfError) throw toTrpcError(ctx.csrfError);
+  const result = await next({ ctx: { ...ctx, principal: ctx.principal } });
+  if (!result.ok && result.error.code === 'BAD_REQUEST' && result.error.cause instanceof ApiError) throw toTrpcError(result.error.cause);
+  return result;
 });
 
-/** Inputs are checked by the same schemas as on REST, so a mistake reads the same on every door. */
-const anyInput = z.unknown();
-const activityInput = z.object({ limit: z.number().int().min(1).max(500).default(50) }).strict();
-/** A typed input checked by a shared schema through parseWith: a client gets the type, a mistake reads as on REST. */
-const typed =
-  <S extends z.ZodType>(schema: S) =>
-  (raw: unknown): z.infer<S> =>
-    parseWith(schema, raw);
-const reportInput = workflowRef.extend(reportQuery.shape);
-const stageInput = workflowRef.extend(stageRequest.shape);
+/**
+ * A procedure open to anyone (spec 5: the estimate), whose input failures read as the
+ * tenant's do.
+ */
+const open = t.procedure.use(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.code === 'BAD_REQUEST' && result.error.cause instanceof ApiError) throw toTrpcError(result.error.cause);
+  return result;
+});
+
+/**
+ * A shared schema as a tRPC input: the client sees its input type, the procedure its output
+ * type, and the check is parseWith's, so the message and field are the REST door's.
+ */
+function shared<S extends z.ZodType>(schema: S) {
+  return { _input: undefined as unknown as z.input<S>, _output: undefined as unknown as z.output<S>, parse: (raw: unknown): z.output<S> => parseWith(schema, raw) };
+}
+
+type Capability<S extends z.ZodType, R> = (s: Services, t: Tenant, input: z.output<S>) => Promise<R> | R;
+
+/** A read capability with input, as a query. */
+function query<S extends z.ZodType, R>(schema: S, fn: Capability<S, R>) {
+  return tenant.input(shared(schema)).query(({ ctx, input }) => domain(() => fn(ctx.services, ctx.principal, input as z.output<S>)));
+}
+
+/** A write capability, as a mutation. */
+function mutation<S extends z.ZodType, R>(schema: S, fn: Capability<S, R>) {
+  return tenant.input(shared(schema)).mutation(({ ctx, input }) => domain(() => fn(ctx.services, ctx.principal, input as z.output<S>)));
+}
+
+/** A read capability without input. */
+function read<R>(fn: (s: Services, t: Tenant) => Promise<R> | R) {
+  return tenant.query(({ ctx }) => domain(() => fn(ctx.services, ctx.principal)));
+}
 
 export const appRouter = t.router({
   calls: t.router({
-    list: tenant.input(anyInput).query(({ ctx, input }) => domain(() => ctx.services.callViews.calls(ctx.principal.accountId, parseWith(callsQuery, input ?? {})))),
-    activity: tenant.input(anyInput).query(({ ctx, input }) => domain(() => ctx.services.callViews.activity(ctx.principal.accountId, parseWith(activityInput, input ?? {}).limit))),
+    list: query(callsQuery, listCalls),
+    activity: query(activityQuery, listActivity),
   }),
-  savings: tenant.query(({ ctx }) => domain(() => ctx.services.callViews.savings(ctx.principal.accountId))),
-  workflows: tenant.query(({ ctx }) => domain(() => workflowList(ctx.services, ctx.principal.accountId))),
+  savings: read(savings),
+  savingsSeries: query(savingsSeriesQuery, savingsSeries),
+  workflows: read(listWorkflows),
   workflow: t.router({
-    stage: tenant.input(typed(workflowRef)).query(({ ctx, input }) => domain(async () => ({ id: input.id, stage: await ctx.services.workflowLife.stage(ctx.principal.accountId, input.id) }))),
-    moveTo: tenant.input(typed(stageInput)).mutation(({ ctx, input }) => domain(() => ctx.services.workflowLife.moveTo(ctx.principal.accountId, input.id, input.stage))),
-    report: tenant.input(typed(reportInput)).query(({ ctx, input }) => domain(() => ctx.services.workflowLife.report(ctx.principal.accountId, input.id, input.version))),
-    finalize: tenant.input(typed(workflowRef)).mutation(({ ctx, input }) => domain(() => ctx.services.workflowLife.finalize(ctx.principal.accountId, input.id))),
-    lockfile: tenant.input(typed(workflowRef)).query(({ ctx, input }) => domain(() => ctx.services.workflowLife.lockfile(ctx.principal.accountId, input.id))),
+    stage: query(workflowRef, workflowStage),
+    moveTo: mutation(stageInput, moveWorkflow),
+    report: query(reportInput, workflowReport),
+    finalize: mutation(workflowRef, finalizeReport),
+    lockfile: query(workflowRef, workflowLockfile),
+    events: query(eventsInput, workflowEventList),
+    steps: query(workflowRef, listSteps),
+    patchStep: mutation(stepPatchInput, patchStep),
+    stepCalls: query(stepCallsInput, listStepCalls),
+    graph: query(workflowRef, agentGraph),
+    recordings: query(recordingsInput, listRecordings),
+    recording: query(recordingRef, getRecording),
+    subscription: query(workflowRef, subscription),
+    startSubscription: mutation(workflowRef, startSubscription),
+    cancelSubscription: mutation(workflowRef, cancelSubscription),
+  }),
+  discovery: t.router({
+    progress: query(workflowRef, discoveryProgress),
+    set: mutation(discoveryInput, setDiscovery),
+    report: query(workflowRef, discoveryReport),
+  }),
+  agents: t.router({
+    list: read(listAgents),
+    create: mutation(createAgentInput, createAgent),
+    keys: query(workflowRef, listAgentKeys),
+    createKey: mutation(workflowRef, createAgentKey),
+    revokeKey: mutation(agentKeyRef, revokeAgentKey),
   }),
   settings: t.router({
-    routing: tenant.query(({ ctx }) => domain(() => ctx.services.routingSettings.get(ctx.principal.accountId))),
-    setRouting: tenant.input(anyInput).mutation(({ ctx, input }) => domain(() => ctx.services.routingSettings.put(ctx.principal.accountId, parseWith(routingSettingsWrite, input)))),
+    routing: read(routingSettings),
+    setRouting: mutation(routingSettingsWrite, putRoutingSettings),
+    providerKeys: read(listProviderKeys),
+    putProviderKey: mutation(putProviderKeyInput, putProviderKey),
+    removeProviderKey: mutation(providerRef, removeProviderKey),
+    capture: read(captureSettings),
+    setCapture: mutation(captureSettingsInput, putCaptureSettings),
+    guard: read(guardSettings),
+    setGuard: mutation(guardSettingsInput, putGuardSettings),
+    limits: read(rateLimits),
+    setLimits: mutation(rateLimitSettings, putRateLimits),
+    alerts: read(alertSettings),
+    setAlerts: mutation(alertSettingsInput, putAlertSettings),
+    createWebhook: mutation(createWebhookRequest, createWebhook),
+    rotateWebhook: mutation(webhookRef, rotateWebhook),
+    removeWebhook: mutation(webhookRef, removeWebhook),
+  }),
+  billing: t.router({
+    view: read(billingView),
+    statements: query(statementsQuery, listStatements),
+    savingsLedger: query(statementsQuery, savingsLedger),
+    topup: mutation(topupRequest, createTopup),
+    setAutoTopup: mutation(autoTopupRequest, setAutoTopup),
+    estimate: open.input(shared(estimateRequest)).query(({ ctx, input }) => domain(() => estimateSavings(ctx.services, input))),
   }),
   outcomes: t.router({
-    report: tenant.input(anyInput).mutation(({ ctx, input }) =>
-      domain(() => ctx.services.outcomes.report(ctx.principal.accountId, ctx.principal.workflowId, parseWith(outcomeRequest, input))),
-    ),
+    report: mutation(outcomeRequest, reportOutcome),
+  }),
+  connections: t.router({
+    list: read(listConnections),
+    put: mutation(putConnectionInput, putConnection),
+    remove: mutation(connectionRef, removeConnection),
+  }),
+  managedAgents: t.router({
+    list: read(listManagedAgents),
+    create: mutation(createManagedAgentRequest, createManagedAgent),
+    playground: mutation(playgroundRequest, runPlayground),
+    runs: query(managedAgentRef, listManagedRuns),
+    startRun: mutation(startRunInput, startManagedRun),
+  }),
+  managedRuns: t.router({
+    get: query(managedRunRef, managedRun),
+    events: query(runEventsInput, managedRunEvents),
+    execute: mutation(managedActionRef, executeManagedAction),
   }),
 });
 

@@ -36,10 +36,10 @@ export async function learnStep(rig: Rig, step: string, ask: (i: number) => Prom
 /**
  * A rig whose tenant routes on the mock OpenAI vendor with a judge that passes every answer
  * (and a circuit that never opens while a test drives hundreds of calls), and a second tenant
- * for isolation checks.
+ * for isolation checks. `env` adds to the gateway's environment (a payment processor, say).
  */
-export async function startLearningRig(): Promise<{ rig: Rig; stranger: Awaited<ReturnType<typeof signup>> }> {
-  const rig = await startRig({ env: { CIRCUIT_FAILURES: '1000' } });
+export async function startLearningRig(env: Record<string, string> = {}): Promise<{ rig: Rig; stranger: Awaited<ReturnType<typeof signup>> }> {
+  const rig = await startRig({ env: { CIRCUIT_FAILURES: '1000', ...env } });
   const stranger = await signup(rig.gw, 'Other Co');
   const routed = await routeOnMockOpenAI(rig);
   if (routed.status !== 200) throw new Error(`routing settings answered ${routed.status}`);

@@ -42,7 +42,8 @@ export async function spawnGateway(env: Record<string, string>): Promise<Gateway
   proc.stderr!.on('data', (b: Buffer) => (out += b.toString()));
   const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), 30_000);
+    // generous: on a loaded 2-CPU machine a start (type stripping, migrations, model load) can take a minute
+    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), 120_000);
     const check = () => {
       const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (m && out.includes('optimizer gateway ready')) {

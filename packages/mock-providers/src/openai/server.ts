@@ -76,7 +76,8 @@ async function chatCompletion(ex: Exchange, request: ChatRequest, state: ServerS
   if (plan.kind === 'delay' && !(await delay(plan.ms, ex.signal))) return;
 
   state.seq++;
-  const reply = buildReply(request, state.script, nextCallId(state, dialect));
+  const graded = opts.grader?.(request.messages.map((m) => ({ role: String(m.role), content: m.content })));
+  const reply = buildReply(request, graded === undefined ? state.script : { content: graded }, nextCallId(state, dialect));
   const meta = { id: `chatcmpl-mock${String(state.seq).padStart(8, '0')}`, created: Math.floor(Date.now() / 1000), model: request.model };
   const headers = vendorHeaders(state);
   if (!stream) {

@@ -1,6 +1,7 @@
-// Platform-admin routes; every call sends the adminKey client option as the bearer.
-import { modelProfileSchema, providerName, type ModelProfile } from '@optimizer/schema';
-import { z } from 'zod';
+// Platform-admin routes; every call sends the adminKey client option as the bearer. Bodies
+// are checked with the schemas the server parses them with (@optimizer/schema).
+import { adminCreditRequest, modelProfileSchema, providerNameSchema, providerWriteSchema, type AdminCreditRequest, type ModelProfile } from '@optimizer/schema';
+import type { z } from 'zod';
 import { seg, validate, type Transport } from '../transport.ts';
 
 export interface ProviderConfig {
@@ -11,24 +12,16 @@ export interface ProviderConfig {
   [field: string]: unknown;
 }
 
-export interface ProviderConfigInput {
-  base_url: string;
-  api_key?: string;
-  enabled: boolean;
-}
+/** A vendor to register: its OpenAI-compatible base URL (ending in its version, e.g. /v1), its key, and whether it serves (default true). */
+export type ProviderConfigInput = z.input<typeof providerWriteSchema>;
 
 export interface ProviderTestResult {
   ok: boolean;
   [field: string]: unknown;
 }
 
-const providerConfigInput = z
-  .object({
-    base_url: z.url({ protocol: /^https?$/, error: 'base_url must be an http(s) URL' }),
-    api_key: z.string().min(1).max(4096).optional(),
-    enabled: z.boolean(),
-  })
-  .strict();
+/** Support credit for an account (not a payment): the amount in USD and why. */
+export type AccountCredit = AdminCreditRequest;
 
 export class AdminCatalog {
   readonly #t: Transport;
@@ -70,9 +63,10 @@ export class AdminProviders {
 
   async put(name: string, config: ProviderConfigInput): Promise<ProviderConfig> {
     const path = `/v1/admin/providers/${seg(name)}`;
-    validate(providerName, name, `PUT ${path}`);
-    const body = validate(providerConfigInput, config, `PUT ${path}`);
-    return this.#t.json<ProviderConfig>({ method: 'PUT', path, auth: 'admin', body });
+    validate(providerNameSchema, name, `PUT ${path}`);
+    // checked here, sent as given: the server fills the defaults
+    validate(providerWriteSchema, config, `PUT ${path}`);
+    return this.#t.json<ProviderConfig>({ method: 'PUT', path, auth: 'admin', body: config });
   }
 
   async remove(name: string): Promise<void> {
@@ -84,12 +78,29 @@ export class AdminProviders {
   }
 }
 
+export class AdminAccounts {
+  readonly #t: Transport;
+
+  constructor(t: Transport) {
+    this.#t = t;
+  }
+
+  /** Credits an account's wallet from the platform's grants book (support credit, not a payment). */
+  async credit(accountId: string, credit: AccountCredit): Promise<void> {
+    const path = `/v1/admin/accounts/${seg(accountId)}/credit`;
+    const body = validate(adminCreditRequest, credit, `POST ${path}`);
+    await this.#t.json<unknown>({ method: 'POST', path, auth: 'admin', body });
+  }
+}
+
 export class Admin {
   readonly catalog: AdminCatalog;
   readonly providers: AdminProviders;
+  readonly accounts: AdminAccounts;
 
   constructor(t: Transport) {
     this.catalog = new AdminCatalog(t);
     this.providers = new AdminProviders(t);
+    this.accounts = new AdminAccounts(t);
   }
 }

@@ -1,37 +1,19 @@
 // Agents (workflows) and their keys. A key's secret is shown once, at creation.
 import { createAgentRequest } from '@optimizer/schema';
 import { seg, validate, type Transport } from '../transport.ts';
+import type { Output, Row } from '../trpc/outputs.ts';
 
-export interface Agent {
-  id: string;
-  name: string;
-  discovery_enabled: boolean;
-  created_at: string;
-  calls: number;
-  baseline_cost: number;
-  actual_cost: number;
-  saving: number;
-}
+/** One agent (workflow) with its totals in USD. */
+export type Agent = Row<'agents.list'>;
 
-export interface CreatedAgent {
-  id: string;
-  name: string;
-  api_key: string;
-  key_id: string;
-}
+/** A new agent and its first key, shown only this once. */
+export type CreatedAgent = Output<'agents.create'>;
 
-export interface CreatedKey {
-  id: string;
-  api_key: string;
-  hint: string;
-}
+/** A new key, shown only this once. */
+export type CreatedKey = Output<'agents.createKey'>;
 
-export interface AgentKey {
-  id: string;
-  hint: string;
-  created_at: string;
-  revoked: boolean;
-}
+/** One of an agent's keys: its hint, never the key. */
+export type AgentKey = Row<'agents.keys'>;
 
 export class Agents {
   readonly #t: Transport;
@@ -51,6 +33,11 @@ export class Agents {
 
   createKey(agentId: string): Promise<CreatedKey> {
     return this.#t.json<CreatedKey>({ method: 'POST', path: `/v1/agents/${seg(agentId)}/keys`, auth: 'tenant' });
+  }
+
+  /** The workflow's steps as a graph of its calls: the real call tree when parents were declared. */
+  graph(agentId: string): Promise<{ nodes: Array<Record<string, unknown>>; edges: Array<Record<string, unknown>>; [field: string]: unknown }> {
+    return this.#t.json({ method: 'GET', path: `/v1/agents/${seg(agentId)}/graph`, auth: 'tenant' });
   }
 
   listKeys(agentId: string): Promise<AgentKey[]> {

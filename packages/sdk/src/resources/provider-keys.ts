@@ -1,12 +1,10 @@
 // The tenant's stored vendor keys (sealed server-side; never returned).
 import { providerName, putProviderKeyRequest } from '@optimizer/schema';
 import { seg, validate, type Transport } from '../transport.ts';
+import type { Row } from '../trpc/outputs.ts';
 
-export interface ProviderKeyStatus {
-  provider: string;
-  key_set: boolean;
-  updated_at: string;
-}
+/** Whether a vendor key is stored (never the key). */
+export type ProviderKeyStatus = Row<'settings.providerKeys'>;
 
 const base = '/v1/settings/provider-keys';
 

@@ -2,12 +2,33 @@
 // lockfile a production workflow routes by.
 import { reportQuery, stageRequest, type Lockfile, type Report, type WorkflowStage } from '@optimizer/schema';
 import { seg, validate, type Transport } from '../transport.ts';
+import { Steps } from './steps.ts';
+import type { Row } from '../trpc/outputs.ts';
+
+/** One workflow in the list (spec 2.7). */
+export type WorkflowSummary = Row<'workflows'>;
+
+/** A production event (spec 6): drift, failover or resettled. */
+export type WorkflowEvent = Row<'workflow.events'>;
 
 export class Workflows {
   readonly #t: Transport;
+  /** The step registry: list, exclude, and the calls behind a step. */
+  readonly steps: Steps;
 
   constructor(t: Transport) {
     this.#t = t;
+    this.steps = new Steps(t);
+  }
+
+  /** Every workflow with its stage and how many of its expected steps have settled. */
+  list(): Promise<WorkflowSummary[]> {
+    return this.#t.list<WorkflowSummary>({ method: 'GET', path: '/v1/workflows', auth: 'tenant' });
+  }
+
+  /** Production events of the last `days` days (default 7). */
+  events(id: string, opts: { days?: number } = {}): Promise<WorkflowEvent[]> {
+    return this.#t.list<WorkflowEvent>({ method: 'GET', path: `/v1/workflows/${seg(id)}/events`, auth: 'tenant', query: { days: opts.days } });
   }
 
   /** The live report, or stored version `version`. */

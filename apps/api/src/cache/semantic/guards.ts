@@ -505,15 +505,19 @@ function addedQualifier(a: TextFeatures, b: TextFeatures): string | undefined {
   return undefined;
 }
 
-/** Content words of each question with no counterpart (same word, inflection, or typo) in the other. */
-function contentDiff(a: TextFeatures, b: TextFeatures): { onlyA: string[]; onlyB: string[] } {
+/**
+ * Each question's content words (distinct stems: no stopwords, relation words, soft words,
+ * negations or numbers), and those with no counterpart (same word, inflection, typo, or the
+ * same side of the antonym table) in the other.
+ */
+export function contentDiff(a: TextFeatures, b: TextFeatures): { a: string[]; b: string[]; onlyA: string[]; onlyB: string[] } {
   const bag = (f: TextFeatures): string[] => [
     ...new Set(f.content.filter((w) => !RELATION_WORDS.has(w) && !SOFT_WORDS.has(w) && !NEGATIONS.has(w.replace(/'/g, '')) && !/\d/.test(w)).map(stem)),
   ];
   const ca = bag(a);
   const cb = bag(b);
   const match = (w: string, v: string): boolean => sameWord(w, v) || samePole(w, v);
-  return { onlyA: ca.filter((w) => !cb.some((v) => match(w, v))), onlyB: cb.filter((w) => !ca.some((v) => match(w, v))) };
+  return { a: ca, b: cb, onlyA: ca.filter((w) => !cb.some((v) => match(w, v))), onlyB: cb.filter((w) => !ca.some((v) => match(w, v))) };
 }
 
 /** Stemmed word → index of the antonym-table side it is on ("quick" and "fast" share one). */

@@ -7,6 +7,13 @@ import { SemanticCache } from './0006-semantic-cache.ts';
 import { LookupIndexes } from './0007-lookup-indexes.ts';
 import { CallTotals } from './0008-call-totals.ts';
 import { WorkflowLife } from './0009-workflow-life.ts';
+import { TenantSettings } from './0010-tenant-settings.ts';
+import { Billing } from './0012-billing.ts';
+import { Alerts } from './0013-alerts.ts';
+import { Recordings } from './0014-recordings.ts';
+import { ManagedAgents } from './0015-managed-agents.ts';
+import { AutoTopup } from './0016-auto-topup.ts';
+import { PartitionedCalls } from './0017-partitioned-calls.ts';
 
 /** Every migration, in order. A new one is appended here; applied ones are never edited. */
 export const migrations = [
@@ -19,4 +26,11 @@ export const migrations = [
   { name: '0007-lookup-indexes', class: LookupIndexes },
   { name: '0008-call-totals', class: CallTotals },
   { name: '0009-workflow-life', class: WorkflowLife },
+  { name: '0010-tenant-settings', class: TenantSettings },
+  { name: '0012-billing', class: Billing },
+  { name: '0013-alerts', class: Alerts },
+  { name: '0014-recordings', class: Recordings },
+  { name: '0015-managed-agents', class: ManagedAgents },
+  { name: '0016-auto-topup', class: AutoTopup },
+  { name: '0017-partitioned-calls', class: PartitionedCalls },
 ];

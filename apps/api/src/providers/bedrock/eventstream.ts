@@ -4,11 +4,12 @@
 //
 //   message  = prelude | prelude CRC32 | headers | payload | message CRC32
 //   prelude  = total length (uint32 BE) | headers length (uint32 BE)
-//   header   = name length (uint8) | name | type (uint8) | value
 //
-// The prelude CRC covers the first 8 bytes; the message CRC covers everything
-// before it. Checking the prelude first means a corrupted length is caught at
-// byte 12, not after waiting for gigabytes that will never come.
+// The framing is ours: the prelude is checked first, so a corrupted length is caught at
+// byte 12, not after waiting for gigabytes that will never come. Each whole message is
+// decoded by AWS's maintained codec (@smithy/eventstream-codec: headers, payload, both
+// CRCs); docs/decisions.md "Bedrock on AWS's libraries" has the measurement.
+import { EventStreamCodec, type MessageHeaderValue } from '@smithy/eventstream-codec';
 import { crc32 } from 'node:zlib';
 
 export type HeaderValue = boolean | number | bigint | string | Buffer | Date;
@@ -29,90 +30,35 @@ const MIN_MESSAGE = 16;
 const MAX_MESSAGE = 16 * 1024 * 1024;
 const MAX_HEADERS = 128 * 1024;
 
-/** Header value types, by their type byte. */
-const STRING = 7;
-const BYTE_ARRAY = 6;
+const toUtf8 = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8');
+const fromUtf8 = (s: string): Uint8Array => Buffer.from(s, 'utf8');
+const codec = new EventStreamCodec(toUtf8, fromUtf8);
 
-function readHeaders(buf: Buffer): Record<string, HeaderValue> {
-  const out: Record<string, HeaderValue> = {};
-  let at = 0;
-  const need = (n: number) => {
-    if (at + n > buf.length) throw new EventStreamError('event-stream header runs past its block');
-  };
-  while (at < buf.length) {
-    need(1);
-    const nameLen = buf.readUInt8(at);
-    at += 1;
-    need(nameLen + 1);
-    const name = buf.toString('utf8', at, at + nameLen);
-    at += nameLen;
-    const type = buf.readUInt8(at);
-    at += 1;
-    let value: HeaderValue;
-    switch (type) {
-      case 0:
-        value = true;
-        break;
-      case 1:
-        value = false;
-        break;
-      case 2:
-        need(1);
-        value = buf.readInt8(at);
-        at += 1;
-        break;
-      case 3:
-        need(2);
-        value = buf.readInt16BE(at);
-        at += 2;
-        break;
-      case 4:
-        need(4);
-        value = buf.readInt32BE(at);
-        at += 4;
-        break;
-      case 5:
-        need(8);
-        value = buf.readBigInt64BE(at);
-        at += 8;
-        break;
-      case BYTE_ARRAY:
-      case STRING: {
-        need(2);
-        const len = buf.readUInt16BE(at);
-        at += 2;
-        need(len);
-        value = type === STRING ? buf.toString('utf8', at, at + len) : Buffer.from(buf.subarray(at, at + len));
-        at += len;
-        break;
-      }
-      case 8:
-        need(8);
-        value = new Date(Number(buf.readBigInt64BE(at)));
-        at += 8;
-        break;
-      case 9:
-        need(16);
-        value = buf.toString('hex', at, at + 16);
-        at += 16;
-        break;
-      default:
-        throw new EventStreamError(`unknown event-stream header type ${type} for ${name}`);
-    }
-    out[name] = value;
+/** The codec's tagged value as the stream decoder reads it: a long as bigint, bytes as a Buffer, a UUID as 32 hex digits. */
+function headerValue(h: MessageHeaderValue): HeaderValue {
+  switch (h.type) {
+    case 'long':
+      return BigInt(h.value.toString());
+    case 'binary':
+      return Buffer.from(h.value);
+    case 'uuid':
+      return h.value.replace(/-/g, '');
+    default:
+      return h.value;
   }
-  return out;
 }
 
-/** Decodes one complete message (exactly `total` bytes), verifying both checksums. */
-export function decodeMessage(msg: Buffer): EventStreamMessage {
-  const total = msg.readUInt32BE(0);
-  const headersLen = msg.readUInt32BE(4);
-  if (total !== msg.length) throw new EventStreamError(`event-stream message is ${msg.length} bytes, its prelude says ${total}`);
-  if (crc32(msg.subarray(0, PRELUDE)) !== msg.readUInt32BE(PRELUDE)) throw new EventStreamError('event-stream prelude checksum mismatch');
-  if (crc32(msg.subarray(0, total - 4)) !== msg.readUInt32BE(total - 4)) throw new EventStreamError('event-stream message checksum mismatch');
-  const headers = readHeaders(msg.subarray(PRELUDE_WITH_CRC, PRELUDE_WITH_CRC + headersLen));
-  return { headers, payload: Buffer.from(msg.subarray(PRELUDE_WITH_CRC + headersLen, total - 4)) };
+/** Decodes one complete message (exactly its prelude's length), both checksums verified by the codec. */
+export function decodeMessage(msg: Uint8Array): EventStreamMessage {
+  let decoded;
+  try {
+    decoded = codec.decode(msg);
+  } catch (err) {
+    throw new EventStreamError(`event-stream message refused: ${(err as Error).message}`);
+  }
+  const headers: Record<string, HeaderValue> = {};
+  for (const [name, h] of Object.entries(decoded.headers)) headers[name] = headerValue(h);
+  return { headers, payload: Buffer.from(decoded.body) }; // a copy: the bytes read may be a buffer the caller reuses
 }
 
 /** Incremental decoder: `push` returns the messages the bytes so far complete; throws EventStreamError on corruption. */

@@ -1,0 +1,120 @@
+// Calls: the newest 500 with their model, cost, saving and the reasons behind the choice;
+// filtered by text and status, 25 to a page. A call opens onto its detail: guard findings
+// and grades.
+import { Fragment, useMemo, useState } from 'react';
+import { Badge } from '../admin/ui.tsx';
+import { CallDetail } from './CallDetail.tsx';
+import { usd } from './client.ts';
+import { callListQuery } from './queries.ts';
+import { useQuery } from './useQuery.ts';
+
+const PAGE = 25;
+
+export function CallsView(props: { onSignedOut: () => void }) {
+  const { data, error } = useQuery(callListQuery, { limit: 500 }, props.onSignedOut);
+  const [filter, setFilter] = useState('');
+  const [status, setStatus] = useState<'all' | 'ok' | 'error' | 'cached'>('all');
+  const [page, setPage] = useState(0);
+  const [open, setOpen] = useState<string | null>(null);
+  const rows = useMemo(() => {
+    const f = filter.trim().toLowerCase();
+    return (data?.calls ?? []).filter((c) => {
+      if (status === 'ok' && c.status >= 400) return false;
+      if (status === 'error' && c.status < 400) return false;
+      if (status === 'cached' && !c.cache.hit) return false;
+      return !f || [c.model, c.routedModel ?? '', c.provider ?? '', c.id, ...c.reasons, ...c.guardrailFindings.map((g) => g.kind)].some((x) => x.toLowerCase().includes(f));
+    });
+  }, [data, filter, status]);
+  if (error) return <p className="field-error">{error}</p>;
+  if (!data) return <p className="muted">Loading…</p>;
+  const pages = Math.max(1, Math.ceil(rows.length / PAGE));
+  const shown = rows.slice(page * PAGE, page * PAGE + PAGE);
+  return (
+    <section className="dash-panel">
+      <h2>Calls</h2>
+      <div className="dash-filters">
+        <input
+          aria-label="Filter calls"
+          placeholder="Filter by model, provider, reason…"
+          value={filter}
+          onChange={(e) => {
+            setFilter(e.target.value);
+            setPage(0);
+          }}
+        />
+        <select
+          aria-label="Status"
+          value={status}
+          onChange={(e) => {
+            setStatus(e.target.value as typeof status);
+            setPage(0);
+          }}
+        >
+          <option value="all">All</option>
+          <option value="ok">Answered</option>
+          <option value="error">Failed</option>
+          <option value="cached">From cache</option>
+        </select>
+        <span className="muted small">{rows.length} calls</span>
+      </div>
+      <div className="dash-table-wrap">
+        <table className="dash-table">
+          <thead>
+            <tr>
+              <th>When</th>
+              <th>Model</th>
+              <th className="num">Baseline</th>
+              <th className="num">Cost</th>
+              <th className="num">Saved</th>
+              <th>Why</th>
+              <th>
+                <span className="sr-only">Detail</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map((c) => (
+              <Fragment key={c.id}>
+                <tr>
+                  <td className="small muted">{new Date(c.createdAt).toLocaleString()}</td>
+                  <td>
+                    <span className="mono">{c.routedModel ?? c.model}</span> {c.status >= 400 && <Badge tone="danger">{c.errorCode ?? c.status}</Badge>}
+                    {c.cache.hit && <Badge tone="ok">cache</Badge>}
+                    {c.guardrailFindings.length > 0 && <Badge tone="info">guard</Badge>}
+                  </td>
+                  <td className="num tabular">{usd(c.cost.baseline)}</td>
+                  <td className="num tabular">{usd(c.cost.actual)}</td>
+                  <td className="num tabular">{usd(c.saving)}</td>
+                  <td className="small">{c.reasons.join('; ')}</td>
+                  <td>
+                    <button type="button" className="btn btn-ghost btn-small" aria-expanded={open === c.id} aria-label={`Detail of call ${c.id}`} onClick={() => setOpen(open === c.id ? null : c.id)}>
+                      {open === c.id ? 'Hide' : 'Detail'}
+                    </button>
+                  </td>
+                </tr>
+                {open === c.id && (
+                  <tr>
+                    <td colSpan={7}>
+                      <CallDetail findings={c.guardrailFindings} grades={c.grades} />
+                    </td>
+                  </tr>
+                )}
+              </Fragment>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <div className="dash-pager">
+        <button type="button" className="btn btn-ghost btn-small" disabled={page === 0} onClick={() => setPage(page - 1)}>
+          Previous
+        </button>
+        <span className="small muted">
+          Page {page + 1} of {pages}
+        </span>
+        <button type="button" className="btn btn-ghost btn-small" disabled={page + 1 >= pages} onClick={() => setPage(page + 1)}>
+          Next
+        </button>
+      </div>
+    </section>
+  );
+}

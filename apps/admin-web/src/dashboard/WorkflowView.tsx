@@ -1,0 +1,140 @@
+// One workflow: its stage, each step with the policy it settled on and the evidence behind it,
+// its events (drift, failover, resettled), discovery progress, its recordings, and its report
+// and lockfile.
+import { Badge, useNotify } from '../admin/ui.tsx';
+import { gql, pct } from './client.ts';
+import { finalizeMutation, lockfileDownloadQuery, workflowDetailQuery } from './queries.ts';
+import { useQuery } from './useQuery.ts';
+import { RecordingsPanel } from './RecordingsPanel.tsx';
+
+interface Candidate {
+  policy: string;
+  n: number;
+  retention: number;
+  lcb: number;
+  cost_share: number;
+}
+
+function download(name: string, body: unknown): void {
+  const url = URL.createObjectURL(new Blob([JSON.stringify(body, null, 2)], { type: 'application/json' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export function WorkflowView(props: { id: string; onSignedOut: () => void }) {
+  const { data, error, reload } = useQuery(workflowDetailQuery, { id: props.id }, props.onSignedOut);
+  const notify = useNotify();
+  if (error) return <p className="field-error">{error}</p>;
+  if (!data) return <p className="muted">Loading…</p>;
+  const settled = data.steps.filter((s) => s.expected && s.settled).length;
+  const expected = data.steps.filter((s) => s.expected).length;
+  const lockfile = async () => {
+    try {
+      const r = await gql(lockfileDownloadQuery, { id: props.id });
+      download(`lockfile-${props.id}-v${r.lockfile.reportVersion}.json`, r.lockfile);
+    } catch (e) {
+      notify('error', e instanceof Error ? e.message : String(e));
+    }
+  };
+  const finalize = async () => {
+    try {
+      const r = await gql(finalizeMutation, { id: props.id });
+      notify('ok', `Report version ${r.finalizeReport.version ?? ''} stored.`);
+      reload();
+    } catch (e) {
+      notify('error', e instanceof Error ? e.message : String(e));
+    }
+  };
+  return (
+    <div className="dash-grid">
+      <section className="dash-panel">
+        <p className="small">
+          <a href="#/overview">← Overview</a>
+        </p>
+        <h2>
+          Workflow <span className="mono">{props.id}</span> <Badge tone={data.workflowStage.stage === 'production' ? 'ok' : 'info'}>{data.workflowStage.stage}</Badge>
+        </h2>
+        <p className="muted" data-testid="settled-count">
+          {settled} of {expected} steps settled
+        </p>
+        <div className="dash-actions">
+          <button type="button" className="btn btn-ghost btn-small" onClick={() => void finalize()}>
+            Finalize report
+          </button>
+          <button type="button" className="btn btn-primary btn-small" onClick={() => void lockfile()}>
+            Download lockfile
+          </button>
+        </div>
+      </section>
+      <section className="dash-panel" aria-labelledby="steps">
+        <h2 id="steps">Steps</h2>
+        {data.steps.map((s) => {
+          const candidates = (Array.isArray(s.candidates) ? s.candidates : []) as Candidate[];
+          return (
+            <details key={s.fingerprint} className="dash-step">
+              <summary>
+                <span className="strong">{s.label}</span> <Badge tone={s.settled ? 'ok' : 'muted'}>{s.settled ? 'settled' : 'learning'}</Badge> <span className="mono small">{s.chosen ?? '—'}</span>{' '}
+                <span className="muted small">
+                  {s.calls} calls · {s.probes} probes
+                </span>
+              </summary>
+              {candidates.length === 0 ? (
+                <p className="muted small">No candidate has evidence yet.</p>
+              ) : (
+                <table className="dash-table">
+                  <thead>
+                    <tr>
+                      <th>Candidate</th>
+                      <th className="num">Samples</th>
+                      <th className="num">Retention</th>
+                      <th className="num">Lower bound</th>
+                      <th className="num">Cost vs baseline</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {candidates.map((c) => (
+                      <tr key={c.policy}>
+                        <td className="mono small">{c.policy}</td>
+                        <td className="num">{c.n}</td>
+                        <td className="num">{pct(c.retention)}</td>
+                        <td className="num">{pct(c.lcb)}</td>
+                        <td className="num">{pct(c.cost_share)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
+            </details>
+          );
+        })}
+      </section>
+      <section className="dash-panel" aria-labelledby="events">
+        <h2 id="events">Events</h2>
+        {data.events.length === 0 ? (
+          <p className="muted small">No drift, failover or resettling in the last 30 days.</p>
+        ) : (
+          <ul className="dash-list">
+            {data.events.map((e) => (
+              <li key={e.id}>
+                <Badge tone={e.kind === 'drift' ? 'warn' : 'info'}>{e.kind}</Badge> <span className="small muted">{new Date(e.at).toLocaleString()}</span> {e.from && <span className="mono small">{e.from}</span>}
+                {e.to && <span className="mono small"> → {e.to}</span>} {e.reason && <span className="small">{e.reason}</span>}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section className="dash-panel" aria-labelledby="discovery">
+        <h2 id="discovery">Discovery</h2>
+        <p className="small">
+          {data.discovery.enabled ? `On: ${data.discovery.state}` : 'Off'} · {data.discovery.steps.filter((s) => s.settled).length} of {data.discovery.steps.length} steps settled
+        </p>
+      </section>
+      <RecordingsPanel id={props.id} onSignedOut={props.onSignedOut} />
+    </div>
+  );
+}

@@ -1,0 +1,133 @@
+// The monthly partitions of the tables that grow with every call (migration 0017): the
+// months ahead are created before rows arrive, and months wholly older than the retention
+// are dropped, a whole partition at once (no row-by-row delete, no bloat to vacuum). Runs
+// at start and every few hours on every replica; each step is idempotent, so replicas
+// running it together do the same work once and ignore each other's leftovers.
+import type { Database } from './database.ts';
+import type { Logger } from '../logger.ts';
+
+/** The tables partitioned by month of `created_at`; each also has a `<table>_default` partition. */
+export const PARTITIONED = ['call_records', 'activity'] as const;
+/** How many months after the current one have their partitions ready. */
+export const MONTHS_AHEAD = 3;
+/** How often a replica checks the partitions (creation is a no-op once they exist). */
+export const PARTITION_JOB_MS = 6 * 3_600_000;
+
+const MONTH_NAME = /_p(\d{4})(\d{2})$/;
+
+/** The first instant of a UTC month, `offset` months from the one holding `at`. */
+export function monthStart(at: Date, offset = 0): Date {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + offset, 1));
+}
+
+export function partitionName(table: string, month: Date): string {
+  return `${table}_p${month.getUTCFullYear()}${String(month.getUTCMonth() + 1).padStart(2, '0')}`;
+}
+
+/** The month a partition holds, from its name; undefined for the default partition and any other. */
+export function monthOf(name: string): Date | undefined {
+  const m = MONTH_NAME.exec(name);
+  return m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, 1)) : undefined;
+}
+
+export class Partitions {
+  readonly #db: Database;
+  readonly #logger: Logger;
+  readonly #retentionDays: number;
+  #timer: NodeJS.Timeout | null = null;
+
+  constructor(opts: { db: Database; logger: Logger; retentionDays: number }) {
+    this.#db = opts.db;
+    this.#logger = opts.logger;
+    this.#retentionDays = opts.retentionDays;
+  }
+
+  /** Runs once now (the months ahead must exist before the first call), then on a timer. */
+  async start(): Promise<void> {
+    await this.run();
+    this.#timer = setInterval(() => void this.run().catch((err: unknown) => this.#logger.warn({ err }, 'partition maintenance failed; it runs again later')), PARTITION_JOB_MS);
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    if (this.#timer) clearInterval(this.#timer);
+  }
+
+  async run(now = new Date()): Promise<{ created: string[]; dropped: string[] }> {
+    const created = await this.ensure(now);
+    const dropped = await this.dropExpired(now);
+    return { created, dropped };
+  }
+
+  /** The partitions of each table, by name. */
+  async list(table: string): Promise<string[]> {
+    const rows = (await this.#db
+      .em()
+      .getConnection()
+      .execute(
+        `select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent
+          where p.relname = ? and p.relnamespace = to_regnamespace(current_schema()) order by 1`,
+        [table],
+      )) as { name: string }[];
+    return rows.map((r) => r.name);
+  }
+
+  /** Creates the current month's partition and the next MONTHS_AHEAD; returns those it made. */
+  async ensure(now = new Date()): Promise<string[]> {
+    const made: string[] = [];
+    for (const table of PARTITIONED) {
+      const have = new Set(await this.list(table));
+      for (let i = 0; i <= MONTHS_AHEAD; i++) {
+        const from = monthStart(now, i);
+        const name = partitionName(table, from);
+        if (have.has(name)) continue;
+        try {
+          await this.#inTransaction([
+            `set local lock_timeout = '5s'`,
+            `create table if not exists ${name} partition of ${table} for values from ('${from.toISOString()}') to ('${monthStart(now, i + 1).toISOString()}')`,
+          ]);
+          made.push(name);
+        } catch (err) {
+          // another replica made it a moment ago, its lock waited too long (it is made at the next run,
+          // months ahead of need), or the default partition already holds rows of that month (they
+          // stay there, still read and still dropped by age); none of these stops the others
+          this.#logger.warn({ err: String(err), partition: name }, 'could not create a partition; its rows go to the default partition');
+        }
+      }
+    }
+    if (made.length) this.#logger.info({ partitions: made }, 'created partitions ahead');
+    return made;
+  }
+
+  /**
+   * Drops the months that end before now minus the retention, and deletes the default
+   * partition's rows older than it. Each drop waits at most a few seconds for its lock, so a
+   * long read does not queue every insert behind the drop; a drop that times out runs next time.
+   */
+  async dropExpired(now = new Date()): Promise<string[]> {
+    const cutoff = new Date(now.getTime() - this.#retentionDays * 86_400_000);
+    const dropped: string[] = [];
+    for (const table of PARTITIONED) {
+      for (const name of await this.list(table)) {
+        const month = monthOf(name);
+        if (!month || monthStart(month, 1) > cutoff) continue;
+        try {
+          await this.#inTransaction([`set local lock_timeout = '5s'`, `drop table if exists ${name}`]);
+          dropped.push(name);
+        } catch (err) {
+          this.#logger.warn({ err: String(err), partition: name }, 'could not drop an expired partition; it is dropped at the next run');
+        }
+      }
+      await this.#db.em().getConnection().execute(`delete from ${table}_default where created_at < ?`, [cutoff.toISOString()]);
+    }
+    if (dropped.length) this.#logger.info({ partitions: dropped, retentionDays: this.#retentionDays }, 'dropped partitions past the retention');
+    return dropped;
+  }
+
+  async #inTransaction(statements: string[]): Promise<void> {
+    await this.#db.em().transactional(async (em) => {
+      const ctx = em.getTransactionContext();
+      for (const sql of statements) await em.getConnection().execute(sql, [], 'run', ctx);
+    });
+  }
+}

@@ -1,0 +1,12 @@
+// The guard settings (spec 4.5): PII redaction and the prompt-injection policy of the tenant.
+import type { GuardSettings } from '@optimizer/schema';
+import type { Services } from '../services.ts';
+import type { Tenant } from './tenant.ts';
+
+export function guardSettings(s: Services, t: Tenant) {
+  return s.guardSettings.get(t.accountId);
+}
+
+export function putGuardSettings(s: Services, t: Tenant, q: GuardSettings) {
+  return s.guardSettings.put(t.accountId, q);
+}

@@ -1,0 +1,12 @@
+// GET /v1/openapi.json: the REST door's OpenAPI 3.1 document (openapi/document.ts), built on
+// the first request from the same code as docs/openapi.json and kept. Anyone may read it.
+import type { FastifyInstance } from 'fastify';
+import { OPENAPI_PATH, openApiDocument } from '../openapi/document.ts';
+
+export function registerOpenApiRoute(app: FastifyInstance): void {
+  let body: string | null = null;
+  app.get(OPENAPI_PATH, async (_request, reply) => {
+    body ??= JSON.stringify(openApiDocument());
+    return reply.type('application/json; charset=utf-8').header('cache-control', 'no-cache').send(body);
+  });
+}

@@ -1,0 +1,26 @@
+// What the completion pipeline knows of tracing: a handle per call that marks each stage as it
+// starts and ends the call with its outcome. The gateway holds a `Tracing` only when OTLP export
+// is configured (telemetry/otel.ts, loaded at boot then and only then); otherwise it holds
+// null, and the pipeline's `trace?.stage(...)` lines are a null check each, no tracer call.
+import type { CallContext } from '../pipeline/context.ts';
+
+/** The completion pipeline's stages, in the order a call passes them (design §2; pipeline/completions.ts). */
+export type StageName = 'idempotency' | 'annotate' | 'guard' | 'capture' | 'route' | 'budget' | 'cache' | 'prune' | 'dispatch' | 'respond';
+
+export interface CallTrace {
+  /** The call's context, once authenticated: what the call was (never its text) is read from it at the end. */
+  call(ctx: CallContext): void;
+  /** Ends the stage running, if any, and starts `name`. */
+  stage(name: StageName): void;
+  /** The idempotency stage replayed an earlier answer with this status. */
+  replayed(status: number): void;
+  /** Ends the stage running and the call: its status (default 200, or the replayed one) and an error's catalogue code. */
+  end(status?: number, errorCode?: string): void;
+}
+
+export interface Tracing {
+  /** A call begins (its root span starts now). */
+  begin(): CallTrace;
+  /** Exports what is still queued, then stops. */
+  shutdown(): Promise<void>;
+}

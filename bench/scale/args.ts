@@ -1,0 +1,69 @@
+// Command-line options of `node bench/scale/run.ts`.
+import { UsageError } from '../overhead/args.ts';
+
+export interface ScaleOptions {
+  soak: boolean;
+  quick: boolean;
+  replicas: number[];
+  ratePerSec: number;
+  durationSec: number;
+  warmupSec: number;
+  throughputSec: number;
+  concurrency: number;
+  redisDb: number;
+  pgAdminUrl: string;
+  redisUrl: string;
+  pin: boolean;
+}
+
+export const USAGE = `usage: node bench/scale/run.ts [options]
+  --soak               the soak instead: 2 replicas, mixed traffic, RSS and fds sampled
+  --quick              short phases (a smoke run)
+  --replicas 1,2,4     replica counts to measure (default 1,2,4)
+  --rate N             open-loop arrivals per second (default 200; soak 150)
+  --duration S         measured seconds per replica count (default 20; soak 60)
+  --warmup S           unmeasured load first (default 15; soak 20)
+  --throughput S       closed-loop seconds for max throughput (default 5; 0 skips)
+  --concurrency N      closed-loop requests in flight (default 32)
+  --redis-db N         the Redis db index the run owns (default 13; flushed at start and end)
+  --pg URL             PostgreSQL admin URL (default postgres://postgres@127.0.0.1:5432/postgres)
+  --redis URL          Redis URL (default redis://127.0.0.1:6379)
+  --no-pin             do not pin the load generator and servers to cores`;
+
+export function parseScaleArgs(argv: string[]): ScaleOptions {
+  const flags = new Map<string, string>();
+  const bools = new Set<string>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (['--soak', '--quick', '--no-pin'].includes(a)) bools.add(a);
+    else if (a.startsWith('--') && i + 1 < argv.length) flags.set(a, argv[++i]!);
+    else throw new UsageError(`unknown argument ${a}\n${USAGE}`);
+  }
+  const known = ['--replicas', '--rate', '--duration', '--warmup', '--throughput', '--concurrency', '--redis-db', '--pg', '--redis'];
+  for (const k of flags.keys()) if (!known.includes(k)) throw new UsageError(`unknown option ${k}\n${USAGE}`);
+  const soak = bools.has('--soak');
+  const quick = bools.has('--quick');
+  const num = (k: string, d: number) => {
+    const v = flags.get(k);
+    if (v === undefined) return d;
+    const n = Number(v);
+    if (!Number.isFinite(n) || n < 0) throw new UsageError(`${k} must be a number ≥ 0`);
+    return n;
+  };
+  const replicas = (flags.get('--replicas') ?? (soak ? '2' : '1,2,4')).split(',').map(Number);
+  if (replicas.some((n) => !Number.isInteger(n) || n < 1 || n > 16)) throw new UsageError('--replicas: whole numbers 1–16');
+  return {
+    soak,
+    quick,
+    replicas: soak ? replicas.slice(0, 1) : [...replicas].sort((a, b) => a - b),
+    ratePerSec: num('--rate', soak ? 150 : 200),
+    durationSec: num('--duration', quick ? 4 : soak ? 60 : 20),
+    warmupSec: num('--warmup', quick ? 1 : soak ? 20 : 15),
+    throughputSec: num('--throughput', quick ? 2 : 5),
+    concurrency: num('--concurrency', 32),
+    redisDb: num('--redis-db', 13),
+    pgAdminUrl: flags.get('--pg') ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    redisUrl: flags.get('--redis') ?? 'redis://127.0.0.1:6379',
+    pin: !bools.has('--no-pin'),
+  };
+}

@@ -1,0 +1,114 @@
+// HAProxy from Debian's packages in front of the replicas: installed when missing, started as the
+// benchmark's own process on a loopback port with its own config in a temporary directory (never
+// the system service), health-checking every replica on GET /readyz.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, sleep, spawnChild, stopChild, type Child } from '../overhead/procs.ts';
+
+export const HAPROXY = '/usr/sbin/haproxy';
+
+/** Installs haproxy with apt-get when it is missing; throws with the reason when that fails. */
+export function ensureHaproxy(log: (line: string) => void = () => {}): void {
+  if (existsSync(HAPROXY)) return;
+  log('haproxy missing: apt-get install -y haproxy');
+  try {
+    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'haproxy'], { stdio: 'pipe', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  } catch (e) {
+    const err = e as { stderr?: Buffer; message: string };
+    throw new Error(`could not install haproxy (apt-get install -y haproxy): ${err.stderr?.toString().slice(-500) ?? err.message}`);
+  }
+  if (!existsSync(HAPROXY)) throw new Error(`apt-get installed haproxy but ${HAPROXY} is not there`);
+}
+
+/** The config: one frontend on `port`, round-robin over `backends` (host:port), health checks on /readyz. */
+export function haproxyConfig(port: number, backends: string[]): string {
+  const servers = backends.map((b, i) => `    server r${i + 1} ${b} check inter 1s fall 2 rise 1`).join('\n');
+  return `global
+    nbthread 1
+    maxconn 4096
+
+defaults
+    mode http
+    timeout connect 5s
+    timeout client 60s
+    timeout server 60s
+    timeout http-keep-alive 60s
+    option http-keep-alive
+
+frontend gateway
+    bind 127.0.0.1:${port}
+    default_backend replicas
+
+backend replicas
+    balance roundrobin
+    option httpchk GET /readyz
+    http-check expect status 200
+${servers}
+`;
+}
+
+export interface Balancer {
+  origin: string;
+  /** The haproxy process itself, for its CPU time. */
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts haproxy in the foreground under a shell that kills it when the benchmark's pipe closes
+ * (the benchmark ended, even by SIGKILL), then waits until every backend answers through it.
+ */
+export async function startBalancer(backends: string[], readyProbe: (origin: string) => Promise<boolean>): Promise<Balancer> {
+  ensureHaproxy();
+  const dir = mkdtempSync(join(tmpdir(), 'bench-haproxy-'));
+  const port = await freePort();
+  const cfg = join(dir, 'haproxy.cfg');
+  writeFileSync(cfg, haproxyConfig(port, backends));
+  // haproxy stops when the shell gets SIGTERM (stopChild) and when this process's pipe to the
+  // shell's stdin closes (a watcher reading it as fd 3: an asynchronous list's own stdin is /dev/null)
+  const script = [
+    'exec 3<&0',
+    `${HAPROXY} -db -f "$1" </dev/null & pid=$!`,
+    'echo "$pid"',
+    '(read _ignored <&3; kill "$pid" 2>/dev/null) &',
+    "trap 'kill \"$pid\" 2>/dev/null' TERM INT HUP",
+    'wait "$pid"; wait "$pid"',
+  ].join('\n');
+  const child: Child = spawnChild('haproxy', 'sh', ['-c', script, 'sh', cfg], { cwd: dir, env: { PATH: '/usr/sbin:/usr/bin:/bin' } });
+  const pid = await firstLineNumber(child);
+  const origin = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    await stopChild(child);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 20_000;
+  // every backend UP: as many consecutive successes as there are backends (round robin)
+  let streak = 0;
+  while (streak < backends.length * 2) {
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`haproxy did not pass requests to all ${backends.length} replicas:\n${child.output()}`);
+    }
+    streak = (await readyProbe(origin).catch(() => false)) ? streak + 1 : 0;
+    if (streak === 0) await sleep(200);
+  }
+  return { origin, pid, stop };
+}
+
+function firstLineNumber(child: Child): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    const timer = setTimeout(() => reject(new Error(`haproxy did not start:\n${child.output()}`)), 10_000);
+    child.proc.stdout?.on('data', (b: Buffer) => {
+      buf += b.toString('utf8');
+      const m = /^(\d+)\n/.exec(buf);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+    void child.exited.then(() => reject(new Error(`haproxy exited:\n${child.output()}`)));
+  });
+}

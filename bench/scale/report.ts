@@ -1,0 +1,70 @@
+// Tables for the scale run and the soak, and their verdicts against the acceptance.
+import type { LatencySummary } from '../overhead/stats.ts';
+import type { StepResult } from './measure.ts';
+import { growth, type SoakResult } from './soak.ts';
+
+const f = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : '–');
+const signed = (n: number, d: number) => (n >= 0 ? `+${f(n, d)}` : f(n, d));
+const errs = (e: Record<string, number>) => Object.entries(e).map(([k, v]) => `${k}×${v}`).join(' ') || '0';
+
+function table(head: string[], rows: string[][]): string {
+  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]) => `| ${r.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join(' | ')} |`;
+  return [line(head), `|${w.map((n, i) => (i === 0 ? ':' : '') + '-'.repeat(n + 1) + (i === 0 ? '' : ':')).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+/** The scale table and the verdicts; `failed` lists what misses the acceptance. */
+export function renderScale(steps: StepResult[], direct: LatencySummary, rate: number): { text: string; failed: string[] } {
+  const one = steps.find((s) => s.replicas === 1) ?? steps[0]!;
+  const rows = steps.map((s) => [
+    String(s.replicas),
+    `${s.ok}/${s.sent}`,
+    errs(s.errors),
+    f(s.throughput),
+    signed(s.latency.p50 - direct.p50, 2),
+    signed(s.latency.p99 - direct.p99, 1),
+    f(s.cpuUsPerCall.total),
+    `${f(s.cpuUsPerCall.total / one.cpuUsPerCall.total, 2)}×`,
+    `${f(s.cpuUsPerCall.replicas)} / ${f(s.cpuUsPerCall.haproxy)} / ${f(s.cpuUsPerCall.postgres)} / ${f(s.cpuUsPerCall.redis)}`,
+    f(s.roundTripsPerCall.postgres, 3),
+    `${f(s.roundTripsPerCall.redis, 2)} (+${f(s.roundTripsPerCall.redisInScripts, 1)})`,
+    `${s.ledger.lost} / ${s.ledger.doubleCounted} / ${s.ledger.totalsMatch ? 'yes' : 'NO'}`,
+    f(s.idleCpuMsPerSec.replicas + s.idleCpuMsPerSec.haproxy + s.idleCpuMsPerSec.postgres + s.idleCpuMsPerSec.redis, 1),
+    `${f(s.marginalUsPerCall)} (${f(s.marginalUsPerCall / one.marginalUsPerCall, 2)}×)`,
+  ]);
+  const head = ['replicas', 'ok/sent', 'errors', 'max req/s', '+p50 ms', '+p99 ms', 'CPU µs/call', 'vs 1', 'replicas/haproxy/pg/redis µs', 'pg xacts/call', 'redis trips/call (+in scripts)', 'lost/double/totals', 'idle CPU ms/s', 'marginal µs/call (vs 1)'];
+  const failed: string[] = [];
+  for (const s of steps) {
+    if (s.ok !== s.sent) failed.push(`${s.replicas} replicas: ${s.sent - s.ok} errors (${errs(s.errors)})`);
+    if (s.ledger.problems.length) failed.push(`${s.replicas} replicas: ledger — ${s.ledger.problems.join('; ')}`);
+    if (s !== one && s.cpuUsPerCall.total > 1.15 * one.cpuUsPerCall.total) failed.push(`${s.replicas} replicas: CPU per call ${f(s.cpuUsPerCall.total / one.cpuUsPerCall.total, 2)}× one replica's (limit 1.15×)`);
+  }
+  const text = `\n## Scale-out at ${rate} req/s (open loop), direct to the mock p50 ${f(direct.p50, 2)} ms, p99 ${f(direct.p99, 2)} ms\n\n${table(head, rows)}\n`;
+  return { text, failed };
+}
+
+export function renderSoak(r: SoakResult): { text: string; failed: string[] } {
+  const rows = r.samples.map((s, i) => {
+    const rss = growth(s, r.warmupMs, (x) => x.rssKb);
+    const fds = growth(s, r.warmupMs, (x) => x.fds);
+    const thr = growth(s, r.warmupMs, (x) => x.threads);
+    return [`replica ${i + 1}`, `${f(rss.base / 1024, 1)} → ${f(rss.end / 1024, 1)} MB`, `${f(rss.ratio * 100, 1)} %`, `${f(fds.base)} → ${f(fds.end, 1)}`, `${f(thr.base)} → ${f(thr.end, 1)}`, `${f(Math.max(...s.map((x) => x.rssKb)) / 1024, 1)} MB`];
+  });
+  const failed: string[] = [];
+  const errors = r.sent - r.ok;
+  if (errors) failed.push(`${errors} errors (${errs(r.errors)})`);
+  if (Object.keys(r.faults).length) failed.push(`faults: ${errs(r.faults)}`);
+  if (r.ledger.problems.length) failed.push(`ledger — ${r.ledger.problems.join('; ')}`);
+  r.samples.forEach((s, i) => {
+    const g = growth(s, r.warmupMs, (x) => x.rssKb).ratio;
+    if (!(g < 0.1)) failed.push(`replica ${i + 1}: RSS grew ${f(g * 100, 1)} % after warm-up (limit 10 %)`);
+  });
+  const text = [
+    `\n## Soak: ${r.ok}/${r.sent} ok, errors ${errs(r.errors)}, faults ${errs(r.faults)}, p50 ${f(r.latency.p50, 2)} ms, p99 ${f(r.latency.p99, 1)} ms`,
+    `mix: ${errs(r.kinds)}`,
+    `ledger: ${r.ledger.acknowledged} acknowledged, ${r.ledger.listed} listed, ${r.ledger.lost} lost, ${r.ledger.doubleCounted} double-counted, totals ${r.ledger.totalsMatch ? 'add up' : 'DO NOT add up'}`,
+    '',
+    table(['', 'RSS after warm-up → end', 'growth', 'fds', 'threads', 'RSS max'], rows),
+  ].join('\n');
+  return { text, failed };
+}

@@ -1,0 +1,183 @@
+// The tenant dashboard in a real browser (Debian's Chromium through playwright-core) after
+// `npm run demo`: sign in with the demo tenant's email and key, see the savings chart with
+// non-zero data, open a workflow and a settled step, finalize and download the lockfile, and
+// edit a setting (the form refuses what the server would, and the saved value reads back over
+// REST); with PII redaction on, a call carrying an e-mail shows its guard finding (kind,
+// count, action, never the address) on the call's detail, and a graded call its grades. Screenshots at desktop and phone width; `UPDATE_SCREENS=1` writes them to
+// docs/screens/ (committed, referenced from the README), otherwise to a temporary folder.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { loadData } from '../../bench/routing/data.ts';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+
+const CHROMIUM = '/usr/bin/chromium';
+const root = join(import.meta.dirname, '..', '..');
+const screens = process.env.UPDATE_SCREENS === '1' ? join(root, 'docs', 'screens') : mkdtempSync(join(tmpdir(), 'dashboard-screens-'));
+
+interface Demo {
+  saving_usd: number;
+  dashboard: { url: string; email: string; api_key: string };
+}
+
+let demo: ChildProcess;
+let info: Demo;
+let browser: Browser;
+const pageErrors: string[] = [];
+
+/** Starts the demo (without --exit) and resolves with its summary once its calls are driven. */
+function startDemo(): Promise<Demo> {
+  demo = spawn(process.execPath, [join(root, 'demo', 'run.ts'), '--json'], { cwd: root, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? tmpdir() } });
+  let out = '';
+  let err = '';
+  demo.stderr!.on('data', (b: Buffer) => (err += b.toString()));
+  return new Promise((resolve, reject) => {
+    demo.stdout!.on('data', (b: Buffer) => {
+      out += b.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line && out.includes('\n', out.indexOf(line))) resolve(JSON.parse(line) as Demo);
+    });
+    demo.on('exit', (code) => reject(new Error(`the demo exited (${code}): ${err.slice(-2000)}`)));
+  });
+}
+
+beforeAll(async () => {
+  if (!existsSync(join(root, 'apps', 'admin-web', 'dist', 'index.html'))) throw new Error('apps/admin-web/dist is missing: run `pnpm --filter @optimizer/admin-web build` (npm test does it first).');
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium`);
+  [info, browser] = await Promise.all([startDemo(), chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] })]);
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (demo && demo.exitCode === null) {
+    const exited = new Promise((r) => demo.once('exit', r));
+    demo.kill('SIGTERM');
+    await exited;
+  }
+});
+
+async function newPage(width: number, height: number): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height }, acceptDownloads: true });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on('console', (m) => {
+    // before sign-in the page asks whether a session holds; the 401 that says no is the
+    // designed answer, and the browser logs it as a failed resource
+    if (m.type() === 'error' && !m.text().includes('status of 401')) pageErrors.push(m.text());
+  });
+  return page;
+}
+
+async function signIn(page: Page): Promise<void> {
+  await page.goto(info.dashboard.url);
+  await page.getByLabel('Email').fill(info.dashboard.email);
+  await page.getByLabel('API key').fill(info.dashboard.api_key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByTestId('saved').waitFor();
+}
+
+it('signs in, shows the saving over time, opens a step, downloads the lockfile and edits a setting', { timeout: 120_000 }, async () => {
+  expect(info.saving_usd).toBeGreaterThan(0);
+  const page = await newPage(1360, 900);
+  await signIn(page);
+  // the saving the demo made, and a chart drawn from it
+  expect(await page.getByTestId('saved').textContent()).not.toBe('$0.0000');
+  await page.locator('[data-testid=savings-chart] .recharts-area-area').first().waitFor();
+  expect(await page.locator('[data-testid=savings-chart] .recharts-area-area').count()).toBeGreaterThanOrEqual(1);
+  await page.screenshot({ path: join(screens, 'dashboard-desktop.png'), fullPage: true });
+
+  // a workflow, and a step that settled on a cheaper model, with its evidence
+  await page.getByRole('link', { name: /Demo Co|default/i }).first().click();
+  await page.getByTestId('settled-count').waitFor();
+  const settled = page.locator('details.dash-step', { hasText: 'settled' }).first();
+  await settled.locator('summary').click();
+  await expect.poll(() => settled.locator('tbody tr').count()).toBeGreaterThanOrEqual(1);
+  await page.screenshot({ path: join(screens, 'dashboard-workflow.png'), fullPage: true });
+
+  // the report frozen, then its lockfile downloaded
+  await page.getByRole('button', { name: 'Finalize report' }).click();
+  await page.getByText(/Report version \d+ stored/).waitFor();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download lockfile' }).click()]);
+  const lock = JSON.parse(readFileSync((await download.path())!, 'utf8')) as { steps: { label: string; model: string | null }[] };
+  expect(lock.steps.length).toBeGreaterThanOrEqual(4);
+  expect(lock.steps.some((s) => s.model === 'gpt-4o-mini')).toBe(true);
+
+  // a setting: refused in the form as the server would, then saved and read back over REST
+  await page.getByRole('link', { name: 'Settings' }).click();
+  const floor = page.getByLabel('Quality floor');
+  await floor.fill('1.5');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.locator('#qualityFloor-error').waitFor();
+  await floor.fill('0.9');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByText('Routing settings saved.').waitFor();
+  const rest = await fetch(new URL('/v1/settings/routing', info.dashboard.url), { headers: { authorization: `Bearer ${info.dashboard.api_key}` } });
+  expect(((await rest.json()) as { quality_floor: number }).quality_floor).toBe(0.9);
+  expect(pageErrors).toEqual([]);
+});
+
+it('fits a phone screen', { timeout: 60_000 }, async () => {
+  const page = await newPage(390, 844);
+  await signIn(page);
+  await page.locator('[data-testid=savings-chart] .recharts-area-area').first().waitFor();
+  // nothing wider than the screen: no sideways scrolling
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: join(screens, 'dashboard-phone.png'), fullPage: true });
+  expect(pageErrors).toEqual([]);
+});
+
+it('shows a call\'s guard finding on its detail, never the value', { timeout: 60_000 }, async () => {
+  const auth = { authorization: `Bearer ${info.dashboard.api_key}`, 'content-type': 'application/json' };
+  const put = await fetch(new URL('/v1/settings/guard', info.dashboard.url), { method: 'PUT', headers: auth, body: JSON.stringify({ redact_pii: true }) });
+  expect(put.status).toBe(200);
+  // a recorded prompt (so the demo's vendor has its answer) behind a system line with an e-mail in it
+  const data = loadData(join(root, 'demo', 'recorded'));
+  const row = data.rows[0]!;
+  const email = 'jane.doe@example.com';
+  const res = await fetch(new URL('/v1/chat/completions', info.dashboard.url), {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ model: data.models.baseline, messages: [{ role: 'system', content: `The customer writes from ${email}.` }, ...row.messages] }),
+  });
+  expect(res.status).toBe(200);
+  const callId = res.headers.get('x-optimizer-call-id')!;
+  expect(callId).toBeTruthy();
+
+  const page = await newPage(1360, 900);
+  await signIn(page);
+  await page.getByRole('link', { name: 'Calls' }).click();
+  // the call is metered in the background: reopen the list until it is there
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        await page.getByLabel('Filter calls').fill(callId);
+        return page.getByRole('button', { name: `Detail of call ${callId}` }).count();
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(1);
+  await page.getByRole('button', { name: `Detail of call ${callId}` }).click();
+  const finding = page.getByTestId('guard-finding');
+  await finding.waitFor();
+  expect(await finding.count()).toBe(1);
+  const text = (await finding.textContent())!;
+  expect(text).toContain('email');
+  expect(text).toContain('× 1');
+  expect(text).toContain('redacted');
+  expect(await page.getByTestId('call-detail').textContent()).not.toContain(email);
+  await page.screenshot({ path: join(screens, 'dashboard-call-detail.png'), fullPage: true });
+
+  // a call of the demo the judge graded shows its grades on its detail
+  const listed = (await (await fetch(new URL('/v1/calls?limit=500', info.dashboard.url), { headers: auth })).json()) as { data: { id: string; grades: unknown[] }[] };
+  const graded = listed.data.find((c) => c.grades.length > 0);
+  expect(graded, 'a graded call among the demo\'s').toBeDefined();
+  await page.getByLabel('Filter calls').fill(graded!.id);
+  await page.getByRole('button', { name: `Detail of call ${graded!.id}` }).click();
+  await expect.poll(() => page.getByTestId('call-grade').count()).toBe(graded!.grades.length);
+  expect(await page.getByTestId('call-grade').first().textContent()).toMatch(/Probe|Served answer|Judge check/);
+  expect(pageErrors).toEqual([]);
+});

@@ -1,0 +1,51 @@
+// `npm run demo` shows a saving offline: the whole demo, run as a user would (with --exit so it
+// stops after driving its calls), saves money on the steps a cheaper model holds and keeps the
+// baseline where no cheaper model holds the bar.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..');
+
+function runDemo(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(root, 'demo', 'run.ts'), '--exit', '--json'], { cwd: root, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+it('drives the recorded calls through the gateway and ends with a saving and settled steps', { timeout: 240_000 }, async () => {
+  const r = await runDemo();
+  expect(r.code, r.stderr).toBe(0);
+  const summary = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as {
+    calls: number;
+    failed: number;
+    baseline_usd: number;
+    actual_usd: number;
+    saving_share: number;
+    by_source: Record<string, number>;
+    steps: { step: string; settled: boolean; serving: string }[];
+  };
+  expect(summary.failed).toBe(0);
+  expect(summary.calls).toBe(1760);
+  // exploring included, the demo's traffic costs less than the baseline alone
+  expect(summary.actual_usd).toBeLessThan(summary.baseline_usd);
+  expect(summary.saving_share).toBeGreaterThan(0.05);
+  expect(summary.by_source.routing).toBeGreaterThan(0);
+  const cheaper = summary.steps.filter((s) => s.settled && s.serving !== 'model:gpt-4o');
+  expect(cheaper.length).toBeGreaterThanOrEqual(1);
+  // the cheap models miss too often on contract clauses: that step keeps the baseline
+  expect(summary.steps.find((s) => s.step === 'contract-risk')?.serving).toBe('model:gpt-4o');
+});
+
+it('ships the recorded set its generator makes (the set is the project’s own, reproducible)', async () => {
+  const { makeSet, MODELS } = await import('../make-set.ts');
+  const { readFileSync } = await import('node:fs');
+  const committed = readFileSync(join(root, 'demo', 'recorded', 'replay.jsonl'), 'utf8');
+  expect(committed).toBe(makeSet().map((r) => JSON.stringify(r)).join('\n') + '\n');
+  expect(JSON.parse(readFileSync(join(root, 'demo', 'recorded', 'models.json'), 'utf8'))).toEqual(MODELS);
+});

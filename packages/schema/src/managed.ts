@@ -1,0 +1,93 @@
+// Connections and managed agents (spec 4.5): what a tenant writes, checked on the server.
+import { z } from 'zod';
+
+/** A connection's or an agent's name: lower-case letters, digits, `-` and `_`. */
+export const resourceName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'must be 1–64 lower-case letters, digits, - or _, starting with a letter or digit');
+
+/** PUT /v1/connections/:name. The secret is stored sealed and never returned; omitted, the stored one is kept. */
+export const putConnectionRequest = z
+  .object({
+    base_url: z.string().min(1).max(2048),
+    secret: z.string().min(1).max(4096).optional(),
+  })
+  .strict();
+export type PutConnectionRequest = z.infer<typeof putConnectionRequest>;
+
+const modelName = z.string().min(1).max(256).regex(/^[\x20-\x7e]+$/, 'must be printable ASCII');
+
+/** One LLM step of a chain: its prompt may name `{{input}}` (the run's input) and `{{previous}}` (the step before's answer). */
+export const chainStep = z
+  .object({
+    name: resourceName,
+    prompt: z.string().min(1).max(20_000),
+    model: modelName.optional(),
+  })
+  .strict();
+
+/** A chain: ordered LLM steps through the gateway's own completion pipeline. */
+export const chainConfig = z
+  .object({
+    kind: z.literal('chain'),
+    model: modelName.default('auto'),
+    steps: z.array(chainStep).min(1).max(20),
+  })
+  .strict()
+  .refine((c) => new Set(c.steps.map((s) => s.name)).size === c.steps.length, { message: 'step names must be unique', path: ['steps'] });
+
+/** An action agent: the LLM proposes calls to one connection, which wait for approval before they run. */
+export const actionConfig = z
+  .object({
+    kind: z.literal('action'),
+    model: modelName.default('auto'),
+    connection: resourceName,
+    instructions: z.string().min(1).max(20_000),
+    methods: z.array(z.enum(['GET', 'POST'])).min(1).default(['GET', 'POST']),
+  })
+  .strict();
+
+/** A job config, by kind. An unknown kind is refused with the kinds that exist. */
+export const managedAgentConfig = z.discriminatedUnion('kind', [chainConfig, actionConfig], { error: 'kind must be chain or action' });
+export type ManagedAgentConfig = z.infer<typeof managedAgentConfig>;
+
+/** POST /v1/managed-agents */
+export const createManagedAgentRequest = z
+  .object({
+    name: resourceName,
+    config: managedAgentConfig,
+  })
+  .strict();
+
+/** POST /v1/managed-agents/:id/runs */
+export const startRunRequest = z
+  .object({
+    input: z.string().max(100_000).default(''),
+  })
+  .strict();
+
+/** POST /v1/managed-agents/playground: a custom job config, validated before a run is counted. */
+export const playgroundRequest = z
+  .object({
+    config: managedAgentConfig,
+    input: z.string().max(100_000).default(''),
+  })
+  .strict();
+
+/** What the LLM of an action agent proposes (the arguments of its `propose_call` tool). */
+export const proposedCall = z
+  .object({
+    method: z.enum(['GET', 'POST']),
+    path: z.string().min(1).max(2048).regex(/^\/(?!\/)/, 'must be a path starting with a single /'),
+    body: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict();
+export type ProposedCall = z.infer<typeof proposedCall>;
+
+/** Path inputs of the connection and managed-agent routes (documented with the body they come with). */
+export const connectionRef = z.object({ name: resourceName }).strict();
+export const putConnectionInput = putConnectionRequest.extend({ name: resourceName });
+export const managedAgentRef = z.object({ id: z.string().min(1).max(64) }).strict();
+export const startRunInput = startRunRequest.extend({ id: z.string().min(1).max(64) });
+export const managedRunRef = z.object({ id: z.string().min(1).max(64) }).strict();
+export const managedActionRef = z.object({ id: z.string().min(1).max(64), action: z.string().min(1).max(64) }).strict();
+/** A run's events after `after` (the SSE id last seen; 0 for all), for the doors without a stream. */
+export const runEventsInput = managedRunRef.extend({ after: z.number().int().min(0).default(0) }).strict();

@@ -1,0 +1,29 @@
+// The step registry of a workflow (spec 4.2): list, exclude from the Expected Steps, and the
+// stored calls behind a step's report entry.
+import { seg, type Transport } from '../transport.ts';
+import type { Row } from '../trpc/outputs.ts';
+
+/** One step as the registry shows it (spec 4.2). */
+export type Step = Row<'workflow.steps'>;
+
+export class Steps {
+  readonly #t: Transport;
+
+  constructor(t: Transport) {
+    this.#t = t;
+  }
+
+  list(workflowId: string): Promise<Step[]> {
+    return this.#t.list<Step>({ method: 'GET', path: `/v1/workflows/${seg(workflowId)}/steps`, auth: 'tenant' });
+  }
+
+  /** `excluded: true` takes the step out of the Expected Steps; `semantic_cache` gives it back or takes away the semantic cache. */
+  update(workflowId: string, fingerprint: string, patch: { excluded?: boolean; semantic_cache?: boolean }): Promise<Step> {
+    return this.#t.json<Step>({ method: 'PATCH', path: `/v1/workflows/${seg(workflowId)}/steps/${seg(fingerprint)}`, auth: 'tenant', body: patch });
+  }
+
+  /** The stored responses behind the step's report entry, optionally for one model. */
+  calls(workflowId: string, fingerprint: string, opts: { model?: string } = {}): Promise<Array<Record<string, unknown>>> {
+    return this.#t.list({ method: 'GET', path: `/v1/workflows/${seg(workflowId)}/steps/${seg(fingerprint)}/calls`, auth: 'tenant', query: { model: opts.model } });
+  }
+}
