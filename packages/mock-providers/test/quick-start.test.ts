@@ -55,7 +55,7 @@ function foreground(script: string, env: NodeJS.ProcessEnv): Promise<string> {
 }
 
 describe('the README quick start', () => {
-  it('ends in a completion with a non-zero saving, offline, with the mocks it starts', async () => {
+  it('ends in a completion with a non-zero saving, offline, with the mocks it starts, and the gateway stops on one SIGTERM to npm', async () => {
     const blocks = codeBlocks(join(root, 'README.md'), 'Quick start', 'sh');
     expect(blocks).toHaveLength(3);
     const [mocksBlock, gatewayBlock, clientBlock] = blocks as [string, string, string];
@@ -77,7 +77,7 @@ describe('the README quick start', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'optimizer-quick-start-'));
     if (!db.url) seedDataDir(dataDir);
     const gwEnv = { ...env, PORT: String(gwPort), DATA_DIR: dataDir, ...(db.url ? { DATABASE_URL: db.url, REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' } : {}) };
-    await background(ports(gatewayBlock), gwEnv, /optimizer gateway ready/);
+    const gateway = await background(ports(gatewayBlock), gwEnv, /optimizer gateway ready/);
 
     const out = await foreground(ports(clientBlock), env);
     const answers = out.split('\n').filter((l) => l.startsWith('{"id"'));
@@ -87,5 +87,24 @@ describe('the README quick start', () => {
     expect(last.optimizer.cache_hit).toBe(true);
     expect(last.optimizer.saving).toBeGreaterThan(0);
     expect(last.optimizer.saving).toBe(last.optimizer.baseline_cost - last.optimizer.actual_cost);
+
+    // A process manager stops `npm start` with one SIGTERM to npm alone, not to its group: the
+    // gateway under it hears it, drains and exits, and leaves nothing behind holding the port.
+    const shell = children.at(-1)!;
+    const npm = Number((await foreground(`ps -o pid= --ppid ${shell.pid}`, env)).trim());
+    expect(npm).toBeGreaterThan(0);
+    process.kill(npm, 'SIGTERM');
+    await new Promise((r) => (shell.exitCode === null ? shell.once('exit', r) : r(null)));
+    expect(gateway.out()).toMatch(/stopped/);
+    const alive = () => {
+      try {
+        return process.kill(-shell.pid!, 0);
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 100 && alive(); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(alive()).toBe(false);
+    await expect(fetch(`http://127.0.0.1:${gwPort}/healthz`)).rejects.toThrow();
   }, 600_000);
 });
