@@ -68,9 +68,9 @@ describe('configuration is validated once at boot', () => {
     const r = spawnSync(process.execPath, [join(import.meta.dirname, '../src/main.ts')], {
       env: { PATH: process.env.PATH, PORT: '99999', DATA_DIR: mkdtempSync(join(tmpdir(), 'optimizer-cfg-')) },
       encoding: 'utf8',
-      timeout: 20_000,
+      timeout: 80_000, // loading the gateway's modules alone can take 20 s on a loaded 2-core machine
     });
     expect(r.status).toBe(78);
     expect(r.stderr).toContain('PORT="99999" is invalid');
-  });
+  }, 90_000);
 });
