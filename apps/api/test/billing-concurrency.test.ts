@@ -92,7 +92,7 @@ describe('reservations across two API processes on one PostgreSQL and Redis', { 
     await client.connect();
     const sql: Sql = { query: async (q, p) => (await client.query(q, p)).rows };
     reservation = await reservationOf(a.url, adminKey, sql);
-  });
+  }, 180_000); // two gateway processes boot: on a loaded 2-core machine that alone took past a minute
   afterAll(async () => {
     a?.kill('SIGTERM');
     b?.kill('SIGTERM');

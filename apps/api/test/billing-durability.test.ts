@@ -42,7 +42,7 @@ async function chargesOf(url: string, key: string, callId: string) {
   return { entries: view.ledger.filter((e) => e.call_id === callId), allowance: view.balances.dev_allowance_micros };
 }
 
-describe('durability of charges', { timeout: 90_000 }, () => {
+describe('durability of charges', { timeout: 240_000 }, () => {
   it('charges an answered call exactly once after the process is killed before its ledger batch was written', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'optimizer-money-crash-'));
     const first = await spawnGateway(envFor(dataDir, { METER_FLUSH_MS: '600000' }));

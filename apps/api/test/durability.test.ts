@@ -43,7 +43,7 @@ async function callIds(url: string, key: string): Promise<string[]> {
   return r.data.map((c) => c.id);
 }
 
-describe('durability of metering', { timeout: 90_000 }, () => {
+describe('durability of metering', { timeout: 240_000 }, () => {
   it('meters an answered call exactly once after the process is killed before its batch was written', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'optimizer-crash-'));
     // a flush interval far longer than the test: the record only exists in the write-ahead file

@@ -28,7 +28,7 @@ const row = (id: string, at: Date) => ({
   cache_hit: false, reasons: [], latency_ms: 1, overhead_ms: 0, vendor_status: 200, idempotency_key: null, detail: {},
 });
 
-describe('migration 0017 on stored calls', () => {
+describe('migration 0017 on stored calls', { timeout: 120_000 }, () => {
   it('carries every call and activity row into its month, and a replay afterwards inserts nothing', async () => {
     pg = await testDatabase();
     const now = new Date();
