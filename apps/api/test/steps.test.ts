@@ -58,7 +58,7 @@ describe('the step registry', () => {
     const on = await call('PATCH', `/v1/workflows/${wf()}/steps/${summarize.fingerprint}`, { excluded: false });
     expect(on.body).toMatchObject({ excluded: false, expected: true });
     expect(await workflow()).toMatchObject({ stage: 'tuning', steps_expected: 2, steps_settled: 1, ready: false });
-  });
+  }, 120_000); // 125 learning calls: 7 s on a quiet machine, past 30 s under load, and the next test reads what they left
 
   it('refuses a PATCH body other than {excluded: boolean}, and 404s an unknown step', async () => {
     const [s] = await steps();
