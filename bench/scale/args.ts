@@ -14,6 +14,10 @@ export interface ScaleOptions {
   pgAdminUrl: string;
   redisUrl: string;
   pin: boolean;
+  /** Cycles of alternating rounds (1,2,4,4,2,1); 0 runs the counts once each, in ascending order, replicas added as it goes. */
+  cycles: number;
+  /** Seconds of unloaded wait before and after each round's load. */
+  idleSec: number;
 }
 
 export const USAGE = `usage: node bench/scale/run.ts [options]
@@ -28,6 +32,9 @@ export const USAGE = `usage: node bench/scale/run.ts [options]
   --redis-db N         the Redis db index the run owns (default 13; flushed at start and end)
   --pg URL             PostgreSQL admin URL (default postgres://postgres@127.0.0.1:5432/postgres)
   --redis URL          Redis URL (default redis://127.0.0.1:6379)
+  --cycles N           cycles of rounds in alternating order 1,2,4,4,2,1 (default 2; 0: each count
+                       once, ascending, replicas added between steps as before)
+  --idle S             unloaded seconds before and after each round's load (default 11)
   --no-pin             do not pin the load generator and servers to cores`;
 
 export function parseScaleArgs(argv: string[]): ScaleOptions {
@@ -39,7 +46,7 @@ export function parseScaleArgs(argv: string[]): ScaleOptions {
     else if (a.startsWith('--') && i + 1 < argv.length) flags.set(a, argv[++i]!);
     else throw new UsageError(`unknown argument ${a}\n${USAGE}`);
   }
-  const known = ['--replicas', '--rate', '--duration', '--warmup', '--throughput', '--concurrency', '--redis-db', '--pg', '--redis'];
+  const known = ['--cycles', '--idle', '--replicas', '--rate', '--duration', '--warmup', '--throughput', '--concurrency', '--redis-db', '--pg', '--redis'];
   for (const k of flags.keys()) if (!known.includes(k)) throw new UsageError(`unknown option ${k}\n${USAGE}`);
   const soak = bools.has('--soak');
   const quick = bools.has('--quick');
@@ -65,5 +72,7 @@ export function parseScaleArgs(argv: string[]): ScaleOptions {
     pgAdminUrl: flags.get('--pg') ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     redisUrl: flags.get('--redis') ?? 'redis://127.0.0.1:6379',
     pin: !bools.has('--no-pin'),
+    cycles: soak ? 0 : num('--cycles', quick ? 1 : 2),
+    idleSec: num('--idle', 11),
   };
 }
