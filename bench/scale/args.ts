@@ -18,6 +18,8 @@ export interface ScaleOptions {
   cycles: number;
   /** Seconds of unloaded wait before and after each round's load. */
   idleSec: number;
+  /** Also one replica at rate/N in each cycle, for every N > 1. */
+  solo: boolean;
 }
 
 export const USAGE = `usage: node bench/scale/run.ts [options]
@@ -34,6 +36,7 @@ export const USAGE = `usage: node bench/scale/run.ts [options]
   --redis URL          Redis URL (default redis://127.0.0.1:6379)
   --cycles N           cycles of rounds in alternating order 1,2,4,4,2,1 (default 2; 0: each count
                        once, ascending, replicas added between steps as before)
+  --solo               each cycle also runs one replica at rate/N for every N > 1 (1,2,4,1@¼,1@½,…)
   --idle S             unloaded seconds before and after each round's load (default 11)
   --no-pin             do not pin the load generator and servers to cores`;
 
@@ -42,7 +45,7 @@ export function parseScaleArgs(argv: string[]): ScaleOptions {
   const bools = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (['--soak', '--quick', '--no-pin'].includes(a)) bools.add(a);
+    if (['--soak', '--quick', '--no-pin', '--solo'].includes(a)) bools.add(a);
     else if (a.startsWith('--') && i + 1 < argv.length) flags.set(a, argv[++i]!);
     else throw new UsageError(`unknown argument ${a}\n${USAGE}`);
   }
@@ -74,5 +77,6 @@ export function parseScaleArgs(argv: string[]): ScaleOptions {
     pin: !bools.has('--no-pin'),
     cycles: soak ? 0 : num('--cycles', quick ? 1 : 2),
     idleSec: num('--idle', 11),
+    solo: bools.has('--solo'),
   };
 }

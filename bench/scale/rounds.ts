@@ -27,6 +27,30 @@ export function roundOrder(counts: number[], cycles: number): number[] {
   return Array.from({ length: cycles }, () => one).flat();
 }
 
+/** One round: how many replicas, at what rate. */
+export interface RoundSpec {
+  replicas: number;
+  ratePerSec: number;
+}
+
+/** A round's key in the report: the replica count, or `1 @ rate` for a lone replica at a reduced rate. */
+export function roundLabel(r: { replicas: number; ratePerSec: number }, fullRate: number): string {
+  return r.ratePerSec === fullRate ? String(r.replicas) : `${r.replicas} @ ${r.ratePerSec}/s`;
+}
+
+/**
+ * The rounds of `cycles` cycles at `rate`: the counts up then down; with `solo`, each cycle also
+ * runs one replica at rate/N for every N > 1 in its middle (1,2,4,1@¼,1@½,1@½,1@¼,4,2,1): what one
+ * replica costs at the load each of N sees, to tell per-replica-rate effects from scale-out's.
+ */
+export function roundPlan(counts: number[], cycles: number, rate: number, solo: boolean): RoundSpec[] {
+  const up = [...counts].sort((a, b) => a - b).map((n) => ({ replicas: n, ratePerSec: rate }));
+  const lone = solo ? up.filter((r) => r.replicas > 1).reverse().map((r) => ({ replicas: 1, ratePerSec: rate / r.replicas })) : [];
+  const half = [...up, ...lone];
+  const one = [...half, ...[...half].reverse()];
+  return Array.from({ length: cycles }, () => one).flat();
+}
+
 export interface RoundOptions {
   ratePerSec: number;
   warmupMs: number;
@@ -36,6 +60,8 @@ export interface RoundOptions {
   /** Redis MONITOR window at the end of the warm-up (round trips), never while CPU is measured; 0 skips. */
   monitorMs: number;
   firstId: number;
+  /** The run's rate, when this round runs at a reduced one (its label then says so). */
+  fullRatePerSec?: number;
 }
 
 export interface CpuSplit {
@@ -49,6 +75,9 @@ export interface CpuSplit {
 export interface RoundResult {
   index: number;
   replicas: number;
+  ratePerSec: number;
+  /** roundLabel: the replica count, or `1 @ rate/s`. */
+  label: string;
   sent: number;
   ok: number;
   errors: Record<string, number>;
@@ -181,6 +210,8 @@ export async function runRound(index: number, active: Replica[], paused: Replica
       const result: RoundResult = {
         index,
         replicas: active.length,
+        ratePerSec: o.ratePerSec,
+        label: roundLabel({ replicas: active.length, ratePerSec: o.ratePerSec }, o.fullRatePerSec ?? o.ratePerSec),
         sent: samples.sent,
         ok: samples.ok,
         errors: samples.errors,
@@ -200,7 +231,7 @@ export async function runRound(index: number, active: Replica[], paused: Replica
       };
       const c = result.cpuUsPerCall;
       log(
-        `  round ${index + 1}: ${active.length} replica(s) ${samples.ok}/${samples.sent} ok; CPU ${c.total.toFixed(0)} µs/call (replicas ${c.replicas.toFixed(0)} [${result.perReplicaUs.map((v) => v.toFixed(0)).join(' ')}], haproxy ${c.haproxy.toFixed(0)}, pg ${c.postgres.toFixed(0)}, redis ${c.redis.toFixed(0)}); ` +
+        `  round ${index + 1}: ${result.label} ${samples.ok}/${samples.sent} ok; CPU ${c.total.toFixed(0)} µs/call (replicas ${c.replicas.toFixed(0)} [${result.perReplicaUs.map((v) => v.toFixed(0)).join(' ')}], haproxy ${c.haproxy.toFixed(0)}, pg ${c.postgres.toFixed(0)}, redis ${c.redis.toFixed(0)}); ` +
           `${result.switchesPerCall.toFixed(2)} switches/call; idle ${idleMsPerSec.total.toFixed(1)} ms/s; machine ${(result.machineBusy * 100).toFixed(0)} % busy, SUT ${result.sutCores.toFixed(2)} cores; ` +
           `pg ${result.pgXactsPerCall.toFixed(3)} xacts/call, redis ${result.redisPerCall.toFixed(2)} (+${result.redisInScriptsPerCall.toFixed(1)}); ledger lost ${ledger.lost} double ${ledger.doubleCounted}${ledger.problems.length ? ` PROBLEMS ${ledger.problems.join('; ')}` : ''}`,
       );
@@ -214,8 +245,10 @@ export async function runRound(index: number, active: Replica[], paused: Replica
 }
 
 export interface RatioSummary {
+  /** The round label (replica count, or `1 @ rate/s`). */
+  label: string;
   replicas: number;
-  /** This count's CPU per call over one replica's, per cycle (the mean of its rounds in the cycle over the mean of one replica's). */
+  /** This label's CPU per call over one replica's, per cycle (the mean of its rounds in the cycle over the mean of one replica's). */
   perCycle: number[];
   median: number;
   min: number;
@@ -228,30 +261,38 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
-/** Per cycle (each `perCycle` rounds), each count's mean `pick` over the one-replica rounds' mean; the median and spread over cycles. */
+/** Labels in report order: the counts ascending, then the lone replica at reduced rates (highest first). */
+export function labelsOf(rounds: RoundResult[]): string[] {
+  const seen = [...new Map(rounds.map((r) => [r.label, r])).values()];
+  return seen.sort((a, b) => b.ratePerSec - a.ratePerSec || a.replicas - b.replicas).map((r) => r.label);
+}
+
+/** Per cycle (each `perCycle` rounds), each label's mean `pick` over the one-replica rounds' mean; the median and spread over cycles. */
 export function cycleRatios(rounds: RoundResult[], perCycle: number, pick: (r: RoundResult) => number): RatioSummary[] {
   const cycles: RoundResult[][] = [];
   for (let i = 0; i < rounds.length; i += perCycle) cycles.push(rounds.slice(i, i + perCycle));
-  const counts = [...new Set(rounds.map((r) => r.replicas))].sort((a, b) => a - b);
-  const base = counts[0]!;
+  const labels = labelsOf(rounds);
+  const base = labels[0]!;
   const mean = (rs: RoundResult[]) => rs.reduce((s, r) => s + pick(r), 0) / rs.length;
-  return counts.map((n) => {
+  return labels.map((label) => {
     const perCycle = cycles
-      .filter((c) => c.some((r) => r.replicas === n) && c.some((r) => r.replicas === base))
-      .map((c) => mean(c.filter((r) => r.replicas === n)) / mean(c.filter((r) => r.replicas === base)));
-    return { replicas: n, perCycle, median: median(perCycle), min: Math.min(...perCycle), max: Math.max(...perCycle) };
+      .filter((c) => c.some((r) => r.label === label) && c.some((r) => r.label === base))
+      .map((c) => mean(c.filter((r) => r.label === label)) / mean(c.filter((r) => r.label === base)));
+    return { label, replicas: rounds.find((r) => r.label === label)!.replicas, perCycle, median: median(perCycle), min: Math.min(...perCycle), max: Math.max(...perCycle) };
   });
 }
 
 export { median as medianOf };
 
-/** Runs the rounds in `order` over `replicas` (as many as the largest count, all started). */
-export async function runRounds(replicas: Replica[], order: number[], shared: SharedState, o: RoundOptions, log: (l: string) => void): Promise<RoundResult[]> {
+/** Runs the rounds in `order` (replica counts at `o.ratePerSec`, or specs) over `replicas` (as many as the largest count, all started). */
+export async function runRounds(replicas: Replica[], order: (number | RoundSpec)[], shared: SharedState, o: RoundOptions, log: (l: string) => void): Promise<RoundResult[]> {
   const results: RoundResult[] = [];
   try {
-    for (const [i, n] of order.entries()) {
-      log(`round ${i + 1}/${order.length}: ${n} replica(s), warm-up ${o.warmupMs / 1000} s, ${o.durationMs / 1000} s at ${o.ratePerSec} req/s`);
-      results.push(await runRound(i, replicas.slice(0, n), replicas.slice(n), shared, { ...o, firstId: o.firstId + (i + 1) * 10_000_000 }, log));
+    for (const [i, item] of order.entries()) {
+      const spec = typeof item === 'number' ? { replicas: item, ratePerSec: o.ratePerSec } : item;
+      const n = spec.replicas;
+      log(`round ${i + 1}/${order.length}: ${n} replica(s), warm-up ${o.warmupMs / 1000} s, ${o.durationMs / 1000} s at ${spec.ratePerSec} req/s`);
+      results.push(await runRound(i, replicas.slice(0, n), replicas.slice(n), shared, { ...o, ratePerSec: spec.ratePerSec, fullRatePerSec: o.ratePerSec, firstId: o.firstId + (i + 1) * 10_000_000 }, log));
     }
   } finally {
     signalAll(replicas, 'SIGCONT');

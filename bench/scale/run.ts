@@ -14,7 +14,7 @@ import { ensureHaproxy } from './haproxy.ts';
 import { directLatency, maxThroughput, readyProbe, runStep, type StepResult } from './measure.ts';
 import { clusterSecrets, growTo, type Replica } from './replicas.ts';
 import { renderRounds, renderScale, renderSoak } from './report.ts';
-import { roundOrder, runRounds } from './rounds.ts';
+import { roundPlan, runRounds } from './rounds.ts';
 import { startBalancer } from './haproxy.ts';
 import { signup } from './tenant.ts';
 import { openShared, type SharedState } from './shared.ts';
@@ -65,7 +65,7 @@ async function main(o: ScaleOptions): Promise<number> {
     failed = out.failed;
     doc = { benchmark: 'soak', options: o, result: r };
   } else if (o.cycles > 0) {
-    const order = roundOrder(o.replicas, o.cycles);
+    const order = roundPlan(o.replicas, o.cycles, o.ratePerSec, o.solo);
     const most = Math.max(...o.replicas);
     log(`starting ${most} replicas (the first alone: it migrates the database)…`);
     await growTo(replicas, most, cluster, secrets);
