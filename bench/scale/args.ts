@@ -14,6 +14,12 @@ export interface ScaleOptions {
   pgAdminUrl: string;
   redisUrl: string;
   pin: boolean;
+  /** Cycles of alternating rounds (1,2,4,4,2,1); 0 runs the counts once each, in ascending order, replicas added as it goes. */
+  cycles: number;
+  /** Seconds of unloaded wait before and after each round's load. */
+  idleSec: number;
+  /** Also one replica at rate/N in each cycle, for every N > 1. */
+  solo: boolean;
 }
 
 export const USAGE = `usage: node bench/scale/run.ts [options]
@@ -28,6 +34,10 @@ export const USAGE = `usage: node bench/scale/run.ts [options]
   --redis-db N         the Redis db index the run owns (default 13; flushed at start and end)
   --pg URL             PostgreSQL admin URL (default postgres://postgres@127.0.0.1:5432/postgres)
   --redis URL          Redis URL (default redis://127.0.0.1:6379)
+  --cycles N           cycles of rounds in alternating order 1,2,4,4,2,1 (default 2; 0: each count
+                       once, ascending, replicas added between steps as before)
+  --solo               each cycle also runs one replica at rate/N for every N > 1 (1,2,4,1@¼,1@½,…)
+  --idle S             unloaded seconds before and after each round's load (default 11)
   --no-pin             do not pin the load generator and servers to cores`;
 
 export function parseScaleArgs(argv: string[]): ScaleOptions {
@@ -35,11 +45,11 @@ export function parseScaleArgs(argv: string[]): ScaleOptions {
   const bools = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (['--soak', '--quick', '--no-pin'].includes(a)) bools.add(a);
+    if (['--soak', '--quick', '--no-pin', '--solo'].includes(a)) bools.add(a);
     else if (a.startsWith('--') && i + 1 < argv.length) flags.set(a, argv[++i]!);
     else throw new UsageError(`unknown argument ${a}\n${USAGE}`);
   }
-  const known = ['--replicas', '--rate', '--duration', '--warmup', '--throughput', '--concurrency', '--redis-db', '--pg', '--redis'];
+  const known = ['--cycles', '--idle', '--replicas', '--rate', '--duration', '--warmup', '--throughput', '--concurrency', '--redis-db', '--pg', '--redis'];
   for (const k of flags.keys()) if (!known.includes(k)) throw new UsageError(`unknown option ${k}\n${USAGE}`);
   const soak = bools.has('--soak');
   const quick = bools.has('--quick');
@@ -65,5 +75,8 @@ export function parseScaleArgs(argv: string[]): ScaleOptions {
     pgAdminUrl: flags.get('--pg') ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     redisUrl: flags.get('--redis') ?? 'redis://127.0.0.1:6379',
     pin: !bools.has('--no-pin'),
+    cycles: soak ? 0 : num('--cycles', quick ? 1 : 2),
+    idleSec: num('--idle', 11),
+    solo: bools.has('--solo'),
   };
 }

@@ -153,7 +153,7 @@ export async function runStep(replicas: Replica[], shared: SharedState, o: StepO
 }
 
 /** Closed loop through the balancer on the owner's key: the most calls per second it answers. */
-async function maxThroughput(origin: string, key: string, o: StepOptions): Promise<number> {
+export async function maxThroughput(origin: string, key: string, o: Pick<StepOptions, 'concurrency' | 'throughputMs' | 'firstId'>): Promise<number> {
   const endpoint: Endpoint = { origin, path: COMPLETIONS, headers: { authorization: `Bearer ${key}` } };
   const pool = makePool(endpoint, { connections: o.concurrency, timeoutMs: 30_000 });
   try {

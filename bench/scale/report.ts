@@ -1,6 +1,7 @@
 // Tables for the scale run and the soak, and their verdicts against the acceptance.
 import type { LatencySummary } from '../overhead/stats.ts';
 import type { StepResult } from './measure.ts';
+import { cycleRatios, labelsOf, medianOf, type RoundResult } from './rounds.ts';
 import { growth, type SoakResult } from './soak.ts';
 
 const f = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : '–');
@@ -66,5 +67,49 @@ export function renderSoak(r: SoakResult): { text: string; failed: string[] } {
     '',
     table(['', 'RSS after warm-up → end', 'growth', 'fds', 'threads', 'RSS max'], rows),
   ].join('\n');
+  return { text, failed };
+}
+
+/**
+ * The rounds: per replica count the median over its rounds of each figure, the CPU-per-call ratio
+ * to one replica's (median over cycles, with its spread), and the verdicts.
+ */
+export function renderRounds(rounds: RoundResult[], perCycle: number, direct: LatencySummary, rate: number, throughput: Record<number, number>): { text: string; failed: string[] } {
+  const labels = labelsOf(rounds);
+  const ratios = cycleRatios(rounds, perCycle, (r) => r.cpuUsPerCall.total);
+  const replicaRatios = cycleRatios(rounds, perCycle, (r) => r.cpuUsPerCall.replicas);
+  const med = (rs: RoundResult[], pick: (r: RoundResult) => number) => medianOf(rs.map(pick));
+  const rows = labels.map((label) => {
+    const rs = rounds.filter((r) => r.label === label);
+    const n = rs[0]!.replicas;
+    const q = ratios.find((x) => x.label === label)!;
+    const qr = replicaRatios.find((x) => x.label === label)!;
+    const ok = rs.reduce((s, r) => s + r.ok, 0);
+    const sent = rs.reduce((s, r) => s + r.sent, 0);
+    return [
+      label,
+      `${ok}/${sent}`,
+      f(rs[0]!.ratePerSec === rate ? (throughput[n] ?? Number.NaN) : Number.NaN),
+      signed(med(rs, (r) => r.latency.p50) - direct.p50, 2),
+      f(med(rs, (r) => r.cpuUsPerCall.total)),
+      `${f(q.median, 2)}× (${f(q.min, 2)}–${f(q.max, 2)})`,
+      `${f(med(rs, (r) => r.cpuUsPerCall.replicas))} / ${f(med(rs, (r) => r.cpuUsPerCall.haproxy))} / ${f(med(rs, (r) => r.cpuUsPerCall.postgres))} / ${f(med(rs, (r) => r.cpuUsPerCall.redis))}`,
+      `${f(qr.median, 2)}×`,
+      f(med(rs, (r) => r.switchesPerCall), 2),
+      f(med(rs, (r) => r.idleMsPerSec.total), 1),
+      `${f(med(rs, (r) => r.machineBusy * 100))} % / ${f(med(rs, (r) => r.sutCores), 2)}`,
+      f(med(rs, (r) => r.pgXactsPerCall), 3),
+      `${f(med(rs, (r) => r.redisPerCall), 2)} (+${f(med(rs, (r) => r.redisInScriptsPerCall), 1)})`,
+      `${rs.reduce((s, r) => s + r.ledger.lost, 0)} / ${rs.reduce((s, r) => s + r.ledger.doubleCounted, 0)} / ${rs.every((r) => r.ledger.totalsMatch) ? 'yes' : 'NO'}`,
+    ];
+  });
+  const head = ['replicas', 'ok/sent', 'max req/s', '+p50 ms', 'CPU µs/call', 'vs 1 (spread)', 'replicas/haproxy/pg/redis µs', 'replicas vs 1', 'switches/call', 'idle ms/s', 'machine busy / SUT cores', 'pg xacts/call', 'redis trips/call (+in scripts)', 'lost/double/totals'];
+  const failed: string[] = [];
+  for (const r of rounds) {
+    if (r.ok !== r.sent) failed.push(`round ${r.index + 1} (${r.replicas} replicas): ${r.sent - r.ok} errors (${errs(r.errors)})`);
+    if (r.ledger.problems.length) failed.push(`round ${r.index + 1} (${r.replicas} replicas): ledger — ${r.ledger.problems.join('; ')}`);
+  }
+  for (const q of ratios) if (q.replicas > 1 && !(q.median <= 1.15)) failed.push(`${q.replicas} replicas: CPU per call ${f(q.median, 2)}× one replica's, median of ${q.perCycle.length} cycles (limit 1.15×)`);
+  const text = `\n## Scale-out at ${rate} req/s (open loop), ${rounds.length} rounds in the order ${rounds.map((r) => r.label.replace(' ', '')).join(', ')}; direct to the mock p50 ${f(direct.p50, 2)} ms\n\n${table(head, rows)}\n`;
   return { text, failed };
 }

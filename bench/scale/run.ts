@@ -11,9 +11,12 @@ import { hasTaskset, killAll, killAllNow, pinSelf } from '../overhead/procs.ts';
 import { repoRoot, startMock } from '../overhead/targets.ts';
 import { parseScaleArgs, type ScaleOptions } from './args.ts';
 import { ensureHaproxy } from './haproxy.ts';
-import { directLatency, runStep, type StepResult } from './measure.ts';
+import { directLatency, maxThroughput, readyProbe, runStep, type StepResult } from './measure.ts';
 import { clusterSecrets, growTo, type Replica } from './replicas.ts';
-import { renderScale, renderSoak } from './report.ts';
+import { renderRounds, renderScale, renderSoak } from './report.ts';
+import { roundPlan, runRounds } from './rounds.ts';
+import { startBalancer } from './haproxy.ts';
+import { signup } from './tenant.ts';
 import { openShared, type SharedState } from './shared.ts';
 import { runSoak } from './soak.ts';
 
@@ -61,6 +64,32 @@ async function main(o: ScaleOptions): Promise<number> {
     log(out.text);
     failed = out.failed;
     doc = { benchmark: 'soak', options: o, result: r };
+  } else if (o.cycles > 0) {
+    const order = roundPlan(o.replicas, o.cycles, o.ratePerSec, o.solo);
+    const most = Math.max(...o.replicas);
+    log(`starting ${most} replicas (the first alone: it migrates the database)…`);
+    await growTo(replicas, most, cluster, secrets);
+    log(`direct to the mock at ${o.ratePerSec} req/s…`);
+    const direct = await directLatency(mock.url, { ratePerSec: o.ratePerSec, durationMs: o.durationSec * 1000, warmupMs: 0, throughputMs: 0, concurrency: 1, statsWaitMs: 0, sampleMs: 0, firstId: 0 });
+    const roundOpts = { ratePerSec: o.ratePerSec, warmupMs: o.warmupSec * 1000, durationMs: o.durationSec * 1000, idleMs: o.idleSec * 1000, monitorMs: o.quick ? 2000 : 3000, firstId: 0 };
+    const rounds = await runRounds(replicas, order, shared, roundOpts, log);
+    const throughput: Record<number, number> = {};
+    if (o.throughputSec > 0) {
+      for (const n of o.replicas) {
+        for (const [i, r] of replicas.entries()) process.kill(r.child.pid, i < n ? 'SIGCONT' : 'SIGSTOP');
+        const b = await startBalancer(replicas.slice(0, n).map((r) => r.hostPort), readyProbe);
+        try {
+          throughput[n] = await maxThroughput(b.origin, await signup(b.origin), { concurrency: o.concurrency, throughputMs: o.throughputSec * 1000, firstId: 900_000_000 + n * 1_000_000 });
+        } finally {
+          await b.stop();
+        }
+      }
+      for (const r of replicas) process.kill(r.child.pid, 'SIGCONT');
+    }
+    const out = renderRounds(rounds, order.length / o.cycles, direct, o.ratePerSec, throughput);
+    log(out.text);
+    failed = out.failed;
+    doc = { benchmark: 'scale-rounds', options: o, order, direct, rounds, throughput };
   } else {
     const step = { ratePerSec: o.ratePerSec, durationMs: o.durationSec * 1000, warmupMs: o.warmupSec * 1000, throughputMs: o.throughputSec * 1000, concurrency: o.concurrency, statsWaitMs: 11_000, sampleMs: o.quick ? 2000 : 5000, firstId: 0 };
     log(`direct to the mock at ${o.ratePerSec} req/s…`);

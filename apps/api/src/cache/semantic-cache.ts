@@ -173,6 +173,7 @@ export class SemanticCache {
   #pendingEntries: EntryRow[] = [];
   readonly #pendingSteps = new Map<string, { accountId: string; step: string } & StepCheck>();
   #timer: NodeJS.Timeout | null = null;
+  #started = false;
   #sweeper: NodeJS.Timeout | null = null;
   #flushing: Promise<void> | null = null;
   readonly #inFlight = new Set<Promise<unknown>>();
@@ -203,10 +204,23 @@ export class SemanticCache {
   async start(): Promise<void> {
     await this.#hot.subscribe(ENTRY_CHANNEL, (m) => this.#onEntry(m));
     await this.#hot.subscribe(STEP_CHANNEL, (m) => this.#onStep(m));
-    this.#timer = setInterval(() => void this.flush().catch((err: unknown) => this.#logger.warn({ err: String(err) }, 'semantic cache: write failed; will retry')), this.#flushMs);
-    this.#timer.unref();
+    this.#started = true;
+    this.#armFlush();
     this.#sweeper = setInterval(() => void this.sweep().catch((err: unknown) => this.#logger.warn({ err: String(err) }, 'semantic cache: sweep failed')), SWEEP_MS);
     this.#sweeper.unref();
+  }
+
+  /** The write timer runs only while something waits to be written: an idle replica does not wake for it. */
+  #armFlush(): void {
+    if (this.#timer !== null || !this.#started || this.#closed) return;
+    if (this.#pendingEntries.length === 0 && this.#pendingSteps.size === 0) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      void this.flush()
+        .catch((err: unknown) => this.#logger.warn({ err: String(err) }, 'semantic cache: write failed; will retry'))
+        .finally(() => this.#armFlush());
+    }, this.#flushMs);
+    this.#timer.unref();
   }
 
   /** Drops expired entries from memory and from the database. */
@@ -312,6 +326,7 @@ export class SemanticCache {
     const now = new Date().toISOString();
     const vec = toBase64(v);
     this.#pendingEntries.push({ id, account_id: q.accountId, step: q.step, scope: q.scope, question: q.question, embedder: e.name, vector: vec, answer, created_at: now, expires_at: new Date(expiresAt).toISOString() });
+    this.#armFlush();
     const notice: EntryNotice = { origin: this.#origin, accountId: q.accountId, step: q.step, scope: q.scope, id, question: q.question, embedder: e.name, vector: vec, answer, expiresAt };
     await this.#hot.publish(ENTRY_CHANNEL, JSON.stringify(notice));
   }
@@ -333,6 +348,7 @@ export class SemanticCache {
     };
     this.#steps.set(stepKey(accountId, step), next);
     this.#pendingSteps.set(stepKey(accountId, step), { accountId, step, ...next });
+    this.#armFlush();
     if (losing) this.#logger.info({ accountId, step, checked, failed }, 'semantic cache: step loses semantic caching');
     void this.#hot
       .publish(STEP_CHANNEL, JSON.stringify({ origin: this.#origin, accountId, step, ...next }))
@@ -516,7 +532,8 @@ export class SemanticCache {
   }
 
   async close(): Promise<void> {
-    if (this.#timer) clearInterval(this.#timer);
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
     if (this.#sweeper) clearInterval(this.#sweeper);
     await within(Promise.allSettled([...this.#inFlight]).then(() => null), CLOSE_WAIT_MS);
     this.#closed = true;

@@ -13,6 +13,8 @@ import { WriteAheadLog } from './wal.ts';
 export type { ActivityRow, CallRow, EventRow, LedgerRow, MeterBatch } from './rows.ts';
 
 const KEYS = Object.keys(tables) as (keyof MeterBatch)[];
+/** Written lines reach the disk (fdatasync) at most this long after their write. */
+const SYNC_MS = 50;
 
 /**
  * Adds the calls this statement inserted (not those a replay finds already stored) to the
@@ -55,6 +57,8 @@ export class Meter {
   #timer: NodeJS.Timeout | null = null;
   #syncTimer: NodeJS.Timeout | null = null;
   #flushing: Promise<void> | null = null;
+  #started = false;
+  #closed = false;
   /** Lines recorded but not yet written to the file, and who waits for them. */
   #unwritten: string[] = [];
   #waiters: { resolve: () => void; reject: (err: unknown) => void }[] = [];
@@ -93,13 +97,42 @@ export class Meter {
       this.#wal.remove(seg.path);
       if (batch.calls.length) this.#logger.info({ calls: batch.calls.length }, 'replayed metering records left by an earlier run');
     }
-    this.#timer = setInterval(() => {
-      if (!this.#flushing) void this.flush();
-    }, this.#flushMs);
-    this.#syncTimer = setInterval(() => this.#wal.syncSoon(), 50);
+    this.#started = true;
+    this.#armFlush();
+  }
+
+  /**
+   * The flush and the write-ahead file's sync run on timers armed by what they have to do (a row
+   * recorded, a line written) rather than on fixed intervals: an idle replica wakes for neither,
+   * and a loaded one flushes and syncs exactly as often as before (every flushMs, every 50 ms).
+   */
+  #armFlush(): void {
+    if (this.#timer !== null || !this.#started || this.#closed) return;
+    this.#timer = setTimeout(this.#flushTick, this.#flushMs);
     this.#timer.unref();
+  }
+
+  readonly #flushTick = (): void => {
+    this.#timer = null;
+    if (this.#flushing) return this.#armFlush();
+    // a failed write keeps its rows pending: they are tried again one interval later
+    void this.flush().finally(() => {
+      if (this.pending > 0 || this.#segments.length > 0) this.#armFlush();
+    });
+  };
+
+  #armSync(): void {
+    if (this.#syncTimer !== null || this.#closed) return;
+    this.#syncTimer = setTimeout(this.#syncTick, SYNC_MS);
     this.#syncTimer.unref();
   }
+
+  readonly #syncTick = (): void => {
+    this.#syncTimer = null;
+    this.#wal.syncSoon();
+    // a sync already under way leaves the newer lines dirty: they go at the next tick
+    if (this.#wal.dirty) this.#armSync();
+  };
 
   /**
    * Records one call's rows. Its line reaches the write-ahead file with the others
@@ -127,6 +160,7 @@ export class Meter {
       this.#writeScheduled = true;
       setImmediate(this.#writeLines);
     }
+    this.#armFlush();
   }
 
   /** Settles once every line recorded so far is in the write-ahead file; null when they already are. */
@@ -145,6 +179,7 @@ export class Meter {
     this.#waiters = [];
     try {
       this.#wal.appendLines(lines.length === 1 ? lines[0]! : lines.join(''));
+      this.#armSync();
     } catch (err) {
       // Not durable: those calls answer with an error (their rows still go to the database).
       this.#logger.error({ err, calls: lines.length }, 'could not write metering records to the write-ahead file');
@@ -200,8 +235,10 @@ export class Meter {
   }
 
   async close(): Promise<void> {
-    if (this.#timer) clearInterval(this.#timer);
-    if (this.#syncTimer) clearInterval(this.#syncTimer);
+    this.#closed = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    if (this.#syncTimer) clearTimeout(this.#syncTimer);
+    this.#timer = this.#syncTimer = null;
     await this.#flushing;
     await this.flush();
     await this.#wal.removed();

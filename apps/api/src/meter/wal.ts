@@ -57,7 +57,12 @@ export class WriteAheadLog {
     this.#dirty = true;
   }
 
-  /** Flushes to disk now, blocking (rotation and shutdown). */
+  /** Whether lines were written since the last sync began. */
+  get dirty(): boolean {
+    return this.#dirty;
+  }
+
+    /** Flushes to disk now, blocking (rotation and shutdown). */
   sync(): void {
     if (!this.#dirty) return;
     fsyncSync(this.#fd);
