@@ -11,8 +11,6 @@ export interface Options {
   llmLimit: number | undefined;
   /** undefined = the embedder's default (DEFAULT_THRESHOLDS). */
   threshold: number | undefined;
-  /** Content-alignment bar; undefined = the embedder's default (DEFAULT_ALIGNMENTS), 'none' = no alignment check. */
-  minAlignment: number | 'none' | undefined;
   embedder: 'onnx' | 'lexical';
   modelDir: string;
   batch: number;
@@ -30,8 +28,8 @@ export interface Options {
   exactRequests: number;
 }
 
-/** Pairs below this similarity can never be hits at the default threshold (0.88) or any a request may set. */
-export const NEAR_PAIRS_FLOOR = 0.87;
+/** Pairs below this similarity can never be hits at the default threshold (0.94) or any a request may set. */
+export const NEAR_PAIRS_FLOOR = 0.925;
 
 export const USAGE = `usage: node bench/cache/run.ts [options]   (or: npm run bench:cache -- [options])
   --pairs FILE        JSONL of {a, b, duplicate} (default ../shared/data/paraphrase/qqp_dev.jsonl from the repo root)
@@ -41,7 +39,6 @@ export const USAGE = `usage: node bench/cache/run.ts [options]   (or: npm run be
   --limit N           use N pairs (default: all)
   --llm-limit N       use N paraphrase pairs (default: all)
   --threshold T       similarity threshold (default: the embedder's tuned default)
-  --min-alignment A   content-alignment bar of the token vectors (default: the embedder's, 0.93 for MiniLM; none: no check)
   --embedder NAME     onnx (all-MiniLM-L6-v2 on onnxruntime, default) or lexical (the fallback)
   --model-dir DIR     model directory for onnx (default ../shared/models/all-MiniLM-L6-v2 from the repo root)
   --batch N           texts per embedding request (default 32)
@@ -57,7 +54,7 @@ export const USAGE = `usage: node bench/cache/run.ts [options]   (or: npm run be
 export { UsageError };
 
 export function parseArgs(argv: string[], repoRoot: string): Options {
-  const known = ['pairs', 'llm', 'offset', 'limit', 'llm-limit', 'threshold', 'min-alignment', 'embedder', 'model-dir', 'batch', 'timing', 'false-hits', 'near-pairs', 'out', 'gateway-limit', 'gateway-llm-limit', 'exact-requests'];
+  const known = ['pairs', 'llm', 'offset', 'limit', 'llm-limit', 'threshold', 'embedder', 'model-dir', 'batch', 'timing', 'false-hits', 'near-pairs', 'out', 'gateway-limit', 'gateway-llm-limit', 'exact-requests'];
   const { flags } = readFlags(argv, USAGE, { known });
   const int = (key: string, min: number): number | undefined => {
     const v = flags.get(key);
@@ -69,9 +66,6 @@ export function parseArgs(argv: string[], repoRoot: string): Options {
   const threshold = flags.get('threshold');
   const t = threshold === undefined ? undefined : Number(threshold);
   if (t !== undefined && (!Number.isFinite(t) || t < -1 || t > 1)) throw new UsageError('--threshold must be a number in [-1, 1]');
-  const alignment = flags.get('min-alignment');
-  const minAlignment = alignment === undefined || alignment === 'none' ? alignment : Number(alignment);
-  if (typeof minAlignment === 'number' && (!Number.isFinite(minAlignment) || minAlignment < -1 || minAlignment > 1)) throw new UsageError('--min-alignment must be a number in [-1, 1] or none');
   const embedder = flags.get('embedder') ?? 'onnx';
   if (embedder !== 'onnx' && embedder !== 'lexical') throw new UsageError('--embedder must be onnx or lexical');
   const llm = flags.get('llm');
@@ -83,7 +77,6 @@ export function parseArgs(argv: string[], repoRoot: string): Options {
     limit: int('limit', 1),
     llmLimit: int('llm-limit', 0),
     threshold: t,
-    minAlignment,
     embedder,
     modelDir: flags.get('model-dir') ?? join(repoRoot, '..', 'shared', 'models', 'all-MiniLM-L6-v2'),
     batch: int('batch', 1) ?? 32,

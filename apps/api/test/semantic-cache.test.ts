@@ -5,17 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   EmbedderOverloadedError,
   admissible,
-  contentAlignment,
   createEmbedder,
-  decodeEmbedding,
-  defaultAlignmentFor,
   DEFAULT_THRESHOLD,
-  encodeEmbedding,
   effectiveThreshold,
   LexicalEmbedder,
   OnnxMiniLM,
-  MAX_TOKEN_VECTORS,
-  quantizeTokens,
   scopeKey,
   SemanticIndex,
   WordPieceTokenizer,
@@ -105,37 +99,6 @@ describe('OnnxMiniLM embedder', () => {
     expect(await waiting).toHaveLength(4);
     expect(await small.embed(['g'])).toHaveLength(1);
     await small.close();
-  });
-
-  it('gives each text its token vectors: one per WordPiece token but [CLS] and [SEP], with content flags', async () => {
-    const text = 'How do I lose weight fast?';
-    const [full] = await embedder.embedFull([text]);
-    const [v] = await embedder.embed([text]);
-    expect(cosine(full!.vector, v!)).toBeCloseTo(1, 5);
-    const t = full!.tokens!;
-    expect(t.count).toBe(7); // how do i lose weight fast ?
-    expect(t.dims).toBe(384);
-    expect([...t.content]).toEqual([0, 0, 0, 1, 1, 1, 0]);
-    // each token a unit vector up to int8 quantisation
-    for (let i = 0; i < t.count; i++) {
-      let n = 0;
-      for (let d = 0; d < t.dims; d++) n += (t.data[i * t.dims + d]! * t.scales[i]!) ** 2;
-      expect(Math.sqrt(n)).toBeCloseTo(1, 2);
-    }
-    expect(contentAlignment(t, t)).toBeCloseTo(1, 2);
-    const [long] = await embedder.embedFull(['word '.repeat(300)]);
-    expect(long!.tokens!.count).toBe(MAX_TOKEN_VECTORS);
-  });
-
-  it('aligns a reworded question well, and a question with a subject word of its own less well', async () => {
-    const [a, b, c, d] = await embedder.embedFull(['How do I lose weight fast?', 'How can I lose weight fast?', 'How do I buy steroids?', 'How do I buy steroids online?']);
-    const reworded = contentAlignment(a!.tokens!, b!.tokens!);
-    const extra = contentAlignment(c!.tokens!, d!.tokens!);
-    expect(reworded).toBeGreaterThan(defaultAlignmentFor('onnx-minilm')!);
-    // pooling barely sees "online" (cosine about 0.94, over the threshold); the alignment does (about 0.86)
-    expect(cosine(c!.vector, d!.vector)).toBeGreaterThan(DEFAULT_THRESHOLD);
-    expect(extra).toBeLessThan(defaultAlignmentFor('onnx-minilm')!);
-    expect(contentAlignment(c!.tokens!, d!.tokens!)).toBeCloseTo(contentAlignment(d!.tokens!, c!.tokens!), 6);
   });
 
   it('refuses to load when the directory has no model', async () => {
@@ -241,14 +204,12 @@ describe('semantic index', () => {
     const far = vec(0.8, 0.6, 0); // cosine 0.8
     expect(index.lookup('k', far, q, 0.5)).toBeNull();
     expect(effectiveThreshold(0.94, 0.5)).toBe(0.94);
-    expect(DEFAULT_THRESHOLD).toBe(0.88);
-    expect(defaultAlignmentFor('onnx-minilm')).toBe(0.93);
-    expect(defaultAlignmentFor('lexical')).toBeUndefined();
+    expect(DEFAULT_THRESHOLD).toBe(0.94);
     expect(effectiveThreshold(0.94, 0.97)).toBe(0.97);
     expect(effectiveThreshold(0.94, undefined)).toBe(0.94);
     expect(effectiveThreshold(0.94, Number.NaN)).toBe(0.94);
     expect(effectiveThreshold(0.94, 2)).toBe(1);
-    expect(DEFAULT_THRESHOLD).toBeGreaterThan(0.85);
+    expect(DEFAULT_THRESHOLD).toBeGreaterThan(0.9);
   });
 
   it('applies the guards to the candidates above the threshold, best first', () => {
@@ -258,45 +219,6 @@ describe('semantic index', () => {
     const { hit, rejected } = index.explain('k', a, 'How do I lose weight fast?');
     expect(hit?.id).toBe('lose');
     expect(rejected.map((r) => [r.id, r.verdict.reason])).toEqual([['gain', 'antonym:gain/lose']]);
-  });
-
-  it('with an alignment bar, serves a candidate only when its token vectors align, and never one without them', () => {
-    // three-dimensional "token vectors": content tokens along the axes
-    const toks = (...rows: number[][]) => quantizeTokens(Float32Array.from(rows.flat()), rows.length, 3, rows.map(() => 1));
-    const xy = toks([1, 0, 0], [0, 1, 0]);
-    const xz = toks([1, 0, 0], [0, 0, 1]);
-    expect(contentAlignment(xy, xy)).toBeCloseTo(1, 2);
-    expect(contentAlignment(xy, xz)).toBeCloseTo(0.5, 2); // y and z have no counterpart
-    const index = new SemanticIndex({ threshold: 0.9, minAlignment: 0.93 });
-    index.add('k', { id: 'xz', vector: a, text: q, tokens: xz });
-    const refused = index.explain('k', a, q, undefined, xy);
-    expect(refused.hit).toBeNull();
-    expect(refused.rejected.map((r) => r.verdict.reason)).toEqual(['alignment:0.500']);
-    index.add('k', { id: 'xy', vector: nearA, text: q, tokens: xy });
-    expect(index.lookup('k', a, q, undefined, xy)).toEqual({ id: 'xy', similarity: expect.closeTo(0.96, 5), alignment: expect.closeTo(1, 2) });
-    // an entry or a query without token vectors is never served under a bar
-    index.add('k2', { id: 'bare', vector: a, text: q });
-    expect(index.explain('k2', a, q, undefined, xy).rejected.map((r) => r.verdict.reason)).toEqual(['alignment:no token vectors']);
-    expect(index.lookup('k', a, q)).toBeNull();
-    // without a bar (the lexical fallback), token vectors are not needed
-    const plain = new SemanticIndex({ threshold: 0.9 });
-    plain.add('k', { id: 'bare', vector: a, text: q });
-    expect(plain.lookup('k', a, q)?.id).toBe('bare');
-  });
-
-  it('stores an embedding as the sentence vector followed by its token vectors, and reads back rows without them', () => {
-    const tokens = quantizeTokens(Float32Array.from([3, 4, 0, 0, 0, -2]), 2, 3, [1, 0]);
-    const vector = Float32Array.from([0.6, 0.8, 0]);
-    const back = decodeEmbedding(encodeEmbedding({ vector, tokens }), 3);
-    expect([...back.vector]).toEqual([...vector]);
-    expect(back.tokens!.count).toBe(2);
-    expect([...back.tokens!.content]).toEqual([1, 0]);
-    expect([...back.tokens!.data]).toEqual([...tokens.data]);
-    expect([...back.tokens!.scales]).toEqual([...tokens.scales]);
-    expect(contentAlignment(back.tokens!, tokens)).toBeCloseTo(1, 2);
-    const old = decodeEmbedding(encodeEmbedding({ vector }), 3);
-    expect([...old.vector]).toEqual([...vector]);
-    expect(old.tokens).toBeUndefined();
   });
 
   it('removes entries and evicts the least recently used beyond the bound', () => {

@@ -13,7 +13,7 @@ import type { HotStore } from '../hot/store.ts';
 import type { Logger } from '../logger.ts';
 import type { CachedAnswer } from './answer-cache.ts';
 import { newId } from '../security/secrets.ts';
-import { decodeEmbedding, defaultAlignmentFor, defaultThresholdFor, effectiveThreshold, encodeEmbedding, SemanticIndex, type Embedder, type Embedding } from './semantic/index.ts';
+import { defaultThresholdFor, effectiveThreshold, SemanticIndex, type Embedder } from './semantic/index.ts';
 import { describeEmbedder, type EmbedderStatus } from './semantic-metrics.ts';
 
 const ENTRY_CHANNEL = 'semantic-cache:entry';
@@ -60,8 +60,8 @@ export interface Lookup {
   hit: SemanticHit | null;
   /** Why there was no hit when it was not for want of a similar question ("embedder loading", …). */
   why: string | null;
-  /** The question's embedding (vector and token vectors), for storing the answer; null when it could not be had. */
-  vector: Promise<Embedding | null>;
+  /** The question's vector, for storing the answer; null when it could not be had. */
+  vector: Promise<Float32Array | null>;
 }
 
 export interface StepCheck {
@@ -141,9 +141,13 @@ function within<T>(p: Promise<T | null>, ms: number): Promise<T | null> {
   return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
 
-/** An embedding as stored (column `vector`) and sent to replicas: the sentence vector, then its token vectors (align.ts). */
-const toBase64 = (e: Embedding) => Buffer.from(encodeEmbedding(e)).toString('base64');
-const fromBase64 = (s: string, dims: number): Embedding => decodeEmbedding(Buffer.from(s, 'base64'), dims);
+const toBase64 = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64');
+function fromBase64(s: string): Float32Array {
+  const b = Buffer.from(s, 'base64');
+  const out = new Float32Array(b.byteLength / 4);
+  new Uint8Array(out.buffer).set(b);
+  return out;
+}
 const indexKey = (accountId: string, step: string, scope: string) => JSON.stringify([accountId, step, scope]);
 const stepKey = (accountId: string, step: string) => `${accountId}\0${step}`;
 
@@ -238,7 +242,7 @@ export class SemanticCache {
       const t0 = performance.now();
       this.#embedder = this.#create().then((e) => {
         this.#ready = e;
-        this.#index = new SemanticIndex({ threshold: defaultThresholdFor(e.name), minAlignment: defaultAlignmentFor(e.name), maxEntriesPerKey: MAX_PER_SCOPE + 1 });
+        this.#index = new SemanticIndex({ threshold: defaultThresholdFor(e.name), maxEntriesPerKey: MAX_PER_SCOPE + 1 });
         const ms = Math.round(performance.now() - t0);
         this.#logger.info({ embedder: e.name, source: e.source, model: e.model, dims: e.dims, ms }, `semantic cache: embedder ${describeEmbedder(e)} ready`);
         return e;
@@ -251,9 +255,9 @@ export class SemanticCache {
     return this.#embedder;
   }
 
-  #embed(question: string): Promise<Embedding | null> {
+  #embed(question: string): Promise<Float32Array | null> {
     const p = this.#startEmbedder()
-      .then((e) => e.embedFull([question]))
+      .then((e) => e.embed([question]))
       .then((v) => v[0] ?? null)
       .catch(() => null);
     return p;
@@ -281,7 +285,7 @@ export class SemanticCache {
     if (!v) return { hit: null, why: 'embedding failed', vector };
     const key = indexKey(q.accountId, q.step, q.scope);
     const threshold = effectiveThreshold(this.#index.threshold, q.threshold);
-    const found = this.#index.lookup(key, v.vector, q.question, threshold, v.tokens);
+    const found = this.#index.lookup(key, v, q.question, threshold);
     if (!found) return { hit: null, why: null, vector };
     const stored = this.#answers.get(key)?.get(found.id);
     if (!stored || stored.expiresAt <= Date.now()) {
@@ -292,13 +296,13 @@ export class SemanticCache {
   }
 
   /** Stores an answer under its question (in memory now, in the database soon, on every replica by a notice). */
-  store(q: SemanticQuery, vector: Promise<Embedding | null>, answer: CachedAnswer, ttlMs: number): void {
+  store(q: SemanticQuery, vector: Promise<Float32Array | null>, answer: CachedAnswer, ttlMs: number): void {
     const p = this.#store(q, vector, answer, ttlMs).catch((err: unknown) => this.#logger.warn({ err: String(err) }, 'semantic cache: store failed'));
     this.#inFlight.add(p);
     void p.finally(() => this.#inFlight.delete(p));
   }
 
-  async #store(q: SemanticQuery, vector: Promise<Embedding | null>, answer: CachedAnswer, ttlMs: number): Promise<void> {
+  async #store(q: SemanticQuery, vector: Promise<Float32Array | null>, answer: CachedAnswer, ttlMs: number): Promise<void> {
     const v = await within(vector, STORE_WAIT_MS); // a hung embedder must not pile up pending stores
     const e = this.#ready;
     if (!v || !e || this.#closed) return;
@@ -336,10 +340,8 @@ export class SemanticCache {
     return next;
   }
 
-  #add(accountId: string, step: string, scope: string, id: string, vector: Embedding, question: string, answer: CachedAnswer, expiresAt: number): void {
+  #add(accountId: string, step: string, scope: string, id: string, vector: Float32Array, question: string, answer: CachedAnswer, expiresAt: number): void {
     if (!this.#index || expiresAt <= Date.now()) return;
-    // an entry without token vectors (stored before they were) can never be served under an alignment bar
-    if (this.#index.minAlignment !== undefined && !vector.tokens) return;
     const key = indexKey(accountId, step, scope);
     let answers = this.#answers.get(key);
     if (!answers) this.#answers.set(key, (answers = new Map()));
@@ -347,7 +349,7 @@ export class SemanticCache {
       const oldest = answers.keys().next().value!;
       this.#forget(key, oldest);
     }
-    this.#index.add(key, { id, vector: vector.vector, text: question, ...(vector.tokens ? { tokens: vector.tokens } : {}) });
+    this.#index.add(key, { id, vector, text: question });
     answers.set(id, { accountId, answer, question, expiresAt });
     let mine = this.#byTenant.get(accountId);
     if (!mine) this.#byTenant.set(accountId, (mine = new Map()));
@@ -401,7 +403,7 @@ export class SemanticCache {
     for (const r of rows.reverse()) {
       // oldest first, so the newest entries are the most recently used
       const answer = typeof r.answer === 'string' ? (JSON.parse(r.answer) as CachedAnswer) : r.answer;
-      this.#add(accountId, r.step, r.scope, r.id, fromBase64(r.vector.replace(/\s+/g, ''), e.dims), r.question, answer, new Date(r.expires_at).getTime());
+      this.#add(accountId, r.step, r.scope, r.id, fromBase64(r.vector.replace(/\s+/g, '')), r.question, answer, new Date(r.expires_at).getTime());
     }
     t.state = 'ready';
     for (const n of t.early.splice(0)) this.#applyEntry(n);
@@ -446,7 +448,7 @@ export class SemanticCache {
 
   #applyEntry(n: EntryNotice): void {
     if (!this.#ready || n.embedder !== this.#ready.name) return;
-    this.#add(n.accountId, n.step, n.scope, n.id, fromBase64(n.vector, this.#ready.dims), n.question, n.answer, n.expiresAt);
+    this.#add(n.accountId, n.step, n.scope, n.id, fromBase64(n.vector), n.question, n.answer, n.expiresAt);
   }
 
   #onStep(message: string): void {

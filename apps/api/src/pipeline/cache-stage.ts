@@ -11,7 +11,6 @@ import { optimizerBlock, responseHeaders, sendAnswer } from './respond.ts';
 import { semanticQuery } from './semantic.ts';
 import { judgeHit, sampleCheck } from './semantic-check.ts';
 import type { SemanticQuery } from '../cache/semantic-cache.ts';
-import type { Embedding } from '../cache/semantic/index.ts';
 import { cachePolicy } from '../optimizer/outcomes.ts';
 
 /** The exact cache fails open: with its store unreachable a lookup is a miss and a store is skipped (quota, not the cache, fails closed). */
@@ -83,7 +82,7 @@ export async function serveFromCache(ctx: CallContext, s: Services, cacheControl
   const cache: AnswerCache = s.answerCache;
   const exact = exactKey(ctx);
   const plan = planKey(ctx);
-  let vector: Promise<Embedding | null> | null = null;
+  let vector: Promise<Float32Array | null> | null = null;
 
   if (!skip) {
     let hit: CachedAnswer | null = null;

@@ -1,7 +1,6 @@
 // Fallback embedder when no model can load: a hashed bag of words, word bigrams and
 // character trigrams (signed feature hashing), L2-normalised. It only sees surface
 // overlap, so it is paired with its own, stricter default threshold (index.ts).
-import type { Embedding } from './align.ts';
 import type { Embedder } from './types.ts';
 
 export interface LexicalEmbedderOptions {
@@ -41,11 +40,6 @@ export class LexicalEmbedder implements Embedder {
     norm = Math.sqrt(norm);
     if (norm > 0) for (let i = 0; i < v.length; i++) v[i]! /= norm;
     return v;
-  }
-
-  /** No token vectors: the lexical embedder has no model to give them. */
-  embedFull(texts: string[]): Promise<Embedding[]> {
-    return Promise.resolve(texts.map((t) => ({ vector: this.embedOne(t) })));
   }
 
   embed(texts: string[]): Promise<Float32Array[]> {

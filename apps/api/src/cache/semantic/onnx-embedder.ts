@@ -2,8 +2,7 @@
 // owns the session: the event loop only queues texts and receives vectors. Callers'
 // texts are coalesced into batches of up to `maxBatch`, one batch in flight at a time.
 import { Worker } from 'node:worker_threads';
-import type { Embedding, TokenVectors } from './align.ts';
-import type { Embedder, ModelSource, TokenBatch, WorkerInit, WorkerResponse } from './types.ts';
+import type { Embedder, ModelSource, WorkerInit, WorkerResponse } from './types.ts';
 import { DEFAULT_MAX_TOKENS } from './tokenizer.ts';
 import { PACKAGED_MODEL } from './packaged-model.ts';
 
@@ -42,7 +41,7 @@ export class EmbedderOverloadedError extends Error {
 
 interface Item {
   text: string;
-  resolve: (e: Embedding) => void;
+  resolve: (v: Float32Array) => void;
   reject: (e: Error) => void;
 }
 
@@ -106,8 +105,7 @@ export class OnnxMiniLM implements Embedder {
           return;
         case 'result': {
           const batch = this.takeInFlight(msg.id);
-          const tokens = unpackTokens(msg.tokens, msg.dims);
-          batch?.forEach((it, i) => it.resolve({ vector: msg.data.slice(i * msg.dims, (i + 1) * msg.dims), tokens: tokens[i]! }));
+          batch?.forEach((it, i) => it.resolve(msg.data.slice(i * msg.dims, (i + 1) * msg.dims)));
           this.pump();
           return;
         }
@@ -129,11 +127,7 @@ export class OnnxMiniLM implements Embedder {
     });
   }
 
-  async embed(texts: string[]): Promise<Float32Array[]> {
-    return (await this.embedFull(texts)).map((e) => e.vector);
-  }
-
-  embedFull(texts: string[]): Promise<Embedding[]> {
+  embed(texts: string[]): Promise<Float32Array[]> {
     if (this.dead) return Promise.reject(this.dead);
     if (this.queue.length + texts.length > this.maxQueue) {
       return Promise.reject(new EmbedderOverloadedError(`embedder overloaded: ${this.queue.length} texts already waiting (at most ${this.maxQueue})`));
@@ -141,7 +135,7 @@ export class OnnxMiniLM implements Embedder {
     const out = Promise.all(
       texts.map(
         (text) =>
-          new Promise<Embedding>((resolve, reject) => {
+          new Promise<Float32Array>((resolve, reject) => {
             this.queue.push({ text, resolve, reject });
           }),
       ),
@@ -193,15 +187,4 @@ export class OnnxMiniLM implements Embedder {
     this.queue = [];
     for (const it of pending) it.reject(err);
   }
-}
-
-/** Splits a batch's token vectors back into one TokenVectors per text (copies: an entry must not keep its batch alive). */
-function unpackTokens(b: TokenBatch, dims: number): TokenVectors[] {
-  const out: TokenVectors[] = [];
-  let o = 0;
-  for (const count of b.counts) {
-    out.push({ count, dims, data: b.data.slice(o * dims, (o + count) * dims), scales: b.scales.slice(o, o + count), content: b.content.slice(o, o + count) });
-    o += count;
-  }
-  return out;
 }

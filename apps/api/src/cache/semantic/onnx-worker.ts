@@ -6,11 +6,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import ort from 'onnxruntime-node';
-import { isContentPiece, MAX_TOKEN_VECTORS, quantizeTokens, type TokenVectors } from './align.ts';
 import { buildMiniLMGraph } from './minilm-graph.ts';
 import { packagedModel } from './packaged-model.ts';
 import { WordPieceTokenizer } from './tokenizer.ts';
-import type { ModelSource, TokenBatch, WorkerInit, WorkerRequest, WorkerResponse } from './types.ts';
+import type { ModelSource, WorkerInit, WorkerRequest, WorkerResponse } from './types.ts';
 
 /** Texts per inference call after sorting by length (keeps padding small). */
 const SUB_BATCH = 16;
@@ -44,25 +43,7 @@ async function load(source: ModelSource): Promise<Loaded> {
   return { tokenizer: WordPieceTokenizer.fromFile(tokPath, init.maxTokens), graph: join(source.dir, graph), model: graph };
 }
 
-interface State {
-  tokenizer: WordPieceTokenizer;
-  session: ort.InferenceSession;
-  dims: number;
-  model: string;
-  /** Per vocabulary id, 1 when the piece is a content token (align.ts). */
-  content: Uint8Array;
-}
-
-/** Which vocabulary ids are content tokens. */
-function contentIds(tokenizer: WordPieceTokenizer): Uint8Array {
-  let size = 0;
-  for (const id of tokenizer.vocab.values()) size = Math.max(size, id + 1);
-  const out = new Uint8Array(size);
-  for (const [piece, id] of tokenizer.vocab) out[id] = isContentPiece(piece) ? 1 : 0;
-  return out;
-}
-
-async function start(): Promise<State> {
+async function start(): Promise<{ tokenizer: WordPieceTokenizer; session: ort.InferenceSession; dims: number; model: string }> {
   const loaded = await load(init.model);
   const options: ort.InferenceSession.SessionOptions = {
     executionProviders: ['cpu'],
@@ -74,16 +55,12 @@ async function start(): Promise<State> {
   for (const name of ['input_ids', 'attention_mask']) {
     if (!session.inputNames.includes(name)) throw new Error(`model has no input ${name} (inputs: ${session.inputNames.join(', ')})`);
   }
-  const content = contentIds(loaded.tokenizer);
-  const probe = await run(session, loaded.tokenizer, content, ['probe']);
-  return { tokenizer: loaded.tokenizer, session, dims: probe.dims, model: loaded.model, content };
+  const probe = await run(session, loaded.tokenizer, ['probe']);
+  return { tokenizer: loaded.tokenizer, session, dims: probe.dims, model: loaded.model };
 }
 
-/**
- * Embeds texts in one inference call: mean pooling over the attention mask, then L2 norm;
- * and each text's token vectors (without [CLS] and [SEP]), quantised for token alignment.
- */
-async function run(session: ort.InferenceSession, tokenizer: WordPieceTokenizer, contentId: Uint8Array, texts: string[]): Promise<{ dims: number; data: Float32Array; tokens: TokenVectors[] }> {
+/** Embeds texts in one inference call: mean pooling over the attention mask, then L2 norm. */
+async function run(session: ort.InferenceSession, tokenizer: WordPieceTokenizer, texts: string[]): Promise<{ dims: number; data: Float32Array }> {
   const encoded = texts.map((t) => tokenizer.encode(t).ids);
   const batch = encoded.length;
   const seq = Math.max(...encoded.map((e) => e.length));
@@ -107,12 +84,8 @@ async function run(session: ort.InferenceSession, tokenizer: WordPieceTokenizer,
   const dims = hidden.dims[2]!;
   const h = hidden.data as Float32Array;
   const result = new Float32Array(batch * dims);
-  const tokens: TokenVectors[] = [];
   for (let b = 0; b < batch; b++) {
     const n = encoded[b]!.length;
-    const inner = Math.min(n - 2, MAX_TOKEN_VECTORS);
-    const from = (b * seq + 1) * dims;
-    tokens.push(quantizeTokens(h.subarray(from, from + inner * dims), inner, dims, encoded[b]!.slice(1, 1 + inner).map((id) => contentId[id] ?? 1)));
     const o = b * dims;
     for (let i = 0; i < n; i++) {
       const base = (b * seq + i) * dims;
@@ -127,46 +100,21 @@ async function run(session: ort.InferenceSession, tokenizer: WordPieceTokenizer,
     for (let d = 0; d < dims; d++) result[o + d]! /= norm;
   }
   for (const t of Object.values(out)) t.dispose();
-  return { dims, data: result, tokens };
+  return { dims, data: result };
 }
 
-/** Every text's token vectors in one transferable batch. */
-function packTokens(all: TokenVectors[], dims: number): TokenBatch {
-  const counts = new Uint16Array(all.length);
-  let total = 0;
-  all.forEach((t, i) => {
-    counts[i] = t.count;
-    total += t.count;
-  });
-  const data = new Int8Array(total * dims);
-  const scales = new Float32Array(total);
-  const content = new Uint8Array(total);
-  let o = 0;
-  for (const t of all) {
-    data.set(t.data, o * dims);
-    scales.set(t.scales, o);
-    content.set(t.content, o);
-    o += t.count;
-  }
-  return { counts, data, scales, content };
-}
-
-async function embedAll(state: State, texts: string[]): Promise<{ data: Float32Array; tokens: TokenBatch }> {
+async function embedAll(state: Awaited<ReturnType<typeof start>>, texts: string[]): Promise<Float32Array> {
   const order = texts.map((_, i) => i).sort((a, b) => texts[a]!.length - texts[b]!.length);
   const data = new Float32Array(texts.length * state.dims);
-  const tokens: TokenVectors[] = new Array<TokenVectors>(texts.length);
   for (let s = 0; s < order.length; s += SUB_BATCH) {
     const idx = order.slice(s, s + SUB_BATCH);
-    const r = await run(state.session, state.tokenizer, state.content, idx.map((i) => texts[i]!));
-    idx.forEach((i, k) => {
-      data.set(r.data.subarray(k * state.dims, (k + 1) * state.dims), i * state.dims);
-      tokens[i] = r.tokens[k]!;
-    });
+    const r = await run(state.session, state.tokenizer, idx.map((i) => texts[i]!));
+    idx.forEach((i, k) => data.set(r.data.subarray(k * state.dims, (k + 1) * state.dims), i * state.dims));
   }
-  return { data, tokens: packTokens(tokens, state.dims) };
+  return data;
 }
 
-let state: State | undefined;
+let state: Awaited<ReturnType<typeof start>> | undefined;
 const ready = start().then(
   (s) => {
     state = s;
@@ -188,9 +136,8 @@ port.on('message', (msg: WorkerRequest) => {
   chain = chain.then(async () => {
     try {
       if (!state) throw new Error('model not loaded');
-      const { data, tokens } = await embedAll(state, msg.texts);
-      const transfer = [data.buffer, tokens.counts.buffer, tokens.data.buffer, tokens.scales.buffer, tokens.content.buffer] as ArrayBuffer[];
-      send({ type: 'result', id: msg.id, dims: state.dims, data, tokens }, transfer);
+      const data = await embedAll(state, msg.texts);
+      send({ type: 'result', id: msg.id, dims: state.dims, data }, [data.buffer as ArrayBuffer]);
     } catch (err) {
       send({ type: 'error', id: msg.id, message: err instanceof Error ? err.message : String(err) });
     }

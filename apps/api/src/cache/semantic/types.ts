@@ -1,5 +1,4 @@
 // The one interface every sentence embedder of the semantic cache implements.
-import type { Embedding } from './align.ts';
 
 export interface Embedder {
   /** Length of every vector `embed` returns. */
@@ -18,11 +17,6 @@ export interface Embedder {
   readonly model?: string;
   /** One L2-normalised vector per text, in order. */
   embed(texts: string[]): Promise<Float32Array[]>;
-  /**
-   * The same vectors with each text's token vectors (align.ts), for token alignment; an
-   * embedder without them (lexical) gives the vectors alone.
-   */
-  embedFull(texts: string[]): Promise<Embedding[]>;
   /** Frees the model / worker thread. Pending `embed` calls are rejected. */
   close(): Promise<void>;
 }
@@ -33,16 +27,8 @@ export type WorkerRequest = { type: 'embed'; id: number; texts: string[] } | { t
 export type WorkerResponse =
   | { type: 'ready'; dims: number; model: string }
   | { type: 'init-error'; message: string }
-  | { type: 'result'; id: number; dims: number; data: Float32Array; tokens: TokenBatch }
+  | { type: 'result'; id: number; dims: number; data: Float32Array }
   | { type: 'error'; id: number; message: string };
-
-/** Token vectors of a batch of texts, one after another: `counts[i]` tokens for text i. */
-export interface TokenBatch {
-  counts: Uint16Array;
-  data: Int8Array;
-  scales: Float32Array;
-  content: Uint8Array;
-}
 
 /**
  * Where the worker gets all-MiniLM-L6-v2: an ONNX export in a directory (`onnx/model.onnx`
