@@ -62,7 +62,7 @@ export class WriteAheadLog {
     return this.#dirty;
   }
 
-    /** Flushes to disk now, blocking (rotation and shutdown). */
+  /** Flushes to disk now, blocking (rotation and shutdown). */
   sync(): void {
     if (!this.#dirty) return;
     fsyncSync(this.#fd);
