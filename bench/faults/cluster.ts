@@ -38,6 +38,8 @@ export class Replica {
   readonly redisGate: Gate;
   readonly #settings: ReplicaSettings;
   child: Child | undefined;
+  /** Its process is alive (started and not exited). */
+  running = false;
 
   private constructor(name: string, port: number, dataDir: string, wal: Tmpfs, redisGate: Gate, settings: ReplicaSettings) {
     this.name = name;
@@ -94,6 +96,10 @@ export class Replica {
       },
     });
     const child = this.child;
+    this.running = true;
+    void child.exited.then(() => {
+      if (this.child === child) this.running = false;
+    });
     const deadline = Date.now() + 120_000;
     let gone = false;
     void child.exited.then(() => (gone = true));

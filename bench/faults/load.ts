@@ -79,10 +79,21 @@ function describeError(e: unknown): { status: number | undefined; error: string;
 }
 
 /** One request of `kind`; never throws. */
-export async function send(origin: string, agent: Agent, agentIndex: number, kind: Kind, i: number, n: number, timeoutMs: number, extra: { key?: string; body?: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming } = {}): Promise<Outcome> {
+export async function send(
+  origin: string,
+  agent: Agent,
+  agentIndex: number,
+  kind: Kind,
+  i: number,
+  n: number,
+  timeoutMs: number,
+  extra: { key?: string; body?: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming; onStart?: (o: Outcome) => void } = {},
+): Promise<Outcome> {
   const seen = { done: false };
   const ai = client(origin, agent.apiKey, timeoutMs, seen);
+  // filled in as the answer arrives (server and call id with the headers), so a live request can be watched
   const o: Outcome = { i, kind, agent: agentIndex, startedAt: Date.now(), endedAt: 0, ok: false, status: undefined, error: undefined, callId: undefined, server: undefined, done: false };
+  extra.onStart?.(o);
   try {
     if (kind === 'json' || kind === 'keyed') {
       const key = extra.key ?? (kind === 'keyed' ? `faults-${n}` : undefined);
@@ -131,6 +142,8 @@ export async function send(origin: string, agent: Agent, agentIndex: number, kin
 /** An open loop: request i goes out at start + i/rate whatever happened before. */
 export class Load {
   readonly outcomes: Outcome[] = [];
+  /** Requests under way (their outcome filled in as the answer arrives). */
+  readonly live = new Set<Outcome>();
   readonly #origin: string;
   readonly #agents: Agent[];
   readonly #o: LoadOptions;
@@ -166,7 +179,9 @@ export class Load {
     }
     const kind = this.#o.mix[i % this.#o.mix.length]!;
     const a = i % this.#agents.length;
-    const p = send(this.#origin, this.#agents[a]!, a, kind, i, this.#o.firstId + i, this.#o.timeoutMs).then((o) => {
+    let live: Outcome | undefined;
+    const p = send(this.#origin, this.#agents[a]!, a, kind, i, this.#o.firstId + i, this.#o.timeoutMs, { onStart: (o) => this.live.add((live = o)) }).then((o) => {
+      this.live.delete(live!);
       this.outcomes.push(o);
     });
     this.#inFlight.add(p);

@@ -10,6 +10,7 @@
 //     request fails once it is out (the survivors serve);
 //   - recovery: no request fails once the fault is healed and every replica is back.
 import { startOpenAIMock, type MockVendor } from '@optimizer/mock-providers';
+import pg from 'pg';
 import { killAll, sleep } from '../overhead/procs.ts';
 import { checkLedger } from '../scale/ledger.ts';
 import { api, CALLS_PAGE, makeAgents, signup, type Agent } from '../scale/tenant.ts';
@@ -31,7 +32,7 @@ export interface SuiteOptions {
   log: (line: string) => void;
 }
 
-export const SMALL: Omit<SuiteOptions, 'log'> = { replicas: 2, ratePerSec: 12, warmMs: 1500, holdMs: 3000, tailMs: 1500, replays: 6 };
+export const SMALL: Omit<SuiteOptions, 'log'> = { replicas: 2, ratePerSec: 12, warmMs: 1000, holdMs: 2000, tailMs: 1000, replays: 6 };
 export const FULL: Omit<SuiteOptions, 'log'> = { replicas: 3, ratePerSec: 40, warmMs: 5000, holdMs: 8000, tailMs: 5000, replays: 30 };
 
 export interface Check {
@@ -104,8 +105,8 @@ export class FaultSuite {
     const t0 = Date.now();
     this.pg = await startPostgres({ walBytes: 24 * 1024 * 1024 });
     this.redis = await startRedis();
-    // streams of ~30 chunks 30 ms apart: long enough to be in flight when a replica is told to stop
-    this.vendor = await startOpenAIMock({ host: '127.0.0.1', chunkDelayMs: 30, record: false });
+    // streams of ~16 chunks 100 ms apart (~1.6 s): long enough to be in flight when a replica is told to stop
+    this.vendor = await startOpenAIMock({ host: '127.0.0.1', chunkDelayMs: 100, record: false });
     this.vendorGate = new Gate({ host: '127.0.0.1', port: this.vendor.port });
     await this.vendorGate.open();
     const settings = {
@@ -151,21 +152,24 @@ export class FaultSuite {
     }
   }
 
-  async run(name: ScenarioName): Promise<ScenarioResult> {
+  /** Runs one scenario; `restart: false` leaves a replica stopped by SIGTERM down (the last scenario of a run). */
+  async run(name: ScenarioName, opts: { restart?: boolean } = {}): Promise<ScenarioResult> {
     const t0 = Date.now();
     await this.allUp();
     const origin = this.balancer.origin;
+    if (this.replicas.some((r) => !r.running)) throw new Error('a replica is down: only the last scenario may leave one stopped');
     const owner = await signup(origin);
     const total = (this.o.ratePerSec * (this.o.warmMs + this.o.holdMs * 2 + this.o.tailMs + 30_000)) / 1000;
     const agents = await makeAgents(origin, owner, total, name);
-    const mix: Kind[] = name === 'stream-cut' ? ['json', 'stream', 'vendor-cut', 'keyed', 'client-cut', 'stream'] : ['json', 'stream', 'keyed', 'stream'];
+    // an odd cycle: the balancer's round robin sends every kind to every replica
+    const mix: Kind[] = name === 'stream-cut' ? ['json', 'stream', 'vendor-cut', 'keyed', 'client-cut', 'stream', 'json'] : ['json', 'stream', 'keyed', 'stream', 'json'];
     const load = new Load(origin, agents, { ratePerSec: this.o.ratePerSec, mix, timeoutMs: 20_000, firstId: (this.#firstId += 10_000_000) });
     load.start();
     const checks: Check[] = [];
     let marks: Marks;
     try {
       await sleep(this.o.warmMs);
-      marks = await this.#strike(name, load, checks);
+      marks = await this.#strike(name, load, checks, opts.restart ?? true);
       await sleep(this.o.tailMs);
     } finally {
       await load.stop();
@@ -181,7 +185,7 @@ export class FaultSuite {
   }
 
   /** Strikes the fault, checks what happens while it lasts, heals it; returns when all was back. */
-  async #strike(name: ScenarioName, load: Load, checks: Check[]): Promise<Marks> {
+  async #strike(name: ScenarioName, load: Load, checks: Check[], restart: boolean): Promise<Marks> {
     const sock = this.balancer.statsSocket;
     const victim = this.replicas[0]!;
     /** The sick replica is out, and nothing fails from then until `until`. */
@@ -271,6 +275,12 @@ export class FaultSuite {
       case 'postgres-wal-full': {
         const at = Date.now();
         const filled = this.pg.wal.fill();
+        // the WAL moves on to new segments (as other writers' volume would make it) until one cannot be
+        // created: rather than after the ~1 MB the current segment still takes (minutes of a small load's batches)
+        for (let i = 0; i < 20 && (await this.pg.up()); i++) {
+          await this.#adminQuery('create table if not exists fault_scratch (n int); insert into fault_scratch values (1); select pg_switch_wal()').catch(() => undefined);
+          await sleep(100);
+        }
         // the meter's batches need WAL: PostgreSQL PANICs when it cannot write a segment
         let downAt = 0;
         while (Date.now() - at < this.o.holdMs + 10_000) {
@@ -290,23 +300,37 @@ export class FaultSuite {
         break;
       }
       case 'sigterm-drain': {
-        // wait until streams are in flight through the victim (its own in-flight count is not visible: the load's outcomes tell afterwards)
+        // SIGTERM once streams are under way through the victim (their headers came from it)
+        const liveStreams = () => [...load.live].filter((o) => o.kind === 'stream' && o.server === victim.name);
+        const waitFrom = Date.now();
+        while (liveStreams().length < 2 && Date.now() - waitFrom < 10_000) await sleep(20);
+        const streams = liveStreams();
         const at = Date.now();
         victim.signal('SIGTERM');
         const code = await victim.exited();
         const exitedAt = Date.now();
-        const inFlight = load.outcomes.filter((o) => o.server === victim.name && (o.kind === 'stream' || o.kind === 'client-cut' || o.kind === 'vendor-cut') && o.startedAt < at && o.endedAt > at);
-        const streams = inFlight.filter((o) => o.kind === 'stream');
+        while (streams.some((o) => o.endedAt === 0)) await sleep(20);
         const drained = streams.filter((o) => o.ok && o.done);
         checks.push(check('in-flight streams drain', streams.length > 0 && drained.length === streams.length, `${drained.length}/${streams.length} streams in flight on ${victim.name} at SIGTERM ended with [DONE]; it exited ${code} after ${exitedAt - at} ms`));
         checks.push(check('graceful exit', code === 0, `exit code ${code}`));
         await takenOut('SIGTERM', at, async () => {
-          await victim.start();
+          if (restart) await victim.start();
         });
+        if (!restart) return { recoveredAt: Date.now() };
         break;
       }
     }
     return { recoveredAt: await this.allUp() };
+  }
+
+  async #adminQuery(sql: string): Promise<void> {
+    const c = new pg.Client({ connectionString: this.pg.adminUrl });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
   }
 
   /** Keyed calls answered by one replica, sent again to another: the same call, replayed. */
@@ -317,7 +341,7 @@ export class FaultSuite {
     const picked = keyed.filter((_, i) => i % step === 0).slice(0, this.o.replays);
     const wrong: string[] = [];
     for (const [i, o] of picked.entries()) {
-      const others = this.replicas.filter((r) => r.name !== o.server);
+      const others = this.replicas.filter((r) => r.name !== o.server && r.running);
       const target = others[i % others.length]!;
       const r = await send(target.origin, agents[o.agent]!, o.agent, 'keyed', -1, 0, 20_000, { key: o.key!, body: o.body! });
       if (!(r.status === 200 && r.callId === o.callId && r.error === 'replayed')) wrong.push(`${o.key} first ${o.callId} on ${o.server}, on ${target.name}: ${r.status} ${r.callId} ${r.error ?? 'not replayed'}`);
@@ -328,7 +352,7 @@ export class FaultSuite {
   async #ledger(name: ScenarioName, owner: string, agents: Agent[], load: Load): Promise<Check[]> {
     // every replica flushes its batch (a dashboard read flushes the answering replica's meter)
     await sleep(300);
-    for (const r of this.replicas) await api(r.origin, owner, 'GET', '/v1/dashboard/savings');
+    for (const r of this.replicas.filter((x) => x.running)) await api(r.origin, owner, 'GET', '/v1/dashboard/savings');
     const acked = load.acked();
     const ledger = await checkLedger(this.balancer.origin, owner, agents, acked);
     // calls metered as answered that no client saw acknowledged: at most one per request that failed
