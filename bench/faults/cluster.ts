@@ -152,7 +152,8 @@ export function faultConfig(statsSocket: string): (port: number, backends: strin
   return (port, backends) =>
     haproxyConfig(port, backends)
       .replace('global\n', `global\n    stats socket ${statsSocket} mode 600 level admin\n`)
-      .replace('defaults\n', 'defaults\n    retries 3\n    option redispatch 1\n')
+      // a check answers within 3 s (readiness pings PostgreSQL and Redis, up to 2 s each, on a loaded machine)
+      .replace('defaults\n', 'defaults\n    retries 3\n    option redispatch 1\n    timeout check 3s\n')
       .replace('backend replicas\n', 'backend replicas\n    http-response set-header x-served-by %s\n');
 }
 
