@@ -13,7 +13,7 @@ import { request } from 'undici';
 import { freePort, sleep, spawnNode, stopChild, type Child } from '../overhead/procs.ts';
 import { repoRoot } from '../overhead/targets.ts';
 import { haproxyConfig, startBalancer, type Balancer } from '../scale/haproxy.ts';
-import { Gate, mountTmpfs, type Tmpfs } from './env.ts';
+import { GateProcess, mountTmpfs, type Tmpfs } from './env.ts';
 
 const guard = join(repoRoot, 'bench', 'overhead', 'child-guard.ts');
 const mainTs = join(repoRoot, 'apps', 'api', 'src', 'main.ts');
@@ -35,13 +35,13 @@ export class Replica {
   readonly port: number;
   readonly dataDir: string;
   readonly wal: Tmpfs;
-  readonly redisGate: Gate;
+  readonly redisGate: GateProcess;
   readonly #settings: ReplicaSettings;
   child: Child | undefined;
   /** Its process is alive (started and not exited). */
   running = false;
 
-  private constructor(name: string, port: number, dataDir: string, wal: Tmpfs, redisGate: Gate, settings: ReplicaSettings) {
+  private constructor(name: string, port: number, dataDir: string, wal: Tmpfs, redisGate: GateProcess, settings: ReplicaSettings) {
     this.name = name;
     this.port = port;
     this.dataDir = dataDir;
@@ -55,8 +55,7 @@ export class Replica {
     const dataDir = mkdtempSync(join(tmpdir(), `faults-${name}-`));
     mkdirSync(join(dataDir, 'wal'), { mode: 0o700 });
     const wal = mountTmpfs(join(dataDir, 'wal'), settings.walBytes);
-    const redisGate = new Gate(settings.redis);
-    await redisGate.open();
+    const redisGate = await GateProcess.start(settings.redis);
     return new Replica(name, port, dataDir, wal, redisGate, settings);
   }
 

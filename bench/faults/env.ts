@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { createClient } from 'redis';
-import { freePort, sleep, spawnChild, stopChild, type Child } from '../overhead/procs.ts';
+import { fileURLToPath } from 'node:url';
+import { freePort, sleep, spawnChild, spawnNode, stopChild, type Child } from '../overhead/procs.ts';
 
 /** A program started under a shell that stops it when this process's pipe closes (even after SIGKILL); `pid` is the program's. */
 export interface Guarded {
@@ -355,4 +356,71 @@ function unlink([a, b]: [Socket, Socket]): void {
   b.unpipe(a);
   a.pause();
   b.pause();
+}
+
+/** A Gate in its own process (gate-child.ts), driven over its stdin. */
+export class GateProcess {
+  readonly child: Child;
+  readonly port: number;
+  #out = '';
+
+  private constructor(child: Child, port: number) {
+    this.child = child;
+    this.port = port;
+    child.proc.stdout?.on('data', (b: Buffer) => (this.#out += b.toString('utf8')));
+  }
+
+  static async start(target: { host: string; port: number }): Promise<GateProcess> {
+    const script = fileURLToPath(new URL('./gate-child.ts', import.meta.url));
+    const child = spawnNode('gate', [script, `${target.host}:${target.port}`], { core: undefined, cwd: tmpdir(), env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
+    const port = await new Promise<number>((resolve, reject) => {
+      let buf = '';
+      const timer = setTimeout(() => reject(new Error(`gate did not start:\n${child.output()}`)), 15_000);
+      const onData = (b: Buffer) => {
+        buf += b.toString('utf8');
+        const line = buf.split('\n')[0];
+        if (buf.includes('\n') && line) {
+          clearTimeout(timer);
+          child.proc.stdout?.off('data', onData);
+          resolve((JSON.parse(line) as { port: number }).port);
+        }
+      };
+      child.proc.stdout?.on('data', onData);
+      void child.exited.then(() => reject(new Error(`gate exited:\n${child.output()}`)));
+    });
+    return new GateProcess(child, port);
+  }
+
+  get url(): string {
+    return `127.0.0.1:${this.port}`;
+  }
+
+  async #command(cmd: 'cut' | 'open' | 'stall' | 'resume'): Promise<void> {
+    const mark = `ok ${cmd}\n`;
+    this.#out = '';
+    this.child.proc.stdin?.write(`${cmd}\n`);
+    const deadline = Date.now() + 10_000;
+    while (!this.#out.includes(mark)) {
+      if (Date.now() > deadline) throw new Error(`gate did not ${cmd}: ${this.child.output()}`);
+      await sleep(10);
+    }
+  }
+
+  cut(): Promise<void> {
+    return this.#command('cut');
+  }
+  open(): Promise<void> {
+    return this.#command('open');
+  }
+  stall(): Promise<void> {
+    return this.#command('stall');
+  }
+  resume(): Promise<void> {
+    return this.#command('resume');
+  }
+
+  async close(): Promise<void> {
+    this.child.proc.stdin?.end();
+    await stopChild(this.child);
+  }
 }

@@ -16,7 +16,7 @@ const USAGE = `usage: node bench/faults/run.ts [options]
   --small              the size the test suite runs (2 replicas, 12 req/s, short phases)
   --only a,b           these scenarios only: ${SCENARIOS.join(', ')}
   --replicas N         replicas behind the balancer (default 3; small 2)
-  --rate N             requests per second of the load (default 40; small 12)
+  --rate N             requests per second of the load (default 30; small 12)
   --hold MS            how long each fault is held (default 8000; small 3000)`;
 
 function log(line: string): void {
