@@ -139,6 +139,8 @@ export interface PrivatePostgres {
   start(): Promise<void>;
   /** Whether it accepts a query now. */
   up(): Promise<boolean>;
+  /** Waits until it accepts queries, starting it again if the postmaster exited (a failed crash recovery stops it); whether it restarted it. */
+  ensureUp(timeoutMs: number): Promise<boolean>;
   log(): string;
   close(): Promise<void>;
 }
@@ -209,6 +211,22 @@ export async function startPostgres(o: { walBytes: number }): Promise<PrivatePos
     up,
     start,
     stop,
+    async ensureUp(timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      let exited = false;
+      const child = g?.child;
+      if (child) void child.exited.then(() => (exited = true));
+      while (Date.now() < deadline) {
+        if (await up()) return false;
+        if (exited || !g) {
+          g = undefined;
+          await start();
+          return true;
+        }
+        await sleep(200);
+      }
+      throw new Error(`private PostgreSQL not back in ${timeoutMs} ms:\n${g?.child.output() ?? ''}`);
+    },
     async restart(downMs = 0) {
       await stop();
       await sleep(downMs);
