@@ -37,6 +37,8 @@ const tasks = {
   'bench:scale': [['node', 'bench/scale/run.ts', ...process.argv.slice(3)]],
   'bench:soak': [['node', 'bench/scale/run.ts', '--soak', ...process.argv.slice(3)]],
   'bench:storage': [['node', 'bench/storage/run.ts', ...process.argv.slice(3)]],
+  // the fault suite at full size (its small size runs inside `npm test`: bench/faults/faults.test.ts)
+  'test:faults': [['node', 'bench/faults/run.ts', ...process.argv.slice(3)]],
   // the demo drives its calls with the SDK, whose package exports its built dist/
   demo: [['pnpm', '--filter', '@optimizer/admin-web', 'build'], ['pnpm', '--filter', '@optimizer/sdk', 'build'], ['node', 'demo/run.ts', ...process.argv.slice(3)]],
   'docs:errors': [['node', 'scripts/error-docs.ts', ...process.argv.slice(3)]],

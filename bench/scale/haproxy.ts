@@ -60,12 +60,17 @@ export interface Balancer {
  * Starts haproxy in the foreground under a shell that kills it when the benchmark's pipe closes
  * (the benchmark ended, even by SIGKILL), then waits until every backend answers through it.
  */
-export async function startBalancer(backends: string[], readyProbe: (origin: string) => Promise<boolean>): Promise<Balancer> {
+export async function startBalancer(
+  backends: string[],
+  readyProbe: (origin: string) => Promise<boolean>,
+  /** Another config (the fault suite adds a stats socket and redispatch); haproxyConfig by default. */
+  configFor: (port: number, backends: string[]) => string = haproxyConfig,
+): Promise<Balancer> {
   ensureHaproxy();
   const dir = mkdtempSync(join(tmpdir(), 'bench-haproxy-'));
   const port = await freePort();
   const cfg = join(dir, 'haproxy.cfg');
-  writeFileSync(cfg, haproxyConfig(port, backends));
+  writeFileSync(cfg, configFor(port, backends));
   // haproxy stops when the shell gets SIGTERM (stopChild) and when this process's pipe to the
   // shell's stdin closes (a watcher reading it as fd 3: an asynchronous list's own stdin is /dev/null)
   const script = [

@@ -61,6 +61,8 @@ export class Meter {
   #closed = false;
   /** Lines recorded but not yet written to the file, and who waits for them. */
   #unwritten: string[] = [];
+  /** Those lines' rows: they join the database's batch only once their line is in the file. */
+  #unwrittenRows = emptyBatch();
   #waiters: { resolve: () => void; reject: (err: unknown) => void }[] = [];
   #writeScheduled = false;
 
@@ -146,7 +148,7 @@ export class Meter {
     for (const key of KEYS) {
       const rows = batch[key];
       if (rows === undefined) continue;
-      const pending = this.#pending[key];
+      const pending = this.#unwrittenRows[key];
       let list = '';
       for (let i = 0; i < rows.length; i++) {
         const json = JSON.stringify(rows[i]);
@@ -174,25 +176,30 @@ export class Meter {
     this.#writeScheduled = false;
     if (this.#unwritten.length === 0) return;
     const lines = this.#unwritten;
+    const rows = this.#unwrittenRows;
     const waiters = this.#waiters;
     this.#unwritten = [];
+    this.#unwrittenRows = emptyBatch();
     this.#waiters = [];
     try {
       this.#wal.appendLines(lines.length === 1 ? lines[0]! : lines.join(''));
       this.#armSync();
     } catch (err) {
-      // Not durable: those calls answer with an error (their rows still go to the database).
-      this.#logger.error({ err, calls: lines.length }, 'could not write metering records to the write-ahead file');
+      // Not durable: those calls answer with an error, and are not metered either. A client
+      // told 500 retries (its Idempotency-Key is released for that), and a call both metered
+      // here and answered again on the retry would be charged twice for one answer.
+      this.#logger.error({ err, calls: lines.length }, 'could not write metering records to the write-ahead file; those calls fail unmetered');
       for (const w of waiters) w.reject(err);
       return;
     }
+    merge(this.#pending, rows);
     for (const w of waiters) w.resolve();
   };
 
   /** Writes everything recorded before this call (waiting out a flush already under way). */
   async flush(): Promise<void> {
     while (this.#flushing) await this.#flushing;
-    if (this.pending === 0 && this.#segments.length === 0) return;
+    if (this.pending === 0 && this.#unwritten.length === 0 && this.#segments.length === 0) return;
     this.#flushing = this.#flushOnce().finally(() => (this.#flushing = null));
     return this.#flushing;
   }
@@ -232,6 +239,11 @@ export class Meter {
     if (inserts.length === 0) return;
     const client = this.#db.em().getConnection().getClient();
     await client.executeQuery(CompiledQuery.raw(`with ${inserts.join(', ')} select 1`, params));
+  }
+
+  /** Whether the write-ahead file's disk takes a write now (readiness: a full disk fails every call). */
+  writable(): boolean {
+    return this.#wal.canWrite();
   }
 
   async close(): Promise<void> {

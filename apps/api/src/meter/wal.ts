@@ -2,7 +2,7 @@
 // wait; the meter groups the lines of one event-loop turn into one write) before
 // its response completes, fsynced on a short timer, and removed once the database
 // holds it. At start, whatever a killed process left is replayed.
-import { closeSync, fdatasync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -11,6 +11,8 @@ export class WriteAheadLog {
   #fd: number;
   #path: string;
   #seq = 0;
+  /** Bytes of whole lines in the open segment: where a failed append is cut back to. */
+  #size = 0;
   #dirty = false;
   #syncing = false;
   readonly #removals = new Set<Promise<void>>();
@@ -51,15 +53,62 @@ export class WriteAheadLog {
     this.appendLines(JSON.stringify(entry) + '\n');
   }
 
-  /** Appends complete lines (each ending in a newline) in one write. */
+  /**
+   * Appends complete lines (each ending in a newline) in one write, or throws with nothing
+   * appended. A full disk can take part of a write (a short write, no error): the rest is
+   * written on, and when the disk refuses it the segment is cut back to its last whole line,
+   * so no torn fragment is acknowledged, nor glued to the next line (which a replay would
+   * then drop with it).
+   */
   appendLines(text: string): void {
-    writeSync(this.#fd, text);
+    const buf = Buffer.from(text, 'utf8');
+    let done = 0;
+    try {
+      while (done < buf.length) done += writeSync(this.#fd, buf, done, buf.length - done);
+    } catch (err) {
+      if (done > 0) {
+        try {
+          ftruncateSync(this.#fd, this.#size);
+        } catch {
+          // a torn last line is skipped by the replay; the next append still starts clean below
+        }
+      }
+      throw err;
+    }
+    this.#size += buf.length;
     this.#dirty = true;
   }
 
   /** Whether lines were written since the last sync began. */
   get dirty(): boolean {
     return this.#dirty;
+  }
+
+  /**
+   * Whether the file system takes a write of `bytes` now (readiness): written to a probe file
+   * beside the segments and truncated again. A full disk fails it, as it would fail the calls.
+   */
+  canWrite(bytes = 16_384): boolean {
+    const path = join(this.#dir, 'ready.probe');
+    let fd: number | undefined;
+    try {
+      fd = openSync(path, 'w', 0o600);
+      const buf = Buffer.alloc(bytes);
+      let done = 0;
+      while (done < bytes) done += writeSync(fd, buf, done, bytes - done);
+      return true;
+    } catch {
+      return false;
+    } finally {
+      if (fd !== undefined) {
+        try {
+          ftruncateSync(fd, 0);
+          closeSync(fd);
+        } catch {
+          // closing a probe never fails readiness
+        }
+      }
+    }
   }
 
   /** Flushes to disk now, blocking (rotation and shutdown). */
@@ -85,6 +134,7 @@ export class WriteAheadLog {
     const closedFd = this.#fd;
     const closed = this.#path;
     [this.#path, this.#fd] = this.#open();
+    this.#size = 0;
     this.#dirty = false;
     // flush the closed segment on the thread pool, then close it
     fdatasync(closedFd, () => closeSync(closedFd));

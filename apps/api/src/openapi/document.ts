@@ -343,7 +343,7 @@ export const operations: Operation[] = [
     method: 'get',
     path: '/readyz',
     tag: 'Operations',
-    summary: 'Readiness: the database (and Redis, when configured) answer',
+    summary: 'Readiness: the database (and Redis, when configured) answer, and the metering file takes writes',
     description: 'Status 503 with the same body when a dependency is down; which one, never its error.',
     auth: 'none',
     ok: { status: 200, description: 'Every dependency answered.', schema: readiness },

@@ -21,6 +21,8 @@ export function registerHealthRoutes(app: FastifyInstance, s: Services): void {
     const [database, redis] = await Promise.all([state(s.db.ping()), s.hot.kind === 'redis' ? state(s.hot.ping()) : null]);
     checks.database = database;
     if (redis !== null) checks.redis = redis;
+    // a full disk under the write-ahead file answers every call 500: the balancer should send them elsewhere
+    checks.meter_file = s.meter.writable() ? 'ok' : 'down';
     const ready = Object.values(checks).every((v) => v === 'ok');
     return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks });
   });
