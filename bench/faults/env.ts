@@ -12,6 +12,7 @@ import pg from 'pg';
 import { createClient } from 'redis';
 import { fileURLToPath } from 'node:url';
 import { freePort, sleep, spawnChild, spawnNode, stopChild, type Child } from '../overhead/procs.ts';
+import { firstLineNumber } from '../scale/haproxy.ts';
 
 /** A program started under a shell that stops it when this process's pipe closes (even after SIGKILL); `pid` is the program's. */
 export interface Guarded {
@@ -33,19 +34,7 @@ export async function startGuarded(name: string, argv: string[], opts: { stopSig
     'wait "$pid"; wait "$pid"',
   ].join('\n');
   const child = spawnChild(name, 'sh', ['-c', script, 'sh', ...argv], { cwd: opts.cwd, env: opts.env ?? { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' } });
-  const pid = await new Promise<number>((resolve, reject) => {
-    let buf = '';
-    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${child.output()}`)), 10_000);
-    child.proc.stdout?.on('data', (b: Buffer) => {
-      buf += b.toString('utf8');
-      const m = /^(\d+)\n/.exec(buf);
-      if (m) {
-        clearTimeout(timer);
-        resolve(Number(m[1]));
-      }
-    });
-    void child.exited.then(() => reject(new Error(`${name} exited:\n${child.output()}`)));
-  });
+  const pid = await firstLineNumber(child, name);
   return { child, pid };
 }
 

@@ -102,10 +102,11 @@ export async function startBalancer(
   return { origin, pid, stop };
 }
 
-function firstLineNumber(child: Child): Promise<number> {
+/** The number a wrapper script prints on its first line (the pid it started), within 10 s. */
+export function firstLineNumber(child: Child, name = 'haproxy'): Promise<number> {
   return new Promise((resolve, reject) => {
     let buf = '';
-    const timer = setTimeout(() => reject(new Error(`haproxy did not start:\n${child.output()}`)), 10_000);
+    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${child.output()}`)), 10_000);
     child.proc.stdout?.on('data', (b: Buffer) => {
       buf += b.toString('utf8');
       const m = /^(\d+)\n/.exec(buf);
@@ -114,6 +115,6 @@ function firstLineNumber(child: Child): Promise<number> {
         resolve(Number(m[1]));
       }
     });
-    void child.exited.then(() => reject(new Error(`haproxy exited:\n${child.output()}`)));
+    void child.exited.then(() => reject(new Error(`${name} exited:\n${child.output()}`)));
   });
 }
