@@ -6,6 +6,15 @@ import { closeSync, fdatasync, fsyncSync, ftruncateSync, mkdirSync, openSync, re
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
+/** What the readiness probe writes: about the size of a busy event-loop turn's lines. */
+const PROBE = Buffer.alloc(16_384);
+
+/** Writes all of `buf`, going on after a short write (a nearly full disk takes part of one); throws when the disk refuses. */
+function writeAll(fd: number, buf: Buffer): void {
+  let done = 0;
+  while (done < buf.length) done += writeSync(fd, buf, done, buf.length - done);
+}
+
 export class WriteAheadLog {
   readonly #dir: string;
   #fd: number;
@@ -62,16 +71,13 @@ export class WriteAheadLog {
    */
   appendLines(text: string): void {
     const buf = Buffer.from(text, 'utf8');
-    let done = 0;
     try {
-      while (done < buf.length) done += writeSync(this.#fd, buf, done, buf.length - done);
+      writeAll(this.#fd, buf);
     } catch (err) {
-      if (done > 0) {
-        try {
-          ftruncateSync(this.#fd, this.#size);
-        } catch {
-          // a torn last line is skipped by the replay; the next append still starts clean below
-        }
+      try {
+        ftruncateSync(this.#fd, this.#size); // nothing to cut when the disk took none of it
+      } catch {
+        // a torn last line is skipped by the replay; the next append still starts clean below
       }
       throw err;
     }
@@ -85,17 +91,15 @@ export class WriteAheadLog {
   }
 
   /**
-   * Whether the file system takes a write of `bytes` now (readiness): written to a probe file
+   * Whether the file system takes a write of 16 KiB now (readiness): written to a probe file
    * beside the segments and truncated again. A full disk fails it, as it would fail the calls.
    */
-  canWrite(bytes = 16_384): boolean {
+  canWrite(): boolean {
     const path = join(this.#dir, 'ready.probe');
     let fd: number | undefined;
     try {
       fd = openSync(path, 'w', 0o600);
-      const buf = Buffer.alloc(bytes);
-      let done = 0;
-      while (done < bytes) done += writeSync(fd, buf, done, bytes - done);
+      writeAll(fd, PROBE);
       return true;
     } catch {
       return false;
