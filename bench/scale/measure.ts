@@ -10,7 +10,7 @@ import { checkLedger, type LedgerReport } from './ledger.ts';
 import { getStatus, type Replica } from './replicas.ts';
 import { postgresTicks, type SharedState } from './shared.ts';
 import { api, makeAgents, signup } from './tenant.ts';
-import { plainTraffic } from './traffic.ts';
+import { plainTraffic, type Traffic } from './traffic.ts';
 
 export interface StepOptions {
   ratePerSec: number;
@@ -54,6 +54,28 @@ export async function flushAll(replicas: Replica[], key: string): Promise<void> 
   for (const r of replicas) await api(r.origin, key, 'GET', '/v1/dashboard/savings');
 }
 
+/**
+ * The scale bench's load through the balancer: an open loop of plain calls at `ratePerSec` on
+ * one pool; `open(ms, offset)` sends for `ms`, numbering its calls from the traffic's `offset`.
+ */
+export function scaleLoad(origin: string, traffic: Traffic, ratePerSec: number) {
+  const endpoint: Endpoint = { origin, path: COMPLETIONS, headers: {} };
+  const pool = makePool(endpoint, { connections: 256, timeoutMs: 30_000 });
+  const open = (durationMs: number, offset: number) =>
+    openLoop(pool, endpoint, {
+      ratePerSec,
+      durationMs,
+      stream: false,
+      model: 'gpt-4o-mini',
+      maxInFlight: 2000,
+      drainMs: 10_000,
+      firstId: 0,
+      request: (i) => traffic.request(i + offset),
+      onExchange: (i, st, r) => traffic.onExchange(i + offset, st, r),
+    });
+  return { pool, open };
+}
+
 export async function runStep(replicas: Replica[], shared: SharedState, o: StepOptions, log: (l: string) => void): Promise<StepResult> {
   const balancer = await startBalancer(replicas.map((r) => r.hostPort), readyProbe);
   try {
@@ -61,20 +83,7 @@ export async function runStep(replicas: Replica[], shared: SharedState, o: StepO
     const calls = Math.ceil((o.ratePerSec * (o.durationMs + o.warmupMs + o.sampleMs)) / 1000);
     const agents = await makeAgents(balancer.origin, owner, calls, `scale-${replicas.length}`);
     const traffic = plainTraffic(agents, o.firstId);
-    const endpoint: Endpoint = { origin: balancer.origin, path: COMPLETIONS, headers: {} };
-    const pool = makePool(endpoint, { connections: 256, timeoutMs: 30_000 });
-    const open = (durationMs: number, offset: number) =>
-      openLoop(pool, endpoint, {
-        ratePerSec: o.ratePerSec,
-        durationMs,
-        stream: false,
-        model: 'gpt-4o-mini',
-        maxInFlight: 2000,
-        drainMs: 10_000,
-        firstId: 0,
-        request: (i) => traffic.request(i + offset),
-        onExchange: (i, s, r) => traffic.onExchange(i + offset, s, r),
-      });
+    const { pool, open } = scaleLoad(balancer.origin, traffic, o.ratePerSec);
     const warmCalls = Math.ceil((o.ratePerSec * o.warmupMs) / 1000);
     if (o.warmupMs > 0) await open(o.warmupMs, 0);
     const pids = [...replicas.map((r) => r.child.pid), balancer.pid];

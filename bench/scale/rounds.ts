@@ -8,12 +8,11 @@
 // replicas, haproxy, the PostgreSQL backends of the run's database, Redis — over the measured
 // window only (the load and the settling of what it deferred), divided by the calls answered in it.
 import { readFileSync } from 'node:fs';
-import { makePool, openLoop, type Endpoint } from '../overhead/load.ts';
 import { CLOCK_TICKS, cpuTicks, settleProcesses, sleep } from '../overhead/procs.ts';
 import { coreBusyShare, summarize, type LatencySummary } from '../overhead/stats.ts';
 import { startBalancer } from './haproxy.ts';
 import { checkLedger, type LedgerReport } from './ledger.ts';
-import { COMPLETIONS, flushAll, readyProbe } from './measure.ts';
+import { flushAll, readyProbe, scaleLoad } from './measure.ts';
 import { monitorRedis } from './monitor.ts';
 import type { Replica } from './replicas.ts';
 import { postgresTicks, type SharedState } from './shared.ts';
@@ -150,23 +149,14 @@ export async function runRound(index: number, active: Replica[], paused: Replica
     const calls = Math.ceil((o.ratePerSec * (o.warmupMs + o.monitorMs + o.durationMs)) / 1000);
     const agents = await makeAgents(balancer.origin, owner, calls, `round-${index}`);
     const traffic = plainTraffic(agents, o.firstId);
-    const endpoint: Endpoint = { origin: balancer.origin, path: COMPLETIONS, headers: {} };
-    const pool = makePool(endpoint, { connections: 256, timeoutMs: 30_000 });
+    const load = scaleLoad(balancer.origin, traffic, o.ratePerSec);
+    const pool = load.pool;
     let offset = 0;
+    // each phase's calls follow the last phase's
     const open = async (durationMs: number) => {
       const first = offset;
       offset += Math.max(1, Math.round((o.ratePerSec * durationMs) / 1000));
-      return openLoop(pool, endpoint, {
-        ratePerSec: o.ratePerSec,
-        durationMs,
-        stream: false,
-        model: 'gpt-4o-mini',
-        maxInFlight: 2000,
-        drainMs: 10_000,
-        firstId: 0,
-        request: (i) => traffic.request(i + first),
-        onExchange: (i, s, r) => traffic.onExchange(i + first, s, r),
-      });
+      return load.open(durationMs, first);
     };
     try {
       if (o.warmupMs > 0) await open(o.warmupMs);
