@@ -1,10 +1,11 @@
 // Exploration as an investment, the cheap judge's panel, shared priors, and evidence from
 // outcomes: the rules that keep learning from costing more than it saves.
 import { describe, expect, it } from 'vitest';
-import { payback, planExploration, probesByCase, type ExploreInput, type Prospect } from '../src/optimizer/exploration.ts';
+import { bestLevel, levelFloor, payback, planExploration, probesByCase, type ExploreInput, type Prospect } from '../src/optimizer/exploration.ts';
 import { JudgePanel } from '../src/optimizer/judge-panel.ts';
 import { pool, posterior } from '../src/optimizer/priors.ts';
 import { combine, StepEvidence } from '../src/optimizer/evidence.ts';
+import { cheapestMix, holdBound, MIX_MARGIN, mixKey, servesUnder } from '../src/optimizer/mix.ts';
 
 const prospect = (over: Partial<Prospect> = {}): Prospect => ({ key: 'model:small', models: ['small'], n: 0, retention: 0.92, se: 0.06, costShare: 0.05, probeShare: 0.05, gradesPerProbe: 0.6, ...over });
 const input = (calls: number, over: Partial<ExploreInput> = {}): ExploreInput => ({
@@ -16,6 +17,8 @@ const input = (calls: number, over: Partial<ExploreInput> = {}): ExploreInput =>
   allowanceCalls: 2,
   prospects: [prospect()],
   draw: 0,
+  // one candidate serving alone: the rule's mechanics; mixes have their own tests
+  levels: [1],
   ...over,
 });
 
@@ -169,6 +172,26 @@ describe('evidence from outcomes', () => {
     expect(after.retention).toBeGreaterThan(0.95);
   });
 
+  it('reads the differences still waiting for an outcome through those that got one, not as wrong answers', () => {
+    // a two-way choice: the baseline is right 86 % of the time; the candidate differs on one call in five,
+    // and where they differ it is right one time in four (true retention 1 + (0.05 − 0.15) / 0.86 ≈ 0.88)
+    const e = new StepEvidence();
+    let i = 0;
+    for (; i < 400; i++) {
+      const differs = i % 5 === 0;
+      const baseRight = differs ? i % 20 !== 0 : i % 50 > 5;
+      e.addProbe(probe(i, differs));
+      // outcomes come for three calls in ten
+      if (i % 10 < 3 || (differs && i % 40 < 10)) e.addServed({ at: i, policy: 'model:big', score: baseRight ? 1 : 0, source: 'outcome', call: `call-${i}` }, true);
+    }
+    const st = e.stats({ kind: 'model', model: 'small' }, 'big');
+    expect(st.n).toBe(400);
+    // counted as wrong, the pending differences would read it near 0.78; cautious on the resolved ones (a differing
+    // answer counts as wrong where the baseline's was wrong too), it reads near 0.82
+    expect(st.retention).toBeGreaterThan(0.8);
+    expect(st.retention).toBeLessThan(0.88);
+  });
+
   it('knows a gate at once where its models disagree (the baseline serves) or agree with the baseline', () => {
     const e = new StepEvidence();
     for (let i = 0; i < 50; i++) {
@@ -184,6 +207,71 @@ describe('evidence from outcomes', () => {
   });
 });
 
+describe('a candidate under the bar, mixed with the baseline', () => {
+  it('is proven at the share of calls where its proof pays back best, against the bar that share needs', () => {
+    // a model of retention 0.92 may serve (1 − 0.95) / (1 − 0.92) = 62 % of calls beside the baseline
+    expect(levelFloor(0.95, 0.6)).toBeCloseTo(0.9167, 4);
+    expect(levelFloor(0.95, 1)).toBeCloseTo(0.95, 9);
+    const under = prospect({ n: 200, retention: 0.92, se: 0.02, gradesPerProbe: 0 });
+    // alone it sits 1.5 standard errors under the bar: unlikely to hold; at 60 % or 35 % of calls it is nearly
+    // proven already, and pays back more
+    const level = bestLevel(under, input(3000, { levels: [1, 0.6, 0.35] }));
+    expect(level.share).toBeLessThan(1);
+    expect(level.payback).toBeGreaterThan(2 * payback(under, input(3000)));
+    const plan = planExploration(input(3000, { prospects: [under], levels: [1, 0.6, 0.35] }));
+    expect(plan.reason).toMatch(/^explored: probed model:small for (60|35)% of calls beside the baseline \(payback [\d.]+×, rate 1\.00\)$/);
+  });
+
+  it('gains only what a mix adds over what already serves', () => {
+    const under = prospect({ n: 200, retention: 0.92, se: 0.02, gradesPerProbe: 0, costShare: 0.05 });
+    // serving 60 % of calls on it already costs 0.6 × 0.05 + 0.4 = 0.43 of the baseline: only the move to all of them could add
+    const serving = input(3000, { servingShare: 0.43, levels: [1, 0.6, 0.35] });
+    expect(bestLevel(under, serving).share).toBe(1);
+  });
+});
+
+describe('mixes that serve', () => {
+  const weighed = (key: string, retention: number, se: number, cost: number, n = 200) => ({ policy: { kind: 'model' as const, model: key }, stats: { n, retention, lcb: retention - se, ucb: retention + se, costMicros: cost, costUcbMicros: cost } });
+  const bound = (st: { retention: number; lcb: number; ucb: number }) => holdBound(st as never, 1.3, 1);
+
+  it('give a policy under the bar the share of calls that keeps the mix at the floor, each side at its cautious bound', () => {
+    const cheap = weighed('cheap', 0.9, 0.01, 50); // bound 0.887
+    const m = cheapestMix([cheap], [], 0.95, 1000, 900, bound)!;
+    expect(m.over).toBeNull(); // beside the baseline
+    // aimed a margin over the floor
+    expect(m.share).toBeCloseTo((0.05 - MIX_MARGIN) / 0.113, 3);
+    expect(m.bound).toBeCloseTo(0.95 + MIX_MARGIN, 9);
+    expect(m.costMicros).toBeCloseTo(m.share * 50 + (1 - m.share) * 1000, 6);
+    expect(mixKey(m, 'big')).toBe(`mix:model:cheap@${m.share.toFixed(2)}|model:big`);
+  });
+
+  it('pair it with the cheapest policy that holds when that costs less than the baseline, and refuse a mix that saves nothing', () => {
+    const cheap = weighed('cheap', 0.9, 0.01, 50);
+    const gate = weighed('gate', 0.99, 0.005, 300); // holds at 0.9835
+    const m = cheapestMix([cheap], [gate], 0.95, 1000, 900, bound)!;
+    expect(m.over?.policy).toEqual(gate.policy);
+    expect(m.bound).toBeCloseTo(0.95 + MIX_MARGIN, 9);
+    // beaten by a cheaper holder
+    expect(cheapestMix([cheap], [gate], 0.95, 1000, 100, bound)).toBeNull();
+    // a policy far under the bar would get under 10 % of the calls: not a mix
+    expect(cheapestMix([weighed('poor', 0.4, 0.01, 10)], [], 0.95, 1000, 900, bound)).toBeNull();
+  });
+
+  it('spread the cheaper side evenly over the calls', () => {
+    const counts = { under: 0, total: 0 };
+    const picks: boolean[] = [];
+    for (let i = 0; i < 20; i++) {
+      const u = servesUnder(counts, 0.25);
+      counts.total++;
+      if (u) counts.under++;
+      picks.push(u);
+    }
+    expect(counts.under).toBe(5);
+    // never two in a row at a quarter
+    expect(picks.some((p, i) => p && picks[i + 1])).toBe(false);
+  });
+});
+
 describe('a candidate sitting on the bar', () => {
   it('is not worth proving where its proof would take more calls than the step is expected to have left, however cheap each probe', () => {
     // 0.941 against a floor of 0.95 with the spread of 300 probes: thousands of probes to tell apart
@@ -192,6 +280,8 @@ describe('a candidate sitting on the bar', () => {
     expect(c.holds).toBeGreaterThan(400); // what the old cap priced it at
     expect(payback(onBar, input(700))).toBe(0);
     expect(planExploration(input(700, { prospects: [onBar] })).probe).toBeNull();
+    // beside the baseline on part of the calls it is nearly proven already: worth a few more probes there
+    expect(bestLevel(onBar, input(700, { levels: [1, 0.6, 0.35] })).share).toBeLessThan(1);
   });
 });
 

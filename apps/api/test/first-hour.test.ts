@@ -42,7 +42,7 @@ describe('the first hour', () => {
     expect(baseline).toBeGreaterThan(0);
     expect(actual).toBeLessThanOrEqual(1.05 * baseline);
     for (const c of calls) {
-      const why = c.reasons.filter((r) => /^(explored: probed \S+ \(payback [\d.]+×, rate [\d.]+\)|no probe: .+)$/.test(r));
+      const why = c.reasons.filter((r) => /^(explored: probed \S+ (for \d+% of calls beside the baseline )?\(payback [\d.]+×, rate [\d.]+\)|no probe: .+)$/.test(r));
       expect(why, JSON.stringify(c.reasons)).toHaveLength(1);
       // a call that explored says so, and one that did not spent nothing on it (unless it says it measured the cheap judge)
       if (why[0]!.startsWith('no probe') && !c.reasons.some((r) => r.startsWith('judge measure:'))) expect(c.cost.exploration).toBe(0);

@@ -181,7 +181,7 @@ export class StepEvidence {
   /** Policy statistics computed since the evidence last changed. */
   readonly #stats = new Map<string, PolicyStats>();
   /** Each policy's graded differences and costs over the probes, kept until the probes change. */
-  readonly #probed = new Map<string, { diffs: number[]; costs: number[] }>();
+  readonly #probed = new Map<string, { diffs: number[]; costs: number[]; linked: Linked }>();
   /** Each policy's share of probes that disagreed with the baseline, kept until the probes change. */
   readonly #disagreement = new Map<string, { n: number; rate: number }>();
   /** The judge's error rate from the probes, kept until the probes change. */
@@ -359,8 +359,17 @@ export class StepEvidence {
     if (cached) return cached;
     let probed = this.#probed.get(cacheKey);
     if (!probed) {
-      probed = { diffs: [], costs: [] };
+      probed = { diffs: [], costs: [], linked: { agree: 0, pending: 0, resolved: [] } };
       for (const p of this.probes) {
+        if (linkedToOutcome(p, policy)) {
+          const o = this.#outcomeDiff(p, policy, baselineModel);
+          if (o === null) continue;
+          probed.costs.push(o.cost);
+          if (o.diff === 0 && !o.differs) probed.linked.agree++;
+          else if (o.diff === null) probed.linked.pending++;
+          else probed.linked.resolved.push({ diff: o.diff, judged: o.judged });
+          continue;
+        }
         const d = this.#probeDiff(p, policy, baselineModel);
         if (d === null) continue;
         probed.diffs.push(d.diff);
@@ -391,6 +400,8 @@ export class StepEvidence {
       judged = { r: 1 + m / mb, se: Math.max(spread, leastSpread(diffs.length)) / Math.sqrt(diffs.length) / mb, n: diffs.length };
       estimates.push(judged);
     }
+    const linked = linkedEstimate(probed.linked, e, band);
+    if (linked) estimates.push(linked);
     const reported = this.#outcomeRetention(outcomes);
     if (reported) estimates.push(reported);
     if (chained && policy.kind === 'model') {
@@ -526,29 +537,31 @@ export class StepEvidence {
   }
 
   /**
-   * A probe that waits for its call's outcome. With the outcome, the baseline's answer has its
-   * true score: an answer that agrees with it shares that score; one that differs is graded
-   * when the judge graded it, and otherwise counted as wrong (a cautious bound that costs
-   * nothing: no judge). Until the outcome comes (most never do), the baseline's answer is taken
-   * as right, the most cautious reading: what agrees with it, or defers to it, is known at once,
-   * and only a differing answer is counted against the candidate. Dropping the probes with no
-   * outcome would waste most of them, and keeping only their agreements would over-claim.
+   * A probe that waits for its call's outcome. An answer that agrees with the baseline's shares
+   * its score (known at once, whatever the outcome); one that differs is resolved by the judge's
+   * grade when it has one, else by the outcome when it comes (the baseline's answer is then
+   * right or wrong, and the differing one is counted as wrong: cautious, and free), else it is
+   * pending: most never get an outcome, and `linkedEstimate` reads them through the ones that did.
    */
-  #outcomeDiff(p: Probe, policy: Policy, baselineModel: string): { diff: number; cost: number } | null {
-    const truth = p.outcome ?? 1;
-    const differs = (model: string): number => gradedDiff(p, p.answers[model]!) ?? -truth;
+  #outcomeDiff(p: Probe, policy: Policy, baselineModel: string): { diff: number | null; differs: boolean; judged: boolean; cost: number } | null {
+    const differs = (model: string, cost: number) => {
+      const graded = gradedDiff(p, p.answers[model]!);
+      if (graded === 0) return { diff: 0, differs: false, judged: false, cost };
+      if (graded !== null) return { diff: graded, differs: true, judged: true, cost };
+      return { diff: p.outcome === undefined ? null : -p.outcome, differs: true, judged: false, cost };
+    };
     switch (policy.kind) {
       case 'model': {
-        if (policy.model === baselineModel) return { diff: 0, cost: p.baselineCostMicros };
+        if (policy.model === baselineModel) return { diff: 0, differs: false, judged: false, cost: p.baselineCostMicros };
         const a = p.answers[policy.model];
-        return a ? { diff: differs(policy.model), cost: a.costMicros } : null;
+        return a ? differs(policy.model, a.costMicros) : null;
       }
       case 'gate': {
         const a = p.answers[policy.a];
         const b = p.answers[policy.b];
         if (!a || !b) return null;
         const cost = a.costMicros + b.costMicros;
-        return agree(a.text, b.text) ? { diff: differs(policy.a), cost } : { diff: 0, cost: cost + p.baselineCostMicros };
+        return agree(a.text, b.text) ? differs(policy.a, cost) : { diff: 0, differs: false, judged: false, cost: cost + p.baselineCostMicros };
       }
       default:
         return null;
@@ -558,8 +571,7 @@ export class StepEvidence {
   /** A policy's answer to one probed request, graded: its score minus the baseline's, and what it cost. */
   #probeDiff(p: Probe, policy: Policy, baselineModel: string): { diff: number; cost: number } | null {
     if (p.reference) return null; // compared with another policy's answer, not the baseline's: see #chained
-    if ((p.outcome !== undefined || p.awaitsOutcome) && p.policy !== undefined && (policy.kind === 'model' || policy.kind === 'gate')) return this.#outcomeDiff(p, policy, baselineModel);
-    if (p.awaitsOutcome) return null;
+    if (p.awaitsOutcome) return null; // read by #outcomeDiff, or no evidence for this policy
     // a probe for one candidate graded only what that candidate needed: it is evidence for it alone
     const isBaseline = policy.kind === 'model' && policy.model === baselineModel;
     if (p.policy !== undefined && !isBaseline && !covers(p, policy)) return null;
@@ -616,6 +628,44 @@ export class StepEvidence {
   recent(policy: string, since: number): ServedSample[] {
     return (this.#servedBy.get(policy) ?? []).filter((s) => s.at >= since);
   }
+}
+
+/** Whether a probe's differing answers wait for its call's outcome, for a policy its answers can speak for. */
+function linkedToOutcome(p: Probe, policy: Policy): boolean {
+  return (p.outcome !== undefined || p.awaitsOutcome === true) && p.policy !== undefined && !p.reference && (policy.kind === 'model' || policy.kind === 'gate');
+}
+
+/** A policy's probes that wait for outcomes: answers that agree with the baseline's, that differ and are still unresolved, and the resolved differences. */
+interface Linked {
+  agree: number;
+  pending: number;
+  resolved: { diff: number; judged: boolean }[];
+}
+
+/** Pseudo-differences at −1 that the resolved ones are read with: a few resolved answers must not promise much. */
+const PESSIMISTIC_PSEUDO = 2;
+
+/**
+ * Retention from probes linked to their calls' outcomes, read as a two-phase sample: how
+ * often the answers differ is known from every probe, and what a difference is worth from
+ * those whose outcome (or the judge) resolved it; a pending one is neither counted as wrong
+ * (on a two-way choice where the baseline errs one time in seven, that read a model of true
+ * retention 0.88 as 0.55) nor dropped. Outcomes are taken as reported independently of
+ * whether the answer was right.
+ */
+function linkedEstimate(l: Linked, e: number, band: { lo: number; hi: number }): { r: number; se: number; n: number } | null {
+  const n = l.agree + l.pending + l.resolved.length;
+  if (n === 0) return null;
+  const q = (l.pending + l.resolved.length) / n;
+  const diffs = l.resolved.map((x) => (x.judged ? x.diff / (1 - 2 * e) : x.diff));
+  const k = diffs.length + PESSIMISTIC_PSEUDO;
+  const m = (diffs.reduce((a, b) => a + b, 0) - PESSIMISTIC_PSEUDO) / k;
+  const spread = diffs.length > 1 ? sd(diffs, mean(diffs)) : 1;
+  const varM = Math.max(spread, leastSpread(diffs.length)) ** 2 / k;
+  const d = q * m;
+  const se = Math.sqrt(q * q * varM + (m * m * q * (1 - q)) / n);
+  const mb = d < 0 ? band.lo : band.hi;
+  return { r: 1 + d / mb, se: Math.max(se, leastSpread(n) / Math.sqrt(n)) / mb, n };
 }
 
 /** Whether a probe made for one candidate graded all that `policy`'s evidence needs. */

@@ -48,6 +48,8 @@ export interface ExploreInput {
   prospects: Prospect[];
   /** A uniform draw in [0, 1) for sampling. */
   draw: number;
+  /** The shares of calls a candidate may be proven to serve (`MIX_LEVELS`; [1] where mixes may not serve). */
+  levels?: readonly number[];
 }
 
 export interface ExplorePlan {
@@ -131,16 +133,53 @@ export function remainingCalls(t: Traffic): number {
   return t.calls;
 }
 
-/** The payback of proving `p`: expected saving over the remaining traffic once proven, over the cost of proving it. */
-export function payback(p: Prospect, input: ExploreInput): number {
-  const gain = input.servingShare - p.costShare;
+/**
+ * The shares of calls a candidate may be proven to serve: alone (1), or mixed with the
+ * baseline on part of the calls (the bar is a mean: a policy of retention r can serve a
+ * share (1 − floor) / (1 − r) of them). A candidate just under the bar is worth proving at a
+ * lower level, where its proof is short; one far over it, alone.
+ */
+export const MIX_LEVELS = [1, 0.6, 0.35];
+
+/** The retention a candidate must be shown to hold to serve `share` of the calls beside the baseline. */
+export function levelFloor(floor: number, share: number): number {
+  return 1 - (1 - floor) / share;
+}
+
+/** A candidate's best level: the share it would serve, the bar it must clear for it, and the payback. */
+export interface Level {
+  share: number;
+  floor: number;
+  payback: number;
+}
+
+/** The payback of proving `p` at one level: expected saving over the remaining traffic once proven, over the cost of proving it. */
+function levelPayback(p: Prospect, input: ExploreInput, share: number, floor: number): number {
+  // serving `share` of the calls, the baseline the rest: against what serves now
+  const gain = input.servingShare - (share * p.costShare + (1 - share));
   if (gain <= 0) return 0;
-  const c = probesByCase(p, input.floor);
+  const c = probesByCase(p, floor);
   // a candidate that holds serves once proven; either way the decision costs its expected probes
   const after = remainingCalls(input.traffic) - c.holds;
   if (after <= 0) return 0;
   const cost = expectedProbes(c) * (p.probeShare + p.gradesPerProbe * input.gradeShare);
   return (c.pHolds * gain * after) / Math.max(cost, 1e-9);
+}
+
+/** The level at which proving `p` pays back best. */
+export function bestLevel(p: Prospect, input: ExploreInput): Level {
+  let best: Level = { share: 1, floor: input.floor, payback: 0 };
+  for (const share of input.levels ?? MIX_LEVELS) {
+    const floor = share === 1 ? input.floor : levelFloor(input.floor, share);
+    const v = levelPayback(p, input, share, floor);
+    if (v > best.payback) best = { share, floor, payback: v };
+  }
+  return best;
+}
+
+/** The payback of proving `p` at its best level. */
+export function payback(p: Prospect, input: ExploreInput): number {
+  return bestLevel(p, input).payback;
 }
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
@@ -151,8 +190,8 @@ const usd = (micros: number) => (micros / 1e6).toFixed(micros < 10_000 ? 4 : 2);
 const perCall = (t: Traffic) => (t.calls > 0 ? t.baselineMicros / t.calls : 0);
 
 /** What proving `p` still costs, in micro-dollars, should it hold (the longer case that pays): answers and grades. */
-function provingCost(p: Prospect, input: ExploreInput): number {
-  return probesByCase(p, input.floor).holds * (p.probeShare + p.gradesPerProbe * input.gradeShare) * perCall(input.traffic);
+function provingCost(p: Prospect, input: ExploreInput, floor: number): number {
+  return probesByCase(p, floor).holds * (p.probeShare + p.gradesPerProbe * input.gradeShare) * perCall(input.traffic);
 }
 
 /** What is left of the step's budget share, with the start-up allowance; a share of 0 turns exploring off, allowance included. */
@@ -169,11 +208,11 @@ function lossLeft(t: Traffic): number {
 export function planExploration(input: ExploreInput): ExplorePlan {
   const t = input.traffic;
   let bestPayback = 0;
-  const paying: { p: Prospect; v: number }[] = [];
+  const paying: { p: Prospect; v: number; floor: number; share: number }[] = [];
   for (const p of input.prospects) {
-    const v = payback(p, input);
-    bestPayback = Math.max(bestPayback, v);
-    if (v >= MIN_PAYBACK) paying.push({ p, v });
+    const level = bestLevel(p, input);
+    bestPayback = Math.max(bestPayback, level.payback);
+    if (level.payback >= MIN_PAYBACK) paying.push({ p, v: level.payback, floor: level.floor, share: level.share });
   }
   const none = (why: string, rate = 0): ExplorePlan => ({ probe: null, reason: `no probe: ${why}`, payback: bestPayback, rate, funded: false });
   if (paying.length === 0) return none(input.prospects.length === 0 ? 'no cheaper policy is open' : `payback ${times(bestPayback)} < ${MIN_PAYBACK}`);
@@ -187,7 +226,7 @@ export function planExploration(input: ExploreInput): ExplorePlan {
   // an investment is started only when it can be finished: a proof abandoned half-way when the budget
   // runs out is all cost and no saving (on steps of a few hundred calls, that was every exploration)
   const left = Math.min(budgetLeft(input), lossLeft(t)); // what is left of the share, never past the net-loss margin
-  const priced = paying.map((x) => ({ ...x, cost: provingCost(x.p, input) }));
+  const priced = paying.map((x) => ({ ...x, cost: provingCost(x.p, input, x.floor) }));
   const viable = priced.filter((x) => x.cost <= left);
   if (viable.length === 0) {
     const best = priced.reduce((a, x) => (x.v > a.v ? x : a));
@@ -203,5 +242,5 @@ export function planExploration(input: ExploreInput): ExplorePlan {
   const total = viable.reduce((a, x) => a + weight(x.v), 0);
   let pick = (((input.draw / Math.max(rate, 1e-9)) * 7_919) % 1) * total;
   const chosen = viable.find((x) => (pick -= weight(x.v)) < 0) ?? viable[viable.length - 1]!;
-  return { probe: chosen.p, reason: `explored: probed ${chosen.p.key} (payback ${times(chosen.v)}, rate ${rate.toFixed(2)})`, payback: bestPayback, rate, funded: true };
+  return { probe: chosen.p, reason: `explored: probed ${chosen.p.key}${chosen.share < 1 ? ` for ${pct(chosen.share)} of calls beside the baseline` : ''} (payback ${times(chosen.v)}, rate ${rate.toFixed(2)})`, payback: bestPayback, rate, funded: true };
 }

@@ -9,7 +9,8 @@ import { newId } from '../security/secrets.ts';
 import type { CallEvent } from '../wire/events.ts';
 import { mean, sd, StepEvidence, type PolicyStats, type Probe, type ServedSample } from './evidence.ts';
 import { candidatePolicies, describePolicy, parsePolicy, policyKey, policyModels, type Policy } from './policies.ts';
-import { HOLD_Z, MIN_EVIDENCE, MIN_PAYBACK, planExploration } from './exploration.ts';
+import { HOLD_Z, levelFloor, MIN_EVIDENCE, MIN_PAYBACK, MIX_LEVELS, planExploration } from './exploration.ts';
+import { cheapestMix, holdBound, mixKey, servesUnder, type Mix, type Weighed } from './mix.ts';
 import { JudgePanel, type JudgePair } from './judge-panel.ts';
 import { pool, posterior, type Estimate } from './priors.ts';
 import { MIN_OUTCOME_SHARE, probeCosts, prospect, Z_STATS, type StepTraffic } from './prospects.ts';
@@ -85,6 +86,8 @@ interface StepState {
   drifted: string[];
   reopenedAt: number;
   chosen: string;
+  /** Calls served by the step's mix, and how many of them its cheaper side served (keeps the split even). */
+  mixCounts: { mix: string; under: number; total: number };
   /** Calls served since the step last settled (paces drift checks). */
   settledCalls: number;
   /** When the step was last decided, graded or probed (for loaded evidence: the row's time), in ms. */
@@ -201,6 +204,12 @@ export interface LockedStep {
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
+
+/** Why a mix serves the call, and which of its sides this call got. */
+function mixReason(m: Mix, served: Policy, input: DecideInput): string {
+  const over = m.over ? describePolicy(m.over.policy) : `the baseline ${input.baseline}`;
+  return `routed to ${describePolicy(served)} by a mix: ${describePolicy(m.under.policy)} on ${Math.round(m.share * 100)}% of calls (${m.under.stats.n} samples, under ${input.floor} alone), ${over} on the rest; the mix holds ${m.bound.toFixed(3)} ≥ ${input.floor} of the baseline's quality`;
+}
 
 function stepId(k: StepKey): string {
   return `${k.workflowId}|${k.fingerprint}|${k.release}`;
@@ -322,7 +331,7 @@ export class Optimizer {
     const id = stepId(k);
     let s = this.#states.get(id);
     if (!s) {
-      s = { key: k, evidence: new StepEvidence(), settled: false, resettling: false, traffic: { calls: 0, baselineMicros: 0, actualMicros: 0, exploredMicros: 0, outcomes: 0 }, lastPlan: { payback: 0, rate: 0 }, drifted: [], reopenedAt: 0, chosen: '', view: [], settledCalls: 0, lastUsed: at };
+      s = { key: k, evidence: new StepEvidence(), settled: false, resettling: false, traffic: { calls: 0, baselineMicros: 0, actualMicros: 0, exploredMicros: 0, outcomes: 0 }, lastPlan: { payback: 0, rate: 0 }, drifted: [], reopenedAt: 0, chosen: '', view: [], settledCalls: 0, lastUsed: at, mixCounts: { mix: '', under: 0, total: 0 } };
       this.#states.set(id, s);
     }
     if (k.label && !s.key.label) s.key = k;
@@ -351,8 +360,14 @@ export class Optimizer {
     const baselineCost = Number.isFinite(baseStats.costMicros) ? baseStats.costMicros : Number.isFinite(perCall) ? perCall : Infinity;
     const available = new Set(input.cheaper);
     const stats = new Map<string, PolicyStats>();
-    const holders: { policy: Policy; stats: PolicyStats }[] = [];
+    const holders: Weighed[] = [];
+    const under: Weighed[] = [];
     const open: Policy[] = [];
+    const bound = (st: PolicyStats) => holdBound(st, HOLD_Z, Z_STATS);
+    const tiebroken = input.choice !== undefined && input.choice.tiebreak !== 'cost';
+    // a mix serves only where cost decides and the baseline does not have to serve
+    const mixing = !input.serveBaseline && !tiebroken;
+    const mixFloor = mixing ? levelFloor(floor, Math.min(...MIX_LEVELS)) : floor;
     const own = new Map<string, PolicyStats>();
     /** Candidates the tenant's other steps give a prior. */
     const backed = new Set<string>();
@@ -366,20 +381,24 @@ export class Optimizer {
       const st = shrink(mine, prior);
       stats.set(key, st);
       if (prior) backed.add(key);
-      const holds = st.n >= (prior ? MIN_SAMPLES_WITH_PRIOR : MIN_SAMPLES) && st.retention - HOLD_Z * ((st.ucb - st.lcb) / (2 * Z_STATS)) >= floor;
+      const enough = st.n >= (prior ? MIN_SAMPLES_WITH_PRIOR : MIN_SAMPLES);
+      const holds = enough && bound(st) >= floor;
       // worth serving only if it saves a margin: its mean cost at most WORTHWHILE of the baseline's
-      if (holds && st.costMicros < WORTHWHILE * baselineCost) holders.push({ policy: p, stats: st });
-      if (!holds && (st.n < MIN_OPEN_SAMPLES || st.ucb >= floor)) open.push(p);
+      const worthwhile = st.costMicros < WORTHWHILE * baselineCost;
+      if (holds && worthwhile) holders.push({ policy: p, stats: st });
+      // under the bar alone, it may still serve part of the calls beside a policy above it
+      if (enough && !holds && worthwhile && !(input.singleModel && p.kind !== 'model')) under.push({ policy: p, stats: st });
+      // open while it might hold alone, or serve a share of the calls in a mix
+      if (!holds && (st.n < MIN_OPEN_SAMPLES || st.ucb >= mixFloor)) open.push(p);
     }
     s.view = this.#view(own, baselineCost);
     const events: CallEvent[] = [];
     const best = pickHolder(holders, baselineCost, input.choice);
-    const tiebroken = input.choice !== undefined && input.choice.tiebreak !== 'cost';
     // a settled step keeps its choice while it still holds and can serve; a cheaper proven policy takes over
     // (under a tiebreak other than cost, the tiebreak's pick takes over)
     let chosen = input.serveBaseline ? base : (best?.policy ?? base);
     let chosenStats = input.serveBaseline ? undefined : best?.stats;
-    if (s.chosen && s.settled && !input.serveBaseline && !(tiebroken && best && policyKey(best.policy) !== s.chosen)) {
+    if (s.chosen && !s.chosen.startsWith('mix:') && s.settled && !input.serveBaseline && !(tiebroken && best && policyKey(best.policy) !== s.chosen)) {
       const current = parsePolicy(s.chosen);
       const usable = policyModels(current).every((m) => m === input.baseline || available.has(m)) && !(input.singleModel && current.kind !== 'model');
       const st = stats.get(s.chosen);
@@ -387,10 +406,23 @@ export class Optimizer {
       const stillHolds = isBase ? best === null : st !== undefined && st.n >= MIN_SAMPLES && st.lcb >= floor;
       if (usable && (stillHolds || !input.allowGates) && !(best && st && best.stats.costMicros < st.costMicros)) [chosen, chosenStats] = [current, st];
     }
-    const chosenShare = chosenStats && Number.isFinite(chosenStats.costMicros) ? chosenStats.costMicros / baselineCost : 1;
+    let chosenShare = chosenStats && Number.isFinite(chosenStats.costMicros) ? chosenStats.costMicros / baselineCost : 1;
+    // the bar is a mean: a policy under it may serve part of the calls beside one above it, when that costs less
+    const mix = !mixing ? null : cheapestMix(under, holders, floor, baselineCost, Math.min(chosenShare * baselineCost, WORTHWHILE * baselineCost), bound);
+    if (mix) {
+      const name = mixKey(mix, input.baseline);
+      if (s.mixCounts.mix !== name) s.mixCounts = { mix: name, under: 0, total: 0 };
+      const cheap = servesUnder(s.mixCounts, mix.share);
+      s.mixCounts.total++;
+      if (cheap) s.mixCounts.under++;
+      const side = cheap ? mix.under : mix.over;
+      [chosen, chosenStats] = side ? [side.policy, side.stats] : [base, undefined];
+      chosenShare = mix.costMicros / baselineCost;
+    }
     const chosenIsBase = chosen.kind === 'model' && chosen.model === input.baseline;
     // re-opened by drift, only what the drift touched is still in question
-    const stillOpen = open.filter((p) => !s.drifted.length || policyModels(p).some((m) => s.drifted.includes(m)));
+    // (and never the policy serving this call, which a probe would only compare with itself)
+    const stillOpen = open.filter((p) => (!s.drifted.length || policyModels(p).some((m) => s.drifted.includes(m))) && (chosenIsBase || policyKey(p) !== policyKey(chosen)));
     const costs = probeCosts(s, input);
     let plan = planExploration({
       traffic: { calls: s.traffic.calls, baselineMicros: s.traffic.baselineMicros, actualMicros: s.traffic.actualMicros, spentMicros: s.traffic.exploredMicros },
@@ -402,6 +434,7 @@ export class Optimizer {
       blocked: input.noProbe ?? this.#learningBlock(input.learning) ?? this.#overBudget(s, input),
       prospects: stillOpen.flatMap((p) => prospect(s.evidence, costs, p, stats.get(policyKey(p))!, input, baselineCost, chosenIsBase, backed.has(policyKey(p))) ?? []),
       draw: input.draw,
+      levels: mixing ? MIX_LEVELS : [1],
     });
     // a settled step re-opens on clearly more payback than it settled at, not on every wobble around it
     if (s.settled && plan.probe && plan.payback < REOPEN_PAYBACK && !s.drifted.length) {
@@ -416,11 +449,12 @@ export class Optimizer {
       s.resettling = false;
     }
     s.settled = settled;
-    s.chosen = policyKey(chosen);
+    s.chosen = mix ? mixKey(mix, input.baseline) : policyKey(chosen);
     s.lastPlan = { payback: plan.payback, rate: plan.rate };
     this.#pendingEvents.set(stepId(input.step), events);
     const probe = plan.probe ? plan.probe.models.filter((m) => m !== input.baseline) : [];
     const d = this.#decision(s, chosen, chosenStats, input, stillOpen, settled, probe, costs.grade);
+    if (mix) d.reasons[0] = mixReason(mix, chosen, input);
     // the cheap judge is measured against outcomes only while an investment it would grade for is under way
     d.gradeForTruth = plan.funded && costs.judging && input.judges !== undefined && !input.judges.panel.decided && costs.outcomes >= MIN_OUTCOME_SHARE;
     if (input.learning === 'off') {
