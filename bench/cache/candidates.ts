@@ -35,6 +35,10 @@ interface Prepared extends Pair {
   cached: TextFeatures;
   /** The guards admit it. */
   admitted: boolean;
+  /** Distinct content words of the cached question (the guards' `contentDiff` bag). */
+  cachedContent: number;
+  /** Deletion bar of the cached question (see `deletionVariants`); 0 when it has no variant or was not measured. */
+  bar: number;
 }
 
 interface Candidate {
@@ -122,6 +126,26 @@ function prepositionSwap(x: TextFeatures, y: TextFeatures): boolean {
   return [...px].some((p) => !py.has(p)) && [...py].some((p) => !px.has(p));
 }
 
+// ---------------------------------------------------------------------------------------
+// The deletion bar (fourth round): how close the model puts a question to itself with one
+// content word left out, a change the `content` guard calls another question. A match must
+// come within 0.01 of that bar: the cached question's own resolution in the embedding.
+
+/** The question with each of its content words left out in turn (a trailing "?" kept). */
+function deletionVariants(text: string, f: TextFeatures): string[] {
+  const bag = contentDiff(f, f).a;
+  const toks = text.split(/\s+/);
+  const out: string[] = [];
+  toks.forEach((t, i) => {
+    const w = t.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '').replace(/'s$/, '');
+    if (!w || !f.content.includes(w)) return;
+    if (!bag.some((s) => w.startsWith(s.slice(0, Math.max(3, s.length - 1))))) return;
+    const punct = /[?.!,:;]+$/.exec(t)?.[0] ?? '';
+    out.push([...toks.slice(0, i), ...toks.slice(i + 1)].join(' ') + (i === toks.length - 1 ? punct : ''));
+  });
+  return out;
+}
+
 const DEFAULT = 0.94;
 const base = (p: Prepared, t = DEFAULT): boolean => p.admitted && p.similarity >= t;
 const rarity = (p: Prepared) => unmatchedRarity(p.query, p.cached);
@@ -138,6 +162,8 @@ const CANDIDATES: Candidate[] = [
   { name: 'name replaced by other words', hit: (p) => base(p) && !replacedName(p.query, p.cached) },
   { name: 'singular / plural', hit: (p) => base(p) && !numberShift(p.query, p.cached) },
   { name: 'preposition swapped', hit: (p) => base(p) && !prepositionSwap(p.query, p.cached) },
+  { name: 'deletion bar: cos ≥ bar(cached) − 0.01', hit: (p) => base(p) && p.similarity >= p.bar - 0.01 },
+  { name: 'deletion bar, only a cached question of ≤ 6 content words', hit: (p) => base(p) && (p.cachedContent > 6 || p.similarity >= p.bar - 0.01) },
 ];
 
 // ---------------------------------------------------------------------------------------
@@ -209,10 +235,15 @@ async function main(): Promise<void> {
       if (similarity < 0.9) return [];
       const query = analyze(p.b);
       const cached = analyze(p.a);
-      return [{ ...p, similarity, query, cached, admitted: admissibleFeatures(query, cached).ok }];
+      return [{ ...p, similarity, query, cached, admitted: admissibleFeatures(query, cached).ok, cachedContent: contentDiff(cached, cached).a.length, bar: 0 }];
     });
   const prepared = splits.map(([name, pairs]) => ({ name, near: prepare(pairs), duplicates: pairs.filter((p) => p.duplicate).length }));
   const llmNear = prepare(llm);
+  // The deletion bar is measured only where a candidate can use it: admitted at the default threshold.
+  const barred = [...prepared.flatMap((s) => s.near), ...llmNear].filter((p) => base(p));
+  const variants = new Map(barred.map((p) => [p.a, deletionVariants(p.a, p.cached)]));
+  const variantVectors = await embed(flags.get('model-dir') ?? join(shared, 'models', 'all-MiniLM-L6-v2'), [...variants.values()].flat());
+  for (const p of barred) p.bar = Math.max(0, ...variants.get(p.a)!.map((v) => cosine(vectors.get(p.a)!, variantVectors.get(v)!)));
 
   console.log('precision / recall / false hits per split; LLM = LLM paraphrase recall');
   for (const c of CANDIDATES) {
