@@ -104,15 +104,18 @@ async function main(): Promise<void> {
   log(`\ntuning phase: ${train.length} train calls, ${o.concurrency} in flight`);
   const trainRun = await runPhase('train', interleave(train, o.seed, 'train'), ctx);
   const testOrder = interleave(test, o.seed, 'test');
-  for (const st of await workflowSteps(gw, tenant)) {
-    log(`step ${st.label}: ${st.settled ? 'settled' : 'open'} on ${st.chosen} after ${st.probes} probes, ${st.served} graded serves; judge error rate ${st.judge_error ?? '?'}`);
-    const x = st.exploration;
-    if (x) log(`  exploration: ${x.calls} calls, spent ${(x.share_of_baseline * 100).toFixed(1)}% of the baseline's $${x.baseline_usd.toFixed(2)}; payback ${x.payback}×, probing ${(x.rate * 100).toFixed(0)}% of calls`);
-    for (const c of st.candidates ?? []) {
-      const by = [c.by_judge && `judge ${c.by_judge.retention} on ${c.by_judge.n}`, c.by_outcome && `outcomes ${c.by_outcome.retention} on ${c.by_outcome.n}`].filter(Boolean).join(', ');
-      log(`  ${c.policy}: n ${c.n}, retention ${c.retention}${by ? ` (${by})` : ''}, lcb ${c.lcb}, cost ${c.cost_share} of the baseline`);
+  const logSteps = async () => {
+    for (const st of await workflowSteps(gw, tenant)) {
+      log(`step ${st.label}: ${st.settled ? 'settled' : 'open'} on ${st.chosen} after ${st.probes} probes, ${st.served} graded serves; judge error rate ${st.judge_error ?? '?'}`);
+      const x = st.exploration;
+      if (x) log(`  exploration: ${x.calls} calls, spent ${(x.share_of_baseline * 100).toFixed(1)}% of the baseline's $${x.baseline_usd.toFixed(2)}; payback ${x.payback}×, probing ${(x.rate * 100).toFixed(0)}% of calls`);
+      for (const c of st.candidates ?? []) {
+        const by = [c.by_judge && `judge ${c.by_judge.retention} on ${c.by_judge.n}`, c.by_outcome && `outcomes ${c.by_outcome.retention} on ${c.by_outcome.n}`].filter(Boolean).join(', ');
+        log(`  ${c.policy}: n ${c.n}, retention ${c.retention}${by ? ` (${by})` : ''}, lcb ${c.lcb}, cost ${c.cost_share} of the baseline`);
+      }
     }
-  }
+  };
+  await logSteps();
   log(`measured phase: ${test.length} test calls`);
   let testRecords: CallRecord[];
   let skipped = trainRun.skipped;
@@ -160,6 +163,8 @@ async function main(): Promise<void> {
     };
   }
 
+  log('after the measured phase:');
+  await logSteps();
   const trainM = phaseMetrics(trainRun.records);
   const testM = phaseMetrics(testRecords);
   const seconds = (Date.now() - t0) / 1000;

@@ -6,6 +6,7 @@ import { JudgePanel } from '../src/optimizer/judge-panel.ts';
 import { pool, posterior } from '../src/optimizer/priors.ts';
 import { combine, StepEvidence } from '../src/optimizer/evidence.ts';
 import { cheapestMix, holdBound, MIX_MARGIN, mixKey, servesUnder } from '../src/optimizer/mix.ts';
+import { probeCosts, prospect as priceProspect } from '../src/optimizer/prospects.ts';
 
 const prospect = (over: Partial<Prospect> = {}): Prospect => ({ key: 'model:small', models: ['small'], n: 0, retention: 0.92, se: 0.06, costShare: 0.05, probeShare: 0.05, gradesPerProbe: 0.6, ...over });
 const input = (calls: number, over: Partial<ExploreInput> = {}): ExploreInput => ({
@@ -41,20 +42,20 @@ describe('the payback rule', () => {
 
   it('samples a marginal investment on a share of calls and says so', () => {
     // a small saving (7 % of the baseline per call) on a step big enough to fund its proof
-    const marginal = planExploration(input(5000, { prospects: [prospect({ costShare: 0.93 })], draw: 0.99 }));
+    const marginal = planExploration(input(15_000, { prospects: [prospect({ costShare: 0.93 })], draw: 0.99 }));
     expect(marginal.payback).toBeGreaterThan(1);
     expect(marginal.rate).toBeLessThan(1);
     expect(marginal.reason).toMatch(/^no probe: sampled out at rate 0\.\d\d \(payback [\d.]+×\)$/);
   });
 
   it('starts only an investment its budget can finish, and judges a candidate on the floor at where it would sit if it held', () => {
-    // proving it (if it holds) takes ~0.12 USD of probes and grades; 1,000 calls leave 3 % of their baseline spend
-    const short = planExploration(input(1000));
+    // proving it (if it holds) takes ~0.12 USD of probes and grades; 3,000 calls leave 3 % of their baseline spend
+    const short = planExploration(input(3000));
     expect(short.probe).toBeNull();
     expect(short.funded).toBe(false);
-    expect(short.reason).toBe("no probe: proving model:small needs about 0.12 USD, more than the step's budget has left (0.03 USD)");
+    expect(short.reason).toBe("no probe: proving model:small needs about 0.12 USD, more than the step's budget has left (0.09 USD)");
     // the same candidate without judge grades (its answers compared for free) fits in that budget
-    expect(planExploration(input(1000, { prospects: [prospect({ gradesPerProbe: 0 })] })).probe?.key).toBe('model:small');
+    expect(planExploration(input(3000, { prospects: [prospect({ gradesPerProbe: 0 })] })).probe?.key).toBe('model:small');
     // a candidate estimated right on the floor is either above it (and provable) or under it (and refutable), not stuck on it
     const onFloor = probesByCase(prospect({ retention: 0.95, se: 0.06 }), 0.95);
     expect(onFloor.pHolds).toBeCloseTo(0.5, 2);
@@ -192,6 +193,33 @@ describe('evidence from outcomes', () => {
     expect(st.retention).toBeLessThan(0.88);
   });
 
+  it('where answers are free-form, leaves a differing answer out until the judge grades it: an outcome says only whether the baseline was right', () => {
+    const e = new StepEvidence();
+    const code = (i: number, graded: boolean) => ({ ...probe(i, true), answers: { small: { text: `def f${i}(xs):\n    return xs[${i}]`, score: graded ? 1 : null, costMicros: 5 } }, baselineText: `def g${i}(xs):\n    return sorted(xs)[${i}]`, baselineScore: graded ? 1 : null });
+    for (let i = 0; i < 30; i++) {
+      e.addProbe(code(i, false));
+      e.addServed({ at: i, policy: 'model:big', score: 1, source: 'outcome', call: `call-${i}` }, true);
+    }
+    // thirty programs that differ from the baseline's, its answers right: not thirty wrong answers
+    expect(e.stats({ kind: 'model', model: 'small' }, 'big').n).toBe(0);
+    for (let i = 30; i < 60; i++) e.addProbe({ ...code(i, true), awaitsOutcome: false });
+    const judged = e.stats({ kind: 'model', model: 'small' }, 'big');
+    expect(judged.n).toBe(30);
+    expect(judged.retention).toBeGreaterThan(0.95);
+  });
+
+  it('does not take a weak model on a two-way choice for free-form answers, however often it differs', () => {
+    const e = new StepEvidence();
+    // it differs on three calls in five; the outcome says the baseline was right on each of them
+    for (let i = 0; i < 50; i++) {
+      e.addProbe(probe(i, i % 5 < 3));
+      e.addServed({ at: i, policy: 'model:big', score: 1, source: 'outcome', call: `call-${i}` }, true);
+    }
+    const st = e.stats({ kind: 'model', model: 'small' }, 'big');
+    expect(st.n).toBe(50);
+    expect(st.retention).toBeLessThan(0.5);
+  });
+
   it('knows a gate at once where its models disagree (the baseline serves) or agree with the baseline', () => {
     const e = new StepEvidence();
     for (let i = 0; i < 50; i++) {
@@ -209,8 +237,8 @@ describe('evidence from outcomes', () => {
 
 describe('a candidate under the bar, mixed with the baseline', () => {
   it('is proven at the share of calls where its proof pays back best, against the bar that share needs', () => {
-    // a model of retention 0.92 may serve (1 − 0.95) / (1 − 0.92) = 62 % of calls beside the baseline
-    expect(levelFloor(0.95, 0.6)).toBeCloseTo(0.9167, 4);
+    // a model of retention 0.92 may serve (1 − 0.95 − margin) / (1 − 0.92) of calls beside the baseline
+    expect(levelFloor(0.95, 0.6)).toBeCloseTo(1 - (0.05 - MIX_MARGIN) / 0.6, 9);
     expect(levelFloor(0.95, 1)).toBeCloseTo(0.95, 9);
     const under = prospect({ n: 200, retention: 0.92, se: 0.02, gradesPerProbe: 0 });
     // alone it sits 1.5 standard errors under the bar: unlikely to hold; at 60 % or 35 % of calls it is nearly
@@ -269,6 +297,23 @@ describe('mixes that serve', () => {
     expect(counts.under).toBe(5);
     // never two in a row at a quarter
     expect(picks.some((p, i) => p && picks[i + 1])).toBe(false);
+  });
+});
+
+describe('a gate before its own probes', () => {
+  it('is priced to escalate as often as cheap answers differ from the baseline, so free-form steps do not probe gates that would always escalate', () => {
+    const unseen = { n: 0, retention: 1, lcb: 0, ucb: 2, costMicros: Infinity, costUcbMicros: Infinity };
+    const decide = { step: { accountId: 'a', workflowId: 'w', fingerprint: 'f', label: 'f', release: '' }, baseline: 'big', cheaper: ['a', 'b'], floor: 0.95, allowGates: true, draw: 0, priceShares: { a: 0.02, b: 0.03 } };
+    const gate = { kind: 'gate' as const, a: 'a', b: 'b' };
+    const priced = (answer: (i: number) => string) => {
+      const e = new StepEvidence();
+      for (let i = 0; i < 12; i++) e.addProbe({ at: i, baselineScore: 1, baselineText: 'B', baselineCostMicros: 100, answers: { a: { text: answer(i), score: 1, costMicros: 2 } } });
+      return priceProspect(e, probeCosts({ evidence: e, traffic: { calls: 100, baselineMicros: 10_000, actualMicros: 10_000, exploredMicros: 0, outcomes: 0 } }, decide), gate, unseen, decide, 100, true, false)!;
+    };
+    // short answers that mostly agree with the baseline's: the default escalation
+    expect(priced((i) => (i % 4 ? 'B' : 'C')).costShare).toBeCloseTo(0.05 + 0.3, 6);
+    // programs never read the same: the gate escalates always and saves nothing
+    expect(priced((i) => `def f${i}(): pass`).costShare).toBeCloseTo(0.05 + 1, 6);
   });
 });
 

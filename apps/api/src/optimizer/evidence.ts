@@ -3,7 +3,7 @@
 // (outcomes the client reported, judge checks, quality-gate failures). From it,
 // every policy's retention of the baseline's quality is estimated with a lower
 // confidence bound, and its expected cost per call.
-import { agree } from './normalize.ts';
+import { agree, normalizeAnswer } from './normalize.ts';
 import { parsePolicy, policyKey, type Policy } from './policies.ts';
 
 export interface ProbeAnswer {
@@ -102,6 +102,11 @@ const MIN_BASELINE_SAMPLES = 10;
 const MIN_REGRADES = 10;
 /** Beyond this error rate the judge says too little to correct for (its evidence is capped at 3× its face value). */
 const MAX_JUDGE_ERROR = 1 / 3;
+/** Above this share of probed answers that differ from the baseline's, a step's answers are free-form: the judge grades them. */
+export const FREE_FORM_SHARE = 0.5;
+/** The longest normalized answer that is still a short one (a choice, a number, a name, a short phrase). */
+const SHORT_ANSWER_CHARS = 40;
+
 /** Outcome reports a policy needs before they count as evidence for it. */
 const MIN_POLICY_OUTCOMES = 10;
 /**
@@ -209,6 +214,7 @@ export class StepEvidence {
     this.#judgeError = undefined;
     this.#judgeCost = undefined;
     this.#differing = undefined;
+    this.#freeForm = undefined;
   }
 
   /** Adds a served sample; the probe made on its call, when an outcome links it to one. */
@@ -309,6 +315,30 @@ export class StepEvidence {
     return (this.#differing ??= this.#measureDiffering());
   }
 
+  /**
+   * Whether the step's answers are prose or code, not a choice, a number or a short phrase:
+   * most of the recent baseline answers run long or over several lines. Not how often cheap
+   * answers differ: a weak model differs on half of a two-way choice, and its differing
+   * answers still say something once an outcome comes.
+   */
+  freeForm(): boolean {
+    return (this.#freeForm ??= this.#measureFreeForm());
+  }
+
+  #freeForm: boolean | undefined;
+
+  #measureFreeForm(): boolean {
+    let n = 0;
+    let long = 0;
+    for (let i = this.probes.length - 1; i >= 0 && n < 20; i--) {
+      const p = this.probes[i]!;
+      if (p.reference) continue;
+      n++;
+      if (p.baselineText.trim().includes('\n') || normalizeAnswer(p.baselineText).length > SHORT_ANSWER_CHARS) long++;
+    }
+    return n >= 5 && long / n > FREE_FORM_SHARE;
+  }
+
   /** The differing share and the judge's cost share, kept until the probes change (read on every routed call). */
   #differing: { n: number; share: number } | undefined;
   #judgeCost: { share: number | null } | undefined;
@@ -360,10 +390,13 @@ export class StepEvidence {
     let probed = this.#probed.get(cacheKey);
     if (!probed) {
       probed = { diffs: [], costs: [], linked: { agree: 0, pending: 0, resolved: [] } };
+      // where answers are free-form, a differing answer says nothing until the judge grades it: an outcome only
+      // tells whether the baseline's was right
+      const freeForm = this.freeForm();
       for (const p of this.probes) {
         if (linkedToOutcome(p, policy)) {
           const o = this.#outcomeDiff(p, policy, baselineModel);
-          if (o === null) continue;
+          if (o === null || (freeForm && o.differs && !o.judged)) continue;
           probed.costs.push(o.cost);
           if (o.diff === 0 && !o.differs) probed.linked.agree++;
           else if (o.diff === null) probed.linked.pending++;

@@ -3,6 +3,7 @@
 // traffic, times the chance it holds the bar, exceeds what proving it costs; and never
 // beyond a share of the step's own baseline spend so far. Every call says why it
 // explored or why it did not.
+import { MIX_MARGIN } from './mix.ts';
 
 /** A candidate policy as exploration sees it: what it would save, how sure we are, what a probe of it costs. */
 export interface Prospect {
@@ -126,11 +127,16 @@ function expectedProbes(c: { holds: number; fails: number; pHolds: number }): nu
 }
 
 /**
- * Expected remaining traffic: as many calls again as the step has seen (the step's own
- * rate over its own age; a step seen once is not assumed to run for a year).
+ * The remaining traffic an investment may count on: a third of the calls the step has seen.
+ * Knowing only a step's age, its remaining life exceeds k times its age with probability
+ * 1 / (1 + k) (Gott's rule: nothing says where in its life we see it), so a third is what it
+ * has left three times in four. The median (as many calls again) let steps of a few hundred
+ * calls start proofs late in their life that their last calls never paid back.
  */
+export const SURE_REMAINING = 1 / 3;
+
 export function remainingCalls(t: Traffic): number {
-  return t.calls;
+  return t.calls * SURE_REMAINING;
 }
 
 /**
@@ -141,9 +147,9 @@ export function remainingCalls(t: Traffic): number {
  */
 export const MIX_LEVELS = [1, 0.6, 0.35];
 
-/** The retention a candidate must be shown to hold to serve `share` of the calls beside the baseline. */
+/** The retention a candidate must be shown to hold to serve `share` of the calls beside the baseline (a mix aims MIX_MARGIN over the floor). */
 export function levelFloor(floor: number, share: number): number {
-  return 1 - (1 - floor) / share;
+  return share >= 1 ? floor : 1 - (1 - floor - MIX_MARGIN) / share;
 }
 
 /** A candidate's best level: the share it would serve, the bar it must clear for it, and the payback. */
@@ -170,7 +176,7 @@ function levelPayback(p: Prospect, input: ExploreInput, share: number, floor: nu
 export function bestLevel(p: Prospect, input: ExploreInput): Level {
   let best: Level = { share: 1, floor: input.floor, payback: 0 };
   for (const share of input.levels ?? MIX_LEVELS) {
-    const floor = share === 1 ? input.floor : levelFloor(input.floor, share);
+    const floor = levelFloor(input.floor, share);
     const v = levelPayback(p, input, share, floor);
     if (v > best.payback) best = { share, floor, payback: v };
   }

@@ -1,7 +1,7 @@
 // What exploring a candidate would cost and promise, for the payback rule: its expected
 // cost per call, what one probe of it costs (answers, the judge's grades, the baseline's
 // answer where another policy serves), and how likely it is to hold given what is known.
-import type { StepEvidence, PolicyStats } from './evidence.ts';
+import { FREE_FORM_SHARE, type StepEvidence, type PolicyStats } from './evidence.ts';
 import type { Prospect } from './exploration.ts';
 import { AUDIT_SHARE } from './judge-panel.ts';
 import type { DecideInput } from './optimizer.ts';
@@ -34,8 +34,9 @@ function strengthLift(p: Policy, input: DecideInput): number {
   return Math.max(-MAX_STRENGTH_LIFT, Math.min(MAX_STRENGTH_LIFT, STRENGTH_SLOPE * lift));
 }
 
-/** Above this share of probed answers that differ from the baseline's, a step's answers are free-form: the judge grades them. */
-const FREE_FORM_SHARE = 0.5;
+/** How often a gate (or a verify policy) is taken to escalate to the baseline before its probes say. */
+const GATE_ESCALATION = 0.3;
+
 /** Below this share of calls with outcomes, probes pay the judge for differing answers. */
 export const MIN_OUTCOME_SHARE = 0.1;
 /** The one-sided z of PolicyStats' bounds. */
@@ -112,7 +113,11 @@ export function prospect(evidence: StepEvidence, costs: ProbeCosts, p: Policy, s
   const rate = disagree.n >= 10 ? disagree.rate : p.kind === 'gate' ? DEFAULT_DISAGREEMENT / 3 : DEFAULT_DISAGREEMENT;
   const answers = models.reduce((a, m) => a + share(m), 0);
   const measured = Number.isFinite(st.costMicros) && st.n >= 10 ? st.costMicros / baselineCost : undefined;
-  const costShare = measured ?? (p.kind === 'gate' ? answers + 0.3 : p.kind === 'verify' ? answers + grade + 0.3 : answers);
+  // a gate escalates when its two models disagree: about as often as cheap answers differ from the baseline's on this
+  // step, and always where answers are free-form (two programs never read the same), where a gate saves nothing
+  const differing = evidence.differingShare();
+  const escalation = differing.n >= 10 ? Math.max(GATE_ESCALATION, differing.share) : GATE_ESCALATION;
+  const costShare = measured ?? (p.kind === 'gate' ? answers + escalation : p.kind === 'verify' ? answers + grade + GATE_ESCALATION : answers);
   // a grade for each answer that disagrees with the baseline's, and the baseline's own; verify grades its answer always;
   // a gate only its agreed answer, unless a cheap judge grades every differing answer of both. Where outcomes
   // come and the judge is dear, differing answers go ungraded: they count against the candidate until an outcome says
