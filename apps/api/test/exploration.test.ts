@@ -1,7 +1,7 @@
 // Exploration as an investment, the cheap judge's panel, shared priors, and evidence from
 // outcomes: the rules that keep learning from costing more than it saves.
 import { describe, expect, it } from 'vitest';
-import { bestLevel, levelFloor, payback, planExploration, probesByCase, type ExploreInput, type Prospect } from '../src/optimizer/exploration.ts';
+import { bestLevel, levelFloor, MIN_PAYBACK, payback, planExploration, probesByCase, type ExploreInput, type Prospect } from '../src/optimizer/exploration.ts';
 import { JudgePanel } from '../src/optimizer/judge-panel.ts';
 import { pool, posterior } from '../src/optimizer/priors.ts';
 import { combine, StepEvidence } from '../src/optimizer/evidence.ts';
@@ -27,7 +27,7 @@ describe('the payback rule', () => {
   it('does not explore a young step, and explores once its own traffic can pay the evidence back', () => {
     const young = planExploration(input(60));
     expect(young.probe).toBeNull();
-    expect(young.reason).toMatch(/^no probe: payback 0\.\d× < 1$/);
+    expect(young.reason).toMatch(new RegExp(`^no probe: payback 0\\.\\d× < ${MIN_PAYBACK}$`));
     const grown = planExploration(input(5000));
     expect(grown.probe?.key).toBe('model:small');
     expect(grown.reason).toMatch(/^explored: probed model:small \(payback [\d.]+×, rate 1\.00\)$/);
@@ -42,7 +42,7 @@ describe('the payback rule', () => {
 
   it('samples a marginal investment on a share of calls and says so', () => {
     // a small saving (7 % of the baseline per call) on a step big enough to fund its proof
-    const marginal = planExploration(input(15_000, { prospects: [prospect({ costShare: 0.93 })], draw: 0.99 }));
+    const marginal = planExploration(input(25_000, { prospects: [prospect({ costShare: 0.93 })], draw: 0.99 }));
     expect(marginal.payback).toBeGreaterThan(1);
     expect(marginal.rate).toBeLessThan(1);
     expect(marginal.reason).toMatch(/^no probe: sampled out at rate 0\.\d\d \(payback [\d.]+×\)$/);

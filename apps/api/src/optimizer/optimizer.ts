@@ -9,7 +9,7 @@ import { newId } from '../security/secrets.ts';
 import type { CallEvent } from '../wire/events.ts';
 import { mean, sd, StepEvidence, type PolicyStats, type Probe, type ServedSample } from './evidence.ts';
 import { candidatePolicies, describePolicy, parsePolicy, policyKey, policyModels, type Policy } from './policies.ts';
-import { HOLD_Z, levelFloor, MIN_EVIDENCE, MIN_PAYBACK, MIX_LEVELS, planExploration } from './exploration.ts';
+import { HOLD_Z, levelFloor, MIN_EVIDENCE, MIN_PAYBACK, MIX_LEVELS, paybackBar, planExploration } from './exploration.ts';
 import { cheapestMix, holdBound, mixKey, servesUnder, type Mix, type Weighed } from './mix.ts';
 import { JudgePanel, type JudgePair } from './judge-panel.ts';
 import { pool, posterior, type Estimate } from './priors.ts';
@@ -42,7 +42,7 @@ const MAX_REGRADES = 30;
 export const DEFAULT_BUDGET_SHARE = 0.1;
 export const DEFAULT_ALLOWANCE_CALLS = 2;
 /** The payback at which a settled step explores again. */
-const REOPEN_PAYBACK = 1.5;
+const REOPEN_PAYBACK = 1.5 * MIN_PAYBACK;
 /** Samples a policy needs before it may serve when other steps' evidence backs it. */
 const MIN_SAMPLES_WITH_PRIOR = 20;
 /** How long the tenant's pooled step estimates are reused (they change with each step's evidence). */
@@ -81,7 +81,7 @@ interface StepState {
   /** The step's routed traffic (this process's view): calls and their baseline cost. */
   traffic: StepTraffic;
   /** The last decision's best payback and probing rate, for the step view. */
-  lastPlan: { payback: number; rate: number };
+  lastPlan: { payback: number; rate: number; funded?: boolean };
   /** Models whose evidence a drift wiped; re-opened, the step re-verifies only them. */
   drifted: string[];
   reopenedAt: number;
@@ -435,6 +435,7 @@ export class Optimizer {
       prospects: stillOpen.flatMap((p) => prospect(s.evidence, costs, p, stats.get(policyKey(p))!, input, baselineCost, chosenIsBase, backed.has(policyKey(p))) ?? []),
       draw: input.draw,
       levels: mixing ? MIX_LEVELS : [1],
+      investing: s.lastPlan.funded,
     });
     // a settled step re-opens on clearly more payback than it settled at, not on every wobble around it
     if (s.settled && plan.probe && plan.payback < REOPEN_PAYBACK && !s.drifted.length) {
@@ -442,7 +443,7 @@ export class Optimizer {
     }
     // settled: it has learned (probed) and no cheaper candidate is worth proving now; a step still too
     // young to pay for a probe is waiting, not settled
-    const settled = (plan.payback < MIN_PAYBACK || (s.settled && !plan.probe)) && s.evidence.probes.length > 0;
+    const settled = (plan.payback < paybackBar(s.lastPlan.funded) || (s.settled && !plan.probe)) && s.evidence.probes.length > 0;
     if (settled && !s.settled) {
       s.drifted = [];
       if (s.resettling) events.push({ kind: 'resettled', at: new Date(), payload: { step: input.step.label, fingerprint: input.step.fingerprint, policy: policyKey(chosen) } });
@@ -450,7 +451,7 @@ export class Optimizer {
     }
     s.settled = settled;
     s.chosen = mix ? mixKey(mix, input.baseline) : policyKey(chosen);
-    s.lastPlan = { payback: plan.payback, rate: plan.rate };
+    s.lastPlan = { payback: plan.payback, rate: plan.rate, funded: plan.funded };
     this.#pendingEvents.set(stepId(input.step), events);
     const probe = plan.probe ? plan.probe.models.filter((m) => m !== input.baseline) : [];
     const d = this.#decision(s, chosen, chosenStats, input, stillOpen, settled, probe, costs.grade);
