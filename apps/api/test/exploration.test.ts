@@ -42,7 +42,10 @@ describe('the payback rule', () => {
 
   it('samples a marginal investment on a share of calls and says so', () => {
     // a small saving (7 % of the baseline per call) on a step big enough to fund its proof
-    const marginal = planExploration(input(25_000, { prospects: [prospect({ costShare: 0.93 })], draw: 0.99 }));
+    const small = prospect({ costShare: 0.93 });
+    // a step just old enough for its payback to clear the bar by about a half (payback grows with the step's traffic)
+    const calls = Math.round((10_000 * (MIN_PAYBACK + 0.5)) / payback(small, input(10_000)));
+    const marginal = planExploration(input(calls, { prospects: [small], draw: 0.99 }));
     expect(marginal.payback).toBeGreaterThan(1);
     expect(marginal.rate).toBeLessThan(1);
     expect(marginal.reason).toMatch(/^no probe: sampled out at rate 0\.\d\d \(payback [\d.]+×\)$/);

@@ -85,13 +85,13 @@ const DEFAULT_SPREAD = 0.4;
 /** Samples a policy needs before it may serve, whatever its prior says. */
 export const MIN_EVIDENCE = 40;
 /**
- * The payback an exploration must promise: twice its cost. The chance that a candidate holds and
- * the probes its proof takes are estimates, and an investment that only breaks even on them
- * loses as often as not; on steps of a few hundred calls such investments began late in the
- * step's life and lost 4 % of its last calls' spend. (Under the old horizon, as many calls again
- * as seen, asking for 2 only moved them later, and lost more: −9 % against −5.7 % at 1.)
+ * The payback an exploration must promise to start: half as much again as its cost. The chance
+ * that a candidate holds and the probes its proof takes are estimates, and an investment that only
+ * breaks even on them loses as often as not: on steps of a few hundred calls such investments began
+ * late in the step's life and lost 4 % of its last calls' spend. Twice its cost kept those steps
+ * from ever saving, and starved judge-paid proofs where no outcomes come.
  */
-export const MIN_PAYBACK = 2;
+export const MIN_PAYBACK = 1.5;
 /**
  * The payback an investment under way must keep: once part of a proof is paid for, what is left
  * of it is worth finishing while it still pays back at all (abandoned half-way, it is all cost).
@@ -141,13 +141,13 @@ function expectedProbes(c: { holds: number; fails: number; pHolds: number }): nu
 }
 
 /**
- * The remaining traffic an investment may count on: a third of the calls the step has seen.
- * Knowing only a step's age, its remaining life exceeds k times its age with probability
- * 1 / (1 + k) (Gott's rule: nothing says where in its life we see it), so a third is what it
- * has left three times in four. The median (as many calls again) let steps of a few hundred
- * calls start proofs late in their life that their last calls never paid back.
+ * The remaining traffic an investment may count on: half the calls the step has seen. Knowing
+ * only a step's age, its remaining life exceeds k times its age with probability 1 / (1 + k)
+ * (Gott's rule: nothing says where in its life we see it), so half is what it has left two times
+ * in three. The median (as many calls again) let steps of a few hundred calls start proofs that
+ * their last calls never paid back; a third (three times in four) starved judge-paid proofs.
  */
-export const SURE_REMAINING = 1 / 3;
+export const SURE_REMAINING = 1 / 2;
 
 export function remainingCalls(t: Traffic): number {
   return t.calls * SURE_REMAINING;
