@@ -147,6 +147,15 @@ describe('shared priors', () => {
     expect(posterior(own, alike).retention).toBeGreaterThan(posterior(own, apart).retention);
     expect(posterior(own, null)).toEqual(own);
   });
+
+  it('leave a step unlike the others to its own evidence', () => {
+    const alike = pool([0.98, 0.985, 0.975].map((r) => ({ retention: r, se: 0.015, n: 100 })));
+    // a cheap model that misreads this step's task: far under what the others say, well beyond both spreads
+    const unlike = { retention: 0.54, se: 0.08, n: 54 };
+    expect(posterior(unlike, alike)).toEqual(unlike);
+    // one a little under them still borrows their strength
+    expect(posterior({ retention: 0.93, se: 0.04, n: 30 }, alike).retention).toBeGreaterThan(0.94);
+  });
 });
 
 describe('evidence from outcomes', () => {
