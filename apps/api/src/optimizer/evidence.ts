@@ -102,7 +102,11 @@ const MIN_BASELINE_SAMPLES = 10;
 const MIN_REGRADES = 10;
 /** Beyond this error rate the judge says too little to correct for (its evidence is capped at 3× its face value). */
 const MAX_JUDGE_ERROR = 1 / 3;
-/** Above this share of probed answers that differ from the baseline's, a step's answers are free-form: the judge grades them. */
+/**
+ * Above this share, a step's answers are free-form: of its recent baseline answers that run long
+ * (`freeForm`), or, for whether probes pay the judge, of its probed answers that differ from the
+ * baseline's (`judgesDisagreements` in prospects.ts).
+ */
 export const FREE_FORM_SHARE = 0.5;
 /** The longest normalized answer that is still a short one (a choice, a number, a name, a short phrase). */
 const SHORT_ANSWER_CHARS = 40;
@@ -398,7 +402,7 @@ export class StepEvidence {
           const o = this.#outcomeDiff(p, policy, baselineModel);
           if (o === null || (freeForm && o.differs && !o.judged)) continue;
           probed.costs.push(o.cost);
-          if (o.diff === 0 && !o.differs) probed.linked.agree++;
+          if (!o.differs) probed.linked.agree++;
           else if (o.diff === null) probed.linked.pending++;
           else probed.linked.resolved.push({ diff: o.diff, judged: o.judged });
           continue;
