@@ -1,16 +1,14 @@
 // CPU per Bedrock call of SigV4 signing and event-stream decoding, interleaved in rounds: the
-// gateway's signer (apps/api/src/providers/bedrock/sigv4.ts) against @smithy/signature-v4
-// (apps/api/test/support/sigv4-smithy.ts), with the ratio; and the gateway's event-stream
-// decoder (eventstream.ts: our framing, @smithy/eventstream-codec per message) on a recorded
-// stream. The hand-written decoder it replaced is measured at the commit before the switch
-// (docs/decisions.md, "Bedrock on AWS's libraries").
+// gateway's signer (apps/api/src/providers/bedrock/sign.ts, on @smithy/signature-v4) and its
+// event-stream decoder (eventstream.ts: our framing, @smithy/eventstream-codec per message) on a
+// recorded stream. The hand-written signer and decoder they replaced are measured at the commits
+// before each switch (docs/decisions.md, "Bedrock on AWS's libraries").
 //
 //   node bench/bedrock/sign-decode.ts [--iterations 20000] [--rounds 5]
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { EventStreamDecoder } from '../../apps/api/src/providers/bedrock/eventstream.ts';
-import { signRequest } from '../../apps/api/src/providers/bedrock/sigv4.ts';
-import { signWithSmithy } from '../../apps/api/test/support/sigv4-smithy.ts';
+import { signRequest } from '../../apps/api/src/providers/bedrock/sign.ts';
 
 const { values } = parseArgs({ options: { iterations: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '5' } } });
 const n = Number(values.iterations);
@@ -44,11 +42,8 @@ async function cpuAsync(f: () => Promise<void>): Promise<number> {
   return (d.user + d.system) / n;
 }
 
-const signHand = () => cpu(() => {
-  for (let i = 0; i < n; i++) signRequest(req, ctx());
-});
-const signSmithy = () => cpuAsync(async () => {
-  for (let i = 0; i < n; i++) await signWithSmithy(req, ctx());
+const sign = () => cpuAsync(async () => {
+  for (let i = 0; i < n; i++) await signRequest(req, ctx());
 });
 const decode = (make: () => { push(b: Buffer): unknown[] }) => cpu(() => {
   for (let i = 0; i < n; i++) {
@@ -57,17 +52,14 @@ const decode = (make: () => { push(b: Buffer): unknown[] }) => cpu(() => {
   }
 });
 
-const r = { signHand: [] as number[], signSmithy: [] as number[], decode: [] as number[] };
-signHand();
-await signSmithy();
+const r = { sign: [] as number[], decode: [] as number[] };
+await sign();
 decode(() => new EventStreamDecoder()); // warm-up
 for (let i = 0; i < rounds; i++) {
-  r.signHand.push(signHand());
-  r.signSmithy.push(await signSmithy());
+  r.sign.push(await sign());
   r.decode.push(decode(() => new EventStreamDecoder()));
 }
 const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const sh = med(r.signHand), ss = med(r.signSmithy), d = med(r.decode);
 console.log(`CPU per call, µs (median of ${rounds} rounds of ${n}; ${body.length} B body; ${stream.length} B stream in ${reads.length} reads):`);
-console.log(`  sign    ours (hand-written) ${sh.toFixed(2)}   @smithy/signature-v4 ${ss.toFixed(2)}   ratio ${(ss / sh).toFixed(2)}`);
-console.log(`  decode  our framing + @smithy/eventstream-codec ${d.toFixed(2)}`);
+console.log(`  sign    @smithy/signature-v4 ${med(r.sign).toFixed(2)}`);
+console.log(`  decode  our framing + @smithy/eventstream-codec ${med(r.decode).toFixed(2)}`);

@@ -60,7 +60,8 @@ export async function dispatchOnce(ctx: CallContext, deps: DispatchDeps, signal:
   const body = (candidate.model === source.model ? source : { ...source, model: candidate.model }) as ChatBody;
   const refused = adapter.unsupported(body, target);
   if (refused) throw new ApiError('invalid_request', `${provider.name} cannot do this: ${refused}.`);
-  const req = adapter.buildRequest(body, target, body.stream === true);
+  const built = adapter.buildRequest(body, target, body.stream === true);
+  const req = adapter.sign ? await adapter.sign(built, target) : built;
   const startedAt = performance.now();
   const paidBy = typeof headerKey === 'string' || deps.providerKeys.has(ctx.principal.accountId, provider.name) ? 'tenant' : 'platform';
   const attempt: Attempt = { provider: provider.name, model: candidate.model, profile: candidate.profile, startedAt: new Date(), latencyMs: 0, status: null, outcome: 'error', usage: noUsage, role, paidBy };

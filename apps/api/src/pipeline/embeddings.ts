@@ -112,7 +112,8 @@ function route(ctx: CallContext, s: Services): { adapter: EmbeddingAdapter; targ
 
 /** Sends every vendor call of one attempt (a few at a time) and reads their bodies; the first failure wins. */
 async function sendAll(s: Services, adapter: EmbeddingAdapter, target: CallTarget, req: EmbeddingInput, signal: AbortSignal, attempt: Attempt): Promise<EmbeddingAnswer[]> {
-  const requests = adapter.buildRequests(req, target);
+  const built = adapter.buildRequests(req, target);
+  const requests = adapter.sign ? await Promise.all(built.map((r) => adapter.sign!(r, target))) : built;
   const answers: EmbeddingAnswer[] = new Array<EmbeddingAnswer>(requests.length);
   // One failed call ends its siblings: the attempt has failed as a whole.
   const siblings = new AbortController();

@@ -69,6 +69,11 @@ export interface ChatAdapter {
    */
   unsupported(body: ChatBody, target: CallTarget): string | null;
   buildRequest(body: ChatBody, target: CallTarget, stream: boolean): AdapterRequest;
+  /**
+   * Authenticates a built request where the vendor signs its bytes (Bedrock: SigV4 on AWS's
+   * signer, which is asynchronous). Absent where buildRequest's headers already carry the key.
+   */
+  sign?(req: AdapterRequest, target: CallTarget): Promise<AdapterRequest>;
   parseResponse(text: string, target: CallTarget): ParsedCompletion;
   streamDecoder(target: CallTarget): StreamDecoder;
   /** Maps a vendor error response (status ≥ 400) onto our catalogue, keeping the vendor's message. */
@@ -103,6 +108,8 @@ export interface EmbeddingAdapter {
   unsupported(req: EmbeddingInput, target: CallTarget): string | null;
   /** The vendor calls that embed the inputs (more than one where the vendor caps a batch). */
   buildRequests(req: EmbeddingInput, target: CallTarget): AdapterRequest[];
+  /** Authenticates each built request where the vendor signs its bytes (as ChatAdapter.sign). */
+  sign?(req: AdapterRequest, target: CallTarget): Promise<AdapterRequest>;
   /** Reads the answers to buildRequests, in the same order. */
   parseResponses(answers: EmbeddingAnswer[], req: EmbeddingInput, target: CallTarget): ParsedEmbeddings;
   mapError(status: number, headers: Record<string, string | string[] | undefined>, text: string, target: CallTarget): ApiError;

@@ -1,20 +1,22 @@
 // The bedrock adapter's translations, checked on recorded vendor samples
-// (src/providers/bedrock/fixtures): SigV4 against AWS's published test suite, the
+// (src/providers/bedrock/fixtures): SigV4 against AWS's published test suite and the mock
+// vendor's verifier, the
 // event-stream framing against AWS's codec vectors, request, response, stream (fed
 // whole, byte by byte and in odd splits), usage, finish reasons, tool calls, JSON
 // mode and errors.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { verifySignature } from '@optimizer/mock-providers';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.ts';
 import { bedrockAdapter } from '../../src/providers/bedrock/adapter.ts';
-import { converseUrl, parseCredentials, regionOf } from '../../src/providers/bedrock/api.ts';
+import { parseCredentials, regionOf } from '../../src/providers/bedrock/api.ts';
 import { mapBedrockError } from '../../src/providers/bedrock/errors.ts';
 import { EventStreamDecoder, EventStreamError } from '../../src/providers/bedrock/eventstream.ts';
 import { toolUseId } from '../../src/providers/bedrock/messages.ts';
 import { toConverse } from '../../src/providers/bedrock/request.ts';
 import { finishReason, parseConverseResponse } from '../../src/providers/bedrock/response.ts';
-import { signRequest } from '../../src/providers/bedrock/sigv4.ts';
+import { signRequest } from '../../src/providers/bedrock/sign.ts';
 import { converseStreamDecoder } from '../../src/providers/bedrock/stream.ts';
 import type { CallTarget, ChatBody, StreamEvent } from '../../src/providers/types.ts';
 
@@ -49,38 +51,44 @@ const toolHistory = [
 describe('sigv4', () => {
   const suite = json('sigv4-vectors.json');
   for (const v of suite.vectors) {
-    it(`reproduces the AWS test suite's ${v.name} vector`, () => {
+    it(`reproduces the AWS test suite's ${v.name} vector`, async () => {
       const credentials = { ...suite.credentials, ...(v.withSessionToken ? { sessionToken: suite.sessionToken } : {}) };
-      const signed = signRequest(
+      const signed = await signRequest(
         { method: v.method, host: suite.host, path: v.path, query: v.query, headers: v.headers, body: v.body },
         { credentials, region: suite.region, service: suite.service, date: new Date(suite.date) },
       );
-      if (v.canonicalRequest) expect(signed.canonicalRequest).toBe(v.canonicalRequest);
-      if (v.stringToSign) expect(signed.stringToSign).toBe(v.stringToSign);
       expect(signed.authorization).toBe(v.authorization);
     });
   }
 
-  it('signs a Bedrock model id with its colon encoded once on the wire and twice in the canonical URI', () => {
-    const url = converseUrl(target.provider, MODEL, false);
-    expect(url.pathname).toBe('/model/anthropic.claude-3-5-haiku-20241022-v1%3A0/converse');
-    const signed = signRequest(
-      { method: 'POST', host: url.host, path: url.pathname, headers: {}, body: '{}' },
-      { credentials: { accessKeyId: AKID, secretAccessKey: SECRET }, region: 'us-west-2', service: 'bedrock', date: new Date('2025-01-02T03:04:05Z') },
-    );
-    expect(signed.canonicalRequest.split('\n')[1]).toBe('/model/anthropic.claude-3-5-haiku-20241022-v1%253A0/converse');
-    expect(signed.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE\/20250102\/us-west-2\/bedrock\/aws4_request, SignedHeaders=host;x-amz-date, Signature=[0-9a-f]{64}$/);
+  /** The mock vendor's verdict (written apart from the signer) on a request signed by the adapter, as it goes on the wire. */
+  const verdict = async (model: string, stream: boolean, region: string) => {
+    const t = { ...target, model, provider: { ...target.provider, options: { region } } };
+    const req = await bedrockAdapter.sign!(bedrockAdapter.buildRequest(body(), t, stream), t);
+    const received = { method: 'POST', url: req.url.pathname, headers: { ...req.headers, host: req.url.host }, body: Buffer.from(req.body) };
+    return { req, error: verifySignature(received, { accessKeyId: AKID, secretAccessKey: SECRET }, region, 'bedrock') };
+  };
+
+  it('signs a Bedrock model id with its colon encoded once on the wire and twice in the canonical URI', async () => {
+    const { req, error } = await verdict(MODEL, false, 'us-west-2');
+    expect(req.url.pathname).toBe('/model/anthropic.claude-3-5-haiku-20241022-v1%3A0/converse');
+    expect(error).toBeNull();
+    expect(req.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE\/\d{8}\/us-west-2\/bedrock\/aws4_request, SignedHeaders=content-type;host;x-amz-content-sha256;x-amz-date, Signature=[0-9a-f]{64}$/);
   });
 
-  it('keeps an inference-profile ARN one path segment: its slash travels as %2F and is signed as %252F', () => {
+  it('keeps an inference-profile ARN one path segment: its slash travels as %2F and is signed as %252F', async () => {
     const arn = 'arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.anthropic.claude-3-5-haiku-20241022-v1:0';
-    const url = converseUrl(target.provider, arn, true);
-    expect(url.pathname).toBe('/model/arn%3Aaws%3Abedrock%3Aus-east-1%3A123456789012%3Ainference-profile%2Fus.anthropic.claude-3-5-haiku-20241022-v1%3A0/converse-stream');
-    const signed = signRequest(
-      { method: 'POST', host: url.host, path: url.pathname, headers: {}, body: '' },
-      { credentials: { accessKeyId: AKID, secretAccessKey: SECRET }, region: 'us-east-1', service: 'bedrock', date: new Date() },
-    );
-    expect(signed.canonicalRequest.split('\n')[1]).toBe('/model/arn%253Aaws%253Abedrock%253Aus-east-1%253A123456789012%253Ainference-profile%252Fus.anthropic.claude-3-5-haiku-20241022-v1%253A0/converse-stream');
+    const { req, error } = await verdict(arn, true, 'us-east-1');
+    expect(req.url.pathname).toBe('/model/arn%3Aaws%3Abedrock%3Aus-east-1%3A123456789012%3Ainference-profile%2Fus.anthropic.claude-3-5-haiku-20241022-v1%3A0/converse-stream');
+    expect(error).toBeNull();
+  });
+
+  it('is refused by the verifier once the body or the path changes after signing', async () => {
+    const { req } = await verdict(MODEL, false, 'us-west-2');
+    const check = (url: string, b: string) => verifySignature({ method: 'POST', url, headers: { ...req.headers, host: req.url.host }, body: Buffer.from(b) }, { accessKeyId: AKID, secretAccessKey: SECRET }, 'us-west-2', 'bedrock');
+    expect(check(req.url.pathname, req.body)).toBeNull();
+    expect(check(req.url.pathname, `${req.body} `)).not.toBeNull();
+    expect(check(req.url.pathname.replace('converse', 'converse-stream'), req.body)).not.toBeNull();
   });
 });
 
@@ -129,10 +137,12 @@ describe('request', () => {
     expect(r.ok && r.value).toEqual(json('converse-request.json'));
   });
 
-  it('builds a SigV4-signed POST to /model/{id}/converse or /converse-stream in the configured region', () => {
+  it('builds a SigV4-signed POST to /model/{id}/converse or /converse-stream in the configured region', async () => {
     const now = Date.now();
     for (const stream of [false, true]) {
-      const req = bedrockAdapter.buildRequest(body(), target, stream);
+      const built = bedrockAdapter.buildRequest(body(), target, stream);
+      expect(built.headers.authorization).toBeUndefined(); // signed in its own step, just before it is sent
+      const req = await bedrockAdapter.sign!(built, target);
       expect(req.url.href).toBe(`https://bedrock-runtime.us-west-2.amazonaws.com/model/anthropic.claude-3-5-haiku-20241022-v1%3A0/${stream ? 'converse-stream' : 'converse'}`);
       expect(req.headers).toMatchObject({ 'content-type': 'application/json', accept: stream ? 'application/vnd.amazon.eventstream' : 'application/json' });
       expect(req.headers.host).toBeUndefined();
@@ -146,8 +156,9 @@ describe('request', () => {
     }
   });
 
-  it('sends and signs the session token of ACCESS_KEY_ID:SECRET_ACCESS_KEY:SESSION_TOKEN credentials', () => {
-    const req = bedrockAdapter.buildRequest(body(), { ...target, apiKey: `${AKID}:${SECRET}:FwoGZXIvYXdzEXAMPLETOKEN` }, false);
+  it('sends and signs the session token of ACCESS_KEY_ID:SECRET_ACCESS_KEY:SESSION_TOKEN credentials', async () => {
+    const t = { ...target, apiKey: `${AKID}:${SECRET}:FwoGZXIvYXdzEXAMPLETOKEN` };
+    const req = await bedrockAdapter.sign!(bedrockAdapter.buildRequest(body(), t, false), t);
     expect(req.headers['x-amz-security-token']).toBe('FwoGZXIvYXdzEXAMPLETOKEN');
     expect(req.headers.authorization).toContain('SignedHeaders=content-type;host;x-amz-content-sha256;x-amz-date;x-amz-security-token,');
   });

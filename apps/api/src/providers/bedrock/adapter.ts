@@ -1,8 +1,8 @@
 // Amazon Bedrock's Converse API behind the adapter contract: OpenAI bodies become
-// Converse bodies (request.ts), signed with SigV4 (api.ts, sigv4.ts); answers and
+// Converse bodies (request.ts), signed with SigV4 (api.ts, sign.ts); answers and
 // event streams come back as OpenAI completions and chunks (response.ts, stream.ts).
 import type { AdapterRequest, CallTarget, ChatAdapter, ChatBody } from '../types.ts';
-import { converseUrl, credentialsOrThrow, regionOf, signedHeaders } from './api.ts';
+import { converseUrl, credentialsOrThrow, signBedrock, unsignedHeaders } from './api.ts';
 import { mapBedrockError } from './errors.ts';
 import { toConverse } from './request.ts';
 import { parseConverseResponse } from './response.ts';
@@ -16,13 +16,13 @@ export const bedrockAdapter: ChatAdapter = {
     return r.ok ? null : r.refusal;
   },
   buildRequest(body: ChatBody, target: CallTarget, stream: boolean): AdapterRequest {
-    const creds = credentialsOrThrow(target.provider, target.apiKey);
+    credentialsOrThrow(target.provider, target.apiKey); // a key that cannot be AWS credentials is a 401 before anything is sent
     const converse = toConverse(body, target.model);
     if (!converse.ok) throw new ApiError('invalid_request', `${target.provider.name} cannot do this: ${converse.refusal}.`);
     const url = converseUrl(target.provider, target.model, stream);
-    const text = JSON.stringify(converse.value);
-    return { url, headers: signedHeaders(url, text, creds, regionOf(target.provider), stream, new Date()), body: text };
+    return { url, headers: unsignedHeaders(stream), body: JSON.stringify(converse.value) };
   },
+  sign: (req, target) => signBedrock(req, target),
   parseResponse: parseConverseResponse,
   streamDecoder: converseStreamDecoder,
   mapError: mapBedrockError,

@@ -1,14 +1,14 @@
 // Where a Converse call goes and how it is authenticated: the URL (model id
 // URL-encoded into the path), the region, the AWS credentials packed into the
-// provider key, and the SigV4 headers that sign the exact bytes sent.
+// provider key, and the SigV4 headers that sign the exact bytes sent (sign.ts).
 //
 // Provider key format: `ACCESS_KEY_ID:SECRET_ACCESS_KEY` or
 // `ACCESS_KEY_ID:SECRET_ACCESS_KEY:SESSION_TOKEN` (the registry builds the platform
 // key from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN; a client
 // sends the same string in x-provider-key).
 import { ApiError } from '../../errors.ts';
-import type { ProviderInfo } from '../types.ts';
-import { signRequest, type AwsCredentials } from './sigv4.ts';
+import type { AdapterRequest, CallTarget, ProviderInfo } from '../types.ts';
+import { signRequest, type AwsCredentials } from './sign.ts';
 import { modelSegment } from '../model-id.ts';
 import { urlOf } from '../url.ts';
 
@@ -49,13 +49,23 @@ export function credentialsOrThrow(provider: ProviderInfo, apiKey: string): AwsC
   });
 }
 
-/** Headers for one call, signed with SigV4 over the body as it will be sent. */
-export function signedHeaders(url: URL, body: string, creds: AwsCredentials, region: string, stream: boolean, now: Date): Record<string, string> {
-  const signed = signRequest(
-    { method: 'POST', host: url.host, path: url.pathname, query: url.search.slice(1), headers: { 'content-type': 'application/json' }, body },
-    { credentials: creds, region, service: SERVICE, date: now, contentSha256Header: true },
+/** The headers of one call before it is signed: what it sends and what it accepts back. */
+export function unsignedHeaders(stream: boolean): Record<string, string> {
+  return { 'content-type': 'application/json', accept: stream ? EVENT_STREAM : 'application/json' };
+}
+
+/**
+ * Signs a built request with SigV4 over its body as it will be sent, at `now`: the credentials
+ * come from the provider key again (buildRequest has already refused a key that is not them).
+ * `content-type` is signed with the host, the date and the body's hash; `accept` is not.
+ */
+export async function signBedrock(req: AdapterRequest, target: CallTarget, now = new Date()): Promise<AdapterRequest> {
+  const { accept, ...toSign } = req.headers;
+  const signed = await signRequest(
+    { method: 'POST', host: req.url.host, path: req.url.pathname, query: req.url.search.slice(1), headers: toSign, body: req.body },
+    { credentials: credentialsOrThrow(target.provider, target.apiKey), region: regionOf(target.provider), service: SERVICE, date: now, contentSha256Header: true },
   );
   // The outbound client writes Host from the URL itself (url.host), the same value that was signed.
   const { host: _host, ...headers } = signed.headers;
-  return { ...headers, accept: stream ? EVENT_STREAM : 'application/json' };
+  return { ...req, headers: accept === undefined ? headers : { ...headers, accept } };
 }

@@ -5,7 +5,7 @@
 // come from Titan's inputTextTokenCount, else from the x-amzn-bedrock-input-token-count header.
 import type { AdapterRequest, CallTarget, EmbeddingAdapter, EmbeddingAnswer, EmbeddingInput, ParsedEmbeddings } from '../types.ts';
 import { tryJson } from '../vendor-error.ts';
-import { credentialsOrThrow, regionOf, signedHeaders } from './api.ts';
+import { credentialsOrThrow, signBedrock, unsignedHeaders } from './api.ts';
 import { mapBedrockError } from './errors.ts';
 import { modelSegment } from '../model-id.ts';
 import { urlOf } from '../url.ts';
@@ -74,14 +74,11 @@ export function parseBedrockEmbeddings(answers: EmbeddingAnswer[], expected: num
 export const bedrockEmbeddingAdapter: EmbeddingAdapter = {
   unsupported,
   buildRequests(req: EmbeddingInput, target: CallTarget): AdapterRequest[] {
-    const creds = credentialsOrThrow(target.provider, target.apiKey);
+    credentialsOrThrow(target.provider, target.apiKey); // a key that cannot be AWS credentials is a 401 before anything is sent
     const url = invokeUrl(target.provider.baseUrl, target.model);
-    const now = new Date();
-    return bedrockEmbeddingBodies(req, target.model).map((b) => {
-      const text = JSON.stringify(b);
-      return { url, headers: signedHeaders(url, text, creds, regionOf(target.provider), false, now), body: text };
-    });
+    return bedrockEmbeddingBodies(req, target.model).map((b) => ({ url, headers: unsignedHeaders(false), body: JSON.stringify(b) }));
   },
+  sign: (req, target) => signBedrock(req, target),
   parseResponses: (answers, req) => parseBedrockEmbeddings(answers, req.input.length),
   mapError: mapBedrockError,
 };

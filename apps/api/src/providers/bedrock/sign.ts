@@ -1,11 +1,47 @@
-// SigV4 on AWS's maintained signer (@smithy/signature-v4), with node:crypto as its hash: the
-// same request description and result as the gateway's own signer (src/providers/bedrock/sigv4.ts),
-// which the differential test (test/providers/bedrock-smithy-differential.test.ts) and
-// bench/bedrock/sign-decode.ts compare it with. Not on the call path: its `sign` is asynchronous
-// and the adapters' buildRequest is not (docs/decisions.md, "Bedrock on AWS's libraries").
+// AWS Signature Version 4 on AWS's maintained signer (@smithy/signature-v4), with node:crypto
+// as its hash: from a request description, credentials and a clock reading to the headers that
+// sign it. Checked against AWS's published SigV4 test suite (fixtures/sigv4-vectors.json) and,
+// on generated requests, against the mock vendor's verifier, which is written apart.
+//
+// The path is given as sent on the request line (already percent-encoded for the wire); the
+// signer encodes each segment once more, as every service but S3 expects, so a Bedrock model
+// id `…-v1:0` travels as `…-v1%3A0` and is signed as `…-v1%253A0`.
 import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import { SignatureV4 } from '@smithy/signature-v4';
-import type { SignableRequest, SigningContext } from '../../src/providers/bedrock/sigv4.ts';
+
+export interface AwsCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
+}
+
+export interface SignableRequest {
+  method: string;
+  /** The Host header value (host, plus :port when not the scheme's default). */
+  host: string;
+  /** The path as sent on the request line (already percent-encoded for the wire). */
+  path: string;
+  /** The raw query string, without the leading `?`. */
+  query?: string;
+  /** Headers to sign besides host, x-amz-date and the ones the signer adds. */
+  headers: Record<string, string | string[]>;
+  body: string | Buffer;
+}
+
+export interface SigningContext {
+  credentials: AwsCredentials;
+  region: string;
+  service: string;
+  date: Date;
+  /** Also send and sign `x-amz-content-sha256` (Bedrock accepts it; the generic suite omits it). */
+  contentSha256Header?: boolean;
+}
+
+export interface SignedRequest {
+  authorization: string;
+  /** Every header to send (host included) plus `authorization`, lowercase names. */
+  headers: Record<string, string>;
+}
 
 type SourceData = string | ArrayBuffer | ArrayBufferView;
 
@@ -15,7 +51,7 @@ function bytes(data: SourceData): Buffer {
   return Buffer.from(data);
 }
 
-/** SHA-256 (or its HMAC, given a secret) in the shape the signer asks for. */
+/** SHA-256 (or its HMAC, given a secret) over node:crypto, in the shape the signer asks for. */
 class NodeSha256 {
   readonly #h: Hash | Hmac;
   constructor(...args: [SourceData?]) {
@@ -29,22 +65,23 @@ class NodeSha256 {
   }
 }
 
+const decode = (s: string) => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
+
 /** The query string as the signer takes it: decoded names to decoded values (repeated names as lists). */
 function queryRecord(query: string | undefined): Record<string, string | string[]> {
-  const out = new Map<string, string | string[]>(); // a Map: a name such as `valueOf` or `__proto__` is a parameter, not the prototype's
   if (!query) return {};
-  const dec = (s: string) => {
-    try {
-      return decodeURIComponent(s);
-    } catch {
-      return s;
-    }
-  };
+  const out = new Map<string, string | string[]>(); // a Map: a name such as `__proto__` is a parameter, not the prototype's
   for (const p of query.split('&')) {
     if (p === '') continue;
     const eq = p.indexOf('=');
-    const k = dec(eq === -1 ? p : p.slice(0, eq));
-    const v = dec(eq === -1 ? '' : p.slice(eq + 1));
+    const k = decode(eq === -1 ? p : p.slice(0, eq));
+    const v = decode(eq === -1 ? '' : p.slice(eq + 1));
     const had = out.get(k);
     out.set(k, had === undefined ? v : [...(Array.isArray(had) ? had : [had]), v]);
   }
@@ -52,7 +89,7 @@ function queryRecord(query: string | undefined): Record<string, string | string[
 }
 
 /** Signs `req`: every header to send (host included) plus `authorization`, lowercase names. */
-export async function signWithSmithy(req: SignableRequest, ctx: SigningContext): Promise<{ authorization: string; headers: Record<string, string> }> {
+export async function signRequest(req: SignableRequest, ctx: SigningContext): Promise<SignedRequest> {
   const signer = new SignatureV4({ credentials: ctx.credentials, region: ctx.region, service: ctx.service, sha256: NodeSha256, applyChecksum: ctx.contentSha256Header === true });
   const headers: Record<string, string> = { host: req.host };
   for (const [name, value] of Object.entries(req.headers)) headers[name.toLowerCase()] = Array.isArray(value) ? value.map((v) => v.trim()).join(',') : value;
