@@ -21,6 +21,8 @@ export interface Traffic {
 
 const MODEL = 'gpt-4o-mini';
 const CACHED_BODIES = 16;
+/** Repeats of one cached body sent by one agent before the next agent takes it over (the first on each agent may miss). */
+const CACHED_STINT = 100;
 
 function auth(a: Agent): Record<string, string> {
   return { authorization: `Bearer ${a.apiKey}` };
@@ -96,7 +98,10 @@ export function mixedTraffic(agents: Agent[], firstId: number, origin: string): 
     }
     if (slot === 7) {
       const k = (i / 10) % CACHED_BODIES | 0;
-      return { kind: 'cached', body: cached(k), stream: false, headers: auth(agents[k % agents.length]!) };
+      // each body's repeats stay on one agent for CACHED_STINT of them, then move on: on a long soak one
+      // agent holding every repeat of its body would fill its page of GET /v1/calls, which has no cursor
+      const stint = (i / (10 * CACHED_BODIES * CACHED_STINT)) | 0;
+      return { kind: 'cached', body: cached(k), stream: false, headers: auth(agents[(k + CACHED_BODIES * stint) % agents.length]!) };
     }
     const original = slot === 9 ? answered.shift() : undefined;
     if (original) return { ...original, kind: 'retry' };
