@@ -136,6 +136,15 @@ export async function readyz(origin: string): Promise<number> {
   return res.statusCode;
 }
 
+/** What a replica's /readyz says and the last lines it logged: why the balancer holds it out. */
+export async function whyDown(replica: Replica): Promise<string> {
+  const body = await request(`${replica.origin}/readyz`, { method: 'GET', headersTimeout: 3000, bodyTimeout: 3000 })
+    .then(async (res) => `${res.statusCode} ${await res.body.text()}`)
+    .catch((err: Error) => `no answer (${err.message})`);
+  const log = (replica.child?.output() ?? '').trim().split('\n').slice(-8).join('\n');
+  return `${replica.name}: /readyz ${body}${replica.running ? '' : ' (not running)'}${log ? `\n${log}` : ''}`;
+}
+
 export function clusterSecrets(): Record<string, string> {
   return { OPTIMIZER_MASTER_KEY: randomBytes(32).toString('base64'), ADMIN_KEY: `admin-${randomBytes(16).toString('hex')}` };
 }

@@ -14,7 +14,7 @@ import { killAll, sleep, stopChild } from '../overhead/procs.ts';
 import { startMock, type Mock } from '../overhead/targets.ts';
 import { checkLedger } from '../scale/ledger.ts';
 import { api, CALLS_PAGE, makeAgents, signup, type Agent } from '../scale/tenant.ts';
-import { clusterSecrets, Replica, serverStates, startFaultBalancer, waitForState, type FaultBalancer } from './cluster.ts';
+import { clusterSecrets, Replica, serverStates, startFaultBalancer, waitForState, whyDown, type FaultBalancer } from './cluster.ts';
 import { GateProcess, startPostgres, startRedis, type PrivatePostgres, type PrivateRedis } from './env.ts';
 import { Load, send, type Kind, type Outcome } from './load.ts';
 
@@ -162,7 +162,10 @@ export class FaultSuite {
     for (;;) {
       const states = await serverStates(this.balancer.statsSocket).catch(() => ({}) as Record<string, string>);
       if (this.replicas.every((r) => /^UP/.test(states[r.name] ?? ''))) return Date.now();
-      if (Date.now() > deadline) throw new Error(`replicas not all UP after ${timeoutMs} ms: ${JSON.stringify(states)}`);
+      if (Date.now() > deadline) {
+        const down = await Promise.all(this.replicas.filter((r) => !/^UP/.test(states[r.name] ?? '')).map((r) => whyDown(r)));
+        throw new Error(`replicas not all UP after ${timeoutMs} ms: ${JSON.stringify(states)}\n${down.join('\n')}`);
+      }
       await sleep(100);
     }
   }

@@ -128,18 +128,21 @@ describe('a step learns, settles and stops exploring', () => {
     // since learned it is cheap to prove (its answers agree with the baseline's), it re-opens for it, but
     // only on a payback clearly over the bar it settled at; then it goes quiet
     let quiet = 0;
-    for (let n = 0; n < 2000 && quiet < 50; n++) {
-      const wasSettled = (await stepView('drifty')).settled;
-      const explored = (await ask('drifty', {}, i++)).block.exploration_cost > 0;
-      const why = explored ? await lastReasons() : '';
-      if (!explored || /drift check: the judge grades the served answer/.test(why)) {
-        quiet = wasSettled ? quiet + 1 : 0;
-        continue;
+    for (let n = 0; n < 2000 && quiet < 50; n += 25) {
+      // settled as of this batch, until a call of it probes (a re-open)
+      let settledNow = (await stepView('drifty')).settled === true;
+      for (let j = 0; j < 25 && quiet < 50; j++) {
+        const explored = (await ask('drifty', {}, i++)).block.exploration_cost > 0;
+        const why = explored ? await lastReasons() : '';
+        if (!explored || /drift check: the judge grades the served answer/.test(why)) {
+          quiet = settledNow ? quiet + 1 : 0;
+          continue;
+        }
+        const payback = /explored: probed \S+ (?:for \d+% of calls beside the baseline )?\(payback ([\d.]+)×/.exec(why);
+        expect(payback, why).not.toBeNull();
+        if (settledNow) expect(Number(payback![1]), `a settled step re-opens: ${why}`).toBeGreaterThanOrEqual(2.25);
+        [quiet, settledNow] = [0, false];
       }
-      quiet = 0;
-      const payback = /explored: probed \S+ (?:for \d+% of calls beside the baseline )?\(payback ([\d.]+)×/.exec(why);
-      expect(payback, why).not.toBeNull();
-      if (wasSettled) expect(Number(payback![1]), `a settled step re-opens: ${why}`).toBeGreaterThanOrEqual(2.25);
     }
     expect(quiet).toBe(50);
     // the only exploration left is the paced drift check, and a call says so
@@ -150,7 +153,7 @@ describe('a step learns, settles and stops exploring', () => {
       expect(await lastReasons()).toMatch(/drift check: the judge grades the served answer/);
     }
     expect(explored).toBeLessThanOrEqual(1);
-  });
+  }, 120_000);
 
   it('never reroutes a pinned call', async () => {
     rig.vendor.reset();
