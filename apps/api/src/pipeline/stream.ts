@@ -171,15 +171,20 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Respon
   // the whole answer as one chat.completion: for the recording, and for the caches below
   const assembled = ok && (ctx.afterAnswer || ctx.capture?.content === 'full') ? completionFromChunks(delivered, { prompt_tokens: finalUsage.promptTokens, completion_tokens: finalUsage.completionTokens }) : null;
   const costs = meterCall(ctx, meter, { status, errorCode, usage: finalUsage, latencyMs: reply.elapsedTime, overheadMs, vendorStatus: d.response.statusCode, answer: assembled ?? undefined });
-  const written = meter.written(); // the stream ends only once its call is in the write-ahead file
-  if (written) await written;
+  // the stream ends only once its call is in the write-ahead file. One the file cannot take (a full
+  // disk) is not recorded, so it is not a finished answer: the client gets an error event where the
+  // final chunk and [DONE] would be, and the stream still ends (its headers are sent: no 500 can)
+  const written = meter.written();
+  const unrecorded = written ? await written.then(() => null, (err: unknown) => new ApiError('internal', undefined, { cause: err })) : null;
+  if (unrecorded && !failure && !clientGone) failure = unrecorded;
+  const answered = ok && !unrecorded;
 
   // The tail (an error event, or the final chunk and [DONE]) goes out with the end, in one write.
   let tail = '';
   const held = restorer?.end();
   if (held) tail += `data: ${held}\n\n`;
   if (failure) tail += `data: ${JSON.stringify(failure.toBody())}\n\n`;
-  if (ok) {
+  if (answered) {
     const block = optimizerBlock(costs);
     const finalChunk =
       usageChunk && ctx.clientWantsUsage
@@ -189,7 +194,7 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Respon
   }
   // a whole streamed answer is stored like a non-stream one, before the stream ends: a
   // client that asks again once it has the answer finds it
-  if (ok && ctx.afterAnswer) {
+  if (answered && ctx.afterAnswer) {
     const text = assembled;
     ctx.served = d.attempt;
     if (text) await ctx.afterAnswer(text, costs).catch(() => undefined); // a cache write never fails the call
@@ -197,7 +202,7 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Respon
   if (tail) recorded?.push(tail);
   if (!res.writableEnded && !res.destroyed) res.end(tail);
   if (ctx.claim) {
-    if (ok) await idempotency.complete(ctx.claim, 200, headers, recorded!.join(''));
+    if (answered) await idempotency.complete(ctx.claim, 200, headers, recorded!.join(''));
     else await idempotency.release(ctx.claim);
   }
 }
