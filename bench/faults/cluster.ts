@@ -131,16 +131,21 @@ export class Replica {
 }
 
 export async function readyz(origin: string): Promise<number> {
+  return (await readyzAnswer(origin)).status;
+}
+
+/** /readyz's status and body (which dependency it finds down). */
+async function readyzAnswer(origin: string): Promise<{ status: number; body: string }> {
   const res = await request(`${origin}/readyz`, { method: 'GET', headersTimeout: 3000, bodyTimeout: 3000 });
-  await res.body.dump();
-  return res.statusCode;
+  return { status: res.statusCode, body: await res.body.text() };
 }
 
 /** What a replica's /readyz says and the last lines it logged: why the balancer holds it out. */
 export async function whyDown(replica: Replica): Promise<string> {
-  const body = await request(`${replica.origin}/readyz`, { method: 'GET', headersTimeout: 3000, bodyTimeout: 3000 })
-    .then(async (res) => `${res.statusCode} ${await res.body.text()}`)
-    .catch((err: Error) => `no answer (${err.message})`);
+  const body = await readyzAnswer(replica.origin).then(
+    (a) => `${a.status} ${a.body}`,
+    (err: Error) => `no answer (${err.message})`,
+  );
   const log = (replica.child?.output() ?? '').trim().split('\n').slice(-8).join('\n');
   return `${replica.name}: /readyz ${body}${replica.running ? '' : ' (not running)'}${log ? `\n${log}` : ''}`;
 }

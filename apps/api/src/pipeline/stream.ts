@@ -176,8 +176,8 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Respon
   // final chunk and [DONE] would be, and the stream still ends (its headers are sent: no 500 can)
   const written = meter.written();
   const unrecorded = written ? await written.then(() => null, (err: unknown) => new ApiError('internal', undefined, { cause: err })) : null;
-  if (unrecorded && !failure && !clientGone) failure = unrecorded;
   const answered = ok && !unrecorded;
+  if (ok && unrecorded) failure = unrecorded; // a stream that already failed keeps its own error event
 
   // The tail (an error event, or the final chunk and [DONE]) goes out with the end, in one write.
   let tail = '';

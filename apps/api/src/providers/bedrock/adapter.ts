@@ -22,7 +22,7 @@ export const bedrockAdapter: ChatAdapter = {
     const url = converseUrl(target.provider, target.model, stream);
     return { url, headers: unsignedHeaders(stream), body: JSON.stringify(converse.value) };
   },
-  sign: (req, target) => signBedrock(req, target),
+  sign: signBedrock,
   parseResponse: parseConverseResponse,
   streamDecoder: converseStreamDecoder,
   mapError: mapBedrockError,

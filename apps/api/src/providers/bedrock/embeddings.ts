@@ -78,7 +78,7 @@ export const bedrockEmbeddingAdapter: EmbeddingAdapter = {
     const url = invokeUrl(target.provider.baseUrl, target.model);
     return bedrockEmbeddingBodies(req, target.model).map((b) => ({ url, headers: unsignedHeaders(false), body: JSON.stringify(b) }));
   },
-  sign: (req, target) => signBedrock(req, target),
+  sign: signBedrock,
   parseResponses: (answers, req) => parseBedrockEmbeddings(answers, req.input.length),
   mapError: mapBedrockError,
 };
