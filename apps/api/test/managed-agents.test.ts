@@ -12,7 +12,7 @@ import { signup } from './support/gateway.ts';
 import { startLoopback, type Loopback } from './support/loopback.ts';
 import { readEvents, restFor, stubResolver, waitForRun, type Rest } from './support/managed.ts';
 
-const CAP = 5;
+const CAP = 6;
 let rig: Rig;
 let rest: Rest;
 let target: Loopback;
@@ -169,6 +169,21 @@ describe('an action agent', () => {
     expect(done.status).toBe('completed');
     const events = await readEvents(rig.gw.url, rig.tenant.api_key, run.id);
     expect(events.map((e) => e.event)).toEqual(['run.started', 'step.started', 'step.completed', 'action.proposed', 'run.waiting_approval', 'action.executing', 'action.executed', 'run.completed']);
+  });
+
+  it('lists the actions of one turn in the order the model proposed them, though they share a time', async () => {
+    rig.vendor.script({ tool_calls: [{ name: 'propose_call', arguments: JSON.stringify({ method: 'GET', path: '/first' }) }] });
+    expect((await rest('/v1/connections/ordered', { method: 'PUT', body: { base_url: target.url } })).status).toBe(201);
+    const run = await actionRun(rest, 'ordered', 'ordered');
+    // the rest of the turn's proposals, added as the runner adds them, then stamped with the first one's time
+    const store = rig.gw.services.managedAgents.store;
+    const paths = ['/first', ...Array.from({ length: 7 }, (_, i) => `/then/${7 - i}`)];
+    await store.tx(async (em) => {
+      for (const path of paths.slice(1)) await store.addAction({ id: run.id, account_id: rig.tenant.account_id }, 'ordered', { method: 'GET', path }, em);
+    });
+    await store.sql(`update managed_actions set created_at = (select min(created_at) from managed_actions where run_id = ?) where run_id = ?`, [run.id, run.id]);
+    const listed = (await rest(`/v1/managed-runs/${run.id}`)).body.actions.map((a: any) => a.path);
+    expect(listed).toEqual(paths);
   });
 
   it('never follows a redirect: a 302 to the metadata address is the answer, and the redirect target is never looked up', async () => {

@@ -3,6 +3,7 @@
 import { EventEmitter } from 'node:events';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Database } from '../db/database.ts';
+import { newId } from '../security/secrets.ts';
 
 export type RunStatus = 'running' | 'waiting_approval' | 'completed' | 'failed';
 
@@ -122,8 +123,19 @@ export class RunStore {
     return this.sql<EventRow>('select seq, type, data, created_at from managed_run_events where run_id = ? and seq > ? order by seq limit 500', [runId, after]);
   }
 
+  /**
+   * Records an action the model proposed; returns its id. Actions list in the order they were
+   * added (their `ord`), not by time: the embedded database's clock ticks in milliseconds, so
+   * the actions of one turn often share a time.
+   */
+  async addAction(run: Pick<RunRow, 'id' | 'account_id'>, connection: string, call: { method: string; path: string; body?: unknown }, em?: EntityManager): Promise<string> {
+    const id = newId('act');
+    await this.sql(`insert into managed_actions (id, run_id, account_id, connection, method, path, body, created_at) values (?, ?, ?, ?, ?, ?, ?, clock_timestamp())`, [id, run.id, run.account_id, connection, call.method, call.path, call.body === undefined ? null : JSON.stringify(call.body)], em);
+    return id;
+  }
+
   async actions(runId: string): Promise<ActionRow[]> {
-    return this.sql<ActionRow>('select * from managed_actions where run_id = ? order by created_at, id', [runId]);
+    return this.sql<ActionRow>('select * from managed_actions where run_id = ? order by ord', [runId]);
   }
 
   /** Takes a running run whose lease is free or expired; null when another runner holds it. */

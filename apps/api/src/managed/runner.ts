@@ -8,7 +8,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { actionConfig, chainConfig, proposedCall, type ProposedCall } from '@optimizer/schema';
 import type { Logger } from '../logger.ts';
 import type { PipelineHandler } from '../pipeline/sink.ts';
-import { newId } from '../security/secrets.ts';
 import { gatewayCall, type GatewayAnswer } from './gateway-call.ts';
 import type { StepLedger } from './step-ledger.ts';
 import type { RunRow, RunStore } from './run-store.ts';
@@ -193,9 +192,7 @@ export class Runner {
     await this.#store.tx(async (em) => {
       await this.#store.append(run.id, 'step.completed', { step: 'propose', index: 0, call_id: answer.callId, model: answer.body.model ?? null, proposed: proposals.length, rejected }, em);
       for (const p of proposals) {
-        // clock_timestamp(), not the transaction's now(): the actions list in the order proposed
-        const id = newId('act');
-        await this.#store.sql(`insert into managed_actions (id, run_id, account_id, connection, method, path, body, created_at) values (?, ?, ?, ?, ?, ?, ?, clock_timestamp())`, [id, run.id, run.account_id, config.connection, p.method, p.path, p.body === undefined ? null : JSON.stringify(p.body)], em);
+        const id = await this.#store.addAction(run, config.connection, p, em);
         await this.#store.append(run.id, 'action.proposed', { action: id, connection: config.connection, method: p.method, path: p.path, body: p.body ?? null }, em);
       }
       if (proposals.length > 0) {

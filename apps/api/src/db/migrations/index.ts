@@ -14,6 +14,7 @@ import { Recordings } from './0014-recordings.ts';
 import { ManagedAgents } from './0015-managed-agents.ts';
 import { AutoTopup } from './0016-auto-topup.ts';
 import { PartitionedCalls } from './0017-partitioned-calls.ts';
+import { ActionOrder } from './0018-action-order.ts';
 
 /** Every migration, in order. A new one is appended here; applied ones are never edited. */
 export const migrations = [
@@ -33,4 +34,5 @@ export const migrations = [
   { name: '0015-managed-agents', class: ManagedAgents },
   { name: '0016-auto-topup', class: AutoTopup },
   { name: '0017-partitioned-calls', class: PartitionedCalls },
+  { name: '0018-action-order', class: ActionOrder },
 ];
