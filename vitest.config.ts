@@ -38,6 +38,13 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Each worker process runs its files one after another in the same module graph. Isolated, each
+    // file re-imported the gateway's whole graph (Fastify, GraphQL, tRPC, MikroORM, the vendors'
+    // SDKs): about 3 s a file, a third of the suite's time. Every file starts its own gateways,
+    // databases and vendors and stops them in its afterAll; a test that changes process.env puts it
+    // back. On the 2-core VM `npm test` went from about 15 to 11 minutes (embedded leg 6.5,
+    // PostgreSQL leg 3.2). docs/decisions.md, "Toolchain".
+    isolate: false,
     fileParallelism: true,
     maxWorkers: 2,
     reporters: ['default'],

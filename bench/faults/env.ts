@@ -27,7 +27,8 @@ export interface Guarded {
 export async function startGuarded(name: string, argv: string[], opts: { stopSignal: 'TERM' | 'INT'; cwd: string; env?: Record<string, string> }): Promise<Guarded> {
   const script = [
     'exec 3<&0',
-    '"$@" </dev/null & pid=$!',
+    // the program writes to stderr: stdout carries the pid alone (a program's first log line could come before it)
+    '"$@" </dev/null >&2 & pid=$!',
     'echo "$pid"',
     `(read _ignored <&3; kill -${opts.stopSignal} "$pid" 2>/dev/null) &`,
     `trap 'kill -${opts.stopSignal} "$pid" 2>/dev/null' TERM INT HUP`,

@@ -75,7 +75,8 @@ export async function startBalancer(
   // shell's stdin closes (a watcher reading it as fd 3: an asynchronous list's own stdin is /dev/null)
   const script = [
     'exec 3<&0',
-    `${HAPROXY} -db -f "$1" </dev/null & pid=$!`,
+    // haproxy writes to stderr: stdout carries the pid alone (its first log line could come before it)
+    `${HAPROXY} -db -f "$1" </dev/null >&2 & pid=$!`,
     'echo "$pid"',
     '(read _ignored <&3; kill "$pid" 2>/dev/null) &',
     "trap 'kill \"$pid\" 2>/dev/null' TERM INT HUP",
@@ -102,7 +103,7 @@ export async function startBalancer(
   return { origin, pid, stop };
 }
 
-/** The number a wrapper script prints on its first line (the pid it started), within 10 s. */
+/** The number a wrapper script prints on its first line of stdout (the pid it started; the program itself writes to stderr), within 10 s. */
 export function firstLineNumber(child: Child, name = 'haproxy'): Promise<number> {
   return new Promise((resolve, reject) => {
     let buf = '';
