@@ -6,7 +6,7 @@ import { JudgePanel } from '../src/optimizer/judge-panel.ts';
 import { pool, posterior } from '../src/optimizer/priors.ts';
 import { combine, StepEvidence } from '../src/optimizer/evidence.ts';
 import { cheapestMix, holdBound, MIX_MARGIN, mixKey, servesUnder } from '../src/optimizer/mix.ts';
-import { probeCosts, prospect as priceProspect } from '../src/optimizer/prospects.ts';
+import { gateStart, probeCosts, prospect as priceProspect } from '../src/optimizer/prospects.ts';
 
 const prospect = (over: Partial<Prospect> = {}): Prospect => ({ key: 'model:small', models: ['small'], n: 0, retention: 0.92, se: 0.06, costShare: 0.05, probeShare: 0.05, gradesPerProbe: 0.6, ...over });
 const input = (calls: number, over: Partial<ExploreInput> = {}): ExploreInput => ({
@@ -326,6 +326,38 @@ describe('a gate before its own probes', () => {
     expect(priced((i) => (i % 4 ? 'B' : 'C')).costShare).toBeCloseTo(0.05 + 0.3, 6);
     // programs never read the same: the gate escalates always and saves nothing
     expect(priced((i) => `def f${i}(): pass`).costShare).toBeCloseTo(0.05 + 1, 6);
+  });
+});
+
+describe('a gate whose models have evidence', () => {
+  const stats = (n: number, retention: number) => ({ n, retention, lcb: retention - 0.05, ucb: retention + 0.05, costMicros: 3, costUcbMicros: 4 });
+  const gate = { kind: 'gate' as const, a: 'a', b: 'b' };
+  const own = (ra: number, rb: number, n = 40) => new Map([['model:a', stats(n, ra)], ['model:b', stats(n, rb)]]);
+
+  it('starts where its two models put it: two weak ones under the bar, two strong ones over it', () => {
+    expect(gateStart(gate, own(0.65, 0.66))).toBeCloseTo(1 - 0.35 * 0.34, 6); // 0.88
+    expect(gateStart(gate, own(0.87, 0.94))).toBeCloseTo(1 - 0.13 * 0.06, 6); // 0.99
+    // a model over the baseline leaves the gate nothing to lose; one that is always wrong leaves the other's shortfall
+    expect(gateStart(gate, own(1.1, 0.7))).toBe(1);
+    expect(gateStart(gate, own(-0.2, 0.7))).toBeCloseTo(0.7, 6);
+    // without a few samples of each model, or for a single model, the step's general prior stands
+    expect(gateStart(gate, own(0.65, 0.66, 9))).toBeNull();
+    expect(gateStart({ kind: 'model', model: 'a' }, own(0.65, 0.66))).toBeNull();
+    expect(gateStart(gate, undefined)).toBeNull();
+  });
+
+  it('is worth fewer probes when its models are weak than when they are strong', () => {
+    const unseen = { n: 0, retention: 1, lcb: 0, ucb: 2, costMicros: Infinity, costUcbMicros: Infinity };
+    const decide = { step: { accountId: 'a', workflowId: 'w', fingerprint: 'f', label: 'f', release: '' }, baseline: 'big', cheaper: ['a', 'b'], floor: 0.95, allowGates: true, draw: 0, priceShares: { a: 0.02, b: 0.03 } };
+    const e = new StepEvidence();
+    const costs = probeCosts({ evidence: e, traffic: { calls: 600, baselineMicros: 60_000, actualMicros: 60_000, exploredMicros: 0, outcomes: 0 } }, decide);
+    const priced = (m?: ReturnType<typeof own>) => priceProspect(e, costs, gate, unseen, decide, 100, true, false, m)!;
+    expect(priced(own(0.65, 0.66)).retention).toBeCloseTo(0.881, 3);
+    expect(priced(own(0.87, 0.94)).retention).toBeCloseTo(0.992, 3);
+    expect(priced().retention).toBeCloseTo(0.95, 3); // the general prior: the floor, less half its spread, plus a gate's lift
+    const worth = (p: Prospect) => payback(p, input(600, { levels: [1, 0.6, 0.35] }));
+    expect(worth(priced(own(0.65, 0.66)))).toBeLessThan(worth(priced()));
+    expect(worth(priced(own(0.87, 0.94)))).toBeGreaterThan(worth(priced()));
   });
 });
 

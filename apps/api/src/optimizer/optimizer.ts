@@ -432,7 +432,7 @@ export class Optimizer {
       budgetShare: input.budget?.share ?? DEFAULT_BUDGET_SHARE,
       allowanceCalls: input.budget?.allowanceCalls ?? DEFAULT_ALLOWANCE_CALLS,
       blocked: input.noProbe ?? this.#learningBlock(input.learning) ?? this.#overBudget(s, input),
-      prospects: stillOpen.flatMap((p) => prospect(s.evidence, costs, p, stats.get(policyKey(p))!, input, baselineCost, chosenIsBase, backed.has(policyKey(p))) ?? []),
+      prospects: stillOpen.flatMap((p) => prospect(s.evidence, costs, p, stats.get(policyKey(p))!, input, baselineCost, chosenIsBase, backed.has(policyKey(p)), own) ?? []),
       draw: input.draw,
       levels: mixing ? MIX_LEVELS : [1],
       investing: s.lastPlan.funded,

@@ -34,6 +34,25 @@ function strengthLift(p: Policy, input: DecideInput): number {
   return Math.max(-MAX_STRENGTH_LIFT, Math.min(MAX_STRENGTH_LIFT, STRENGTH_SLOPE * lift));
 }
 
+/** Samples each of a gate's models needs before their own estimates set where the gate starts. */
+const MEMBER_SAMPLES = 10;
+
+/**
+ * Where a gate starts when both its models have evidence of their own on the step: it serves a
+ * wrong answer only where both are wrong and agree, so its shortfall from the baseline is about
+ * the product of theirs (errors taken as independent: correlated ones do worse, and the gate's
+ * own probes then say so). Two weak models make a weak gate: a prior that ignored them started
+ * each of the step's dozens of pairs at the bar, and evidence went to a handful of probes each.
+ */
+export function gateStart(p: Policy, own: ReadonlyMap<string, PolicyStats> | undefined): number | null {
+  if (p.kind !== 'gate' || !own) return null;
+  const a = own.get(`model:${p.a}`);
+  const b = own.get(`model:${p.b}`);
+  if (!a || !b || a.n < MEMBER_SAMPLES || b.n < MEMBER_SAMPLES) return null;
+  const short = (st: PolicyStats) => Math.min(1, Math.max(0, 1 - st.retention));
+  return 1 - short(a) * short(b);
+}
+
 /** How often a gate (or a verify policy) is taken to escalate to the baseline before its probes say. */
 const GATE_ESCALATION = 0.3;
 
@@ -104,7 +123,7 @@ export function probeCosts(s: { evidence: StepEvidence; traffic: StepTraffic }, 
  * A candidate as exploration prices it, or null when it cannot be probed as one policy.
  * `shared`: its statistics were already shrunk toward the tenant's other steps.
  */
-export function prospect(evidence: StepEvidence, costs: ProbeCosts, p: Policy, st: PolicyStats, input: DecideInput, baselineCost: number, servingBaseline: boolean, shared: boolean): Prospect | null {
+export function prospect(evidence: StepEvidence, costs: ProbeCosts, p: Policy, st: PolicyStats, input: DecideInput, baselineCost: number, servingBaseline: boolean, shared: boolean, own?: ReadonlyMap<string, PolicyStats>): Prospect | null {
   if (p.kind !== 'model' && p.kind !== 'gate' && p.kind !== 'verify') return null;
   const models = policyModels(p);
   const share = (m: string) => input.priceShares?.[m] ?? 0.5;
@@ -125,9 +144,10 @@ export function prospect(evidence: StepEvidence, costs: ProbeCosts, p: Policy, s
   const grades = !judging ? 0 : p.kind === 'verify' ? 1 + rate : p.kind === 'gate' && input.judges?.panel.adopted ? 3 * DEFAULT_DISAGREEMENT : 2 * rate;
   // what pays is judged against a sceptical prior (most cheaper candidates fall short of a high bar), moved by
   // the catalog's strengths, unless the tenant's other steps already shrank the estimate toward theirs: a few
-  // agreeing probes promise little
+  // agreeing probes promise little. A gate whose models both have evidence starts where they put it
   const width = (st.ucb - st.lcb) / (2 * Z_STATS);
-  const estimate = shared ? { retention: st.retention, se: width, n: st.n } : posterior({ retention: st.retention, se: st.n > 0 ? width : Infinity, n: st.n }, { mean: input.floor - PRIOR_SE / 2 + (p.kind === 'gate' ? GATE_LIFT : 0) + strengthLift(p, input), tau: PRIOR_SE, steps: 0 });
+  const start = gateStart(p, own) ?? input.floor - PRIOR_SE / 2 + (p.kind === 'gate' ? GATE_LIFT : 0) + strengthLift(p, input);
+  const estimate = shared ? { retention: st.retention, se: width, n: st.n } : posterior({ retention: st.retention, se: st.n > 0 ? width : Infinity, n: st.n }, { mean: start, tau: PRIOR_SE, steps: 0 });
   return {
     key: policyKey(p),
     models,
