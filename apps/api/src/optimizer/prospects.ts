@@ -121,7 +121,8 @@ export function probeCosts(s: { evidence: StepEvidence; traffic: StepTraffic }, 
 
 /**
  * A candidate as exploration prices it, or null when it cannot be probed as one policy.
- * `shared`: its statistics were already shrunk toward the tenant's other steps.
+ * `shared`: its statistics were already shrunk toward the tenant's other steps. `own`: every
+ * candidate's own statistics on the step, by policy key (where a gate starts: `gateStart`).
  */
 export function prospect(evidence: StepEvidence, costs: ProbeCosts, p: Policy, st: PolicyStats, input: DecideInput, baselineCost: number, servingBaseline: boolean, shared: boolean, own?: ReadonlyMap<string, PolicyStats>): Prospect | null {
   if (p.kind !== 'model' && p.kind !== 'gate' && p.kind !== 'verify') return null;
