@@ -11,33 +11,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { createClient } from 'redis';
 import { fileURLToPath } from 'node:url';
-import { freePort, sleep, spawnChild, spawnNode, stopChild, type Child } from '../overhead/procs.ts';
-import { firstLineNumber } from '../scale/haproxy.ts';
+import { freePort, sleep, spawnNode, startGuarded, stopChild, type Child, type Guarded } from '../overhead/procs.ts';
 
-/** A program started under a shell that stops it when this process's pipe closes (even after SIGKILL); `pid` is the program's. */
-export interface Guarded {
-  child: Child;
-  pid: number;
-}
-
-/**
- * Starts `argv` in the background of a shell that prints its pid, forwards SIGTERM to it as
- * `stopSignal`, and sends it that signal when this process's pipe to the shell's stdin closes.
- */
-export async function startGuarded(name: string, argv: string[], opts: { stopSignal: 'TERM' | 'INT'; cwd: string; env?: Record<string, string> }): Promise<Guarded> {
-  const script = [
-    'exec 3<&0',
-    // the program writes to stderr: stdout carries the pid alone (a program's first log line could come before it)
-    '"$@" </dev/null >&2 & pid=$!',
-    'echo "$pid"',
-    `(read _ignored <&3; kill -${opts.stopSignal} "$pid" 2>/dev/null) &`,
-    `trap 'kill -${opts.stopSignal} "$pid" 2>/dev/null' TERM INT HUP`,
-    'wait "$pid"; wait "$pid"',
-  ].join('\n');
-  const child = spawnChild(name, 'sh', ['-c', script, 'sh', ...argv], { cwd: opts.cwd, env: opts.env ?? { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' } });
-  const pid = await firstLineNumber(child, name);
-  return { child, pid };
-}
 
 // ---- tmpfs: a disk of a given size that can be filled ----
 

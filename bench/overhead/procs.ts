@@ -175,3 +175,46 @@ export async function waitUntil(child: Child, what: string, timeoutMs: number, p
   }
   throw new Error(`${child.name}: no ${what} within ${timeoutMs} ms:\n${child.output()}`);
 }
+
+/** A program started under a shell that stops it when this process's pipe closes (even after SIGKILL); `pid` is the program's. */
+export interface Guarded {
+  child: Child;
+  pid: number;
+}
+
+/**
+ * Starts `argv` in the background of a shell (a watcher reads this process's pipe as fd 3: an
+ * asynchronous list's own stdin is /dev/null) that prints its pid, forwards SIGTERM to it as
+ * `stopSignal`, and sends it that signal when this process's pipe to the shell's stdin closes.
+ */
+export async function startGuarded(name: string, argv: string[], opts: { stopSignal: 'TERM' | 'INT'; cwd: string; env?: Record<string, string> }): Promise<Guarded> {
+  const script = [
+    'exec 3<&0',
+    // the program writes to stderr: stdout carries the pid alone (a program's first log line could come before it)
+    '"$@" </dev/null >&2 & pid=$!',
+    'echo "$pid"',
+    `(read _ignored <&3; kill -${opts.stopSignal} "$pid" 2>/dev/null) &`,
+    `trap 'kill -${opts.stopSignal} "$pid" 2>/dev/null' TERM INT HUP`,
+    'wait "$pid"; wait "$pid"',
+  ].join('\n');
+  const child = spawnChild(name, 'sh', ['-c', script, 'sh', ...argv], { cwd: opts.cwd, env: opts.env ?? { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' } });
+  const pid = await firstLineNumber(child, name);
+  return { child, pid };
+}
+
+/** The number a wrapper script prints on its first line of stdout (the pid it started; the program itself writes to stderr), within 10 s. */
+function firstLineNumber(child: Child, name: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${child.output()}`)), 10_000);
+    child.proc.stdout?.on('data', (b: Buffer) => {
+      buf += b.toString('utf8');
+      const m = /^(\d+)\n/.exec(buf);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+    void child.exited.then(() => reject(new Error(`${name} exited:\n${child.output()}`)));
+  });
+}

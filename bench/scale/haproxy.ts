@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, sleep, spawnChild, stopChild, type Child } from '../overhead/procs.ts';
+import { freePort, sleep, startGuarded, stopChild } from '../overhead/procs.ts';
 
 export const HAPROXY = '/usr/sbin/haproxy';
 
@@ -71,19 +71,8 @@ export async function startBalancer(
   const port = await freePort();
   const cfg = join(dir, 'haproxy.cfg');
   writeFileSync(cfg, configFor(port, backends));
-  // haproxy stops when the shell gets SIGTERM (stopChild) and when this process's pipe to the
-  // shell's stdin closes (a watcher reading it as fd 3: an asynchronous list's own stdin is /dev/null)
-  const script = [
-    'exec 3<&0',
-    // haproxy writes to stderr: stdout carries the pid alone (its first log line could come before it)
-    `${HAPROXY} -db -f "$1" </dev/null >&2 & pid=$!`,
-    'echo "$pid"',
-    '(read _ignored <&3; kill "$pid" 2>/dev/null) &',
-    "trap 'kill \"$pid\" 2>/dev/null' TERM INT HUP",
-    'wait "$pid"; wait "$pid"',
-  ].join('\n');
-  const child: Child = spawnChild('haproxy', 'sh', ['-c', script, 'sh', cfg], { cwd: dir, env: { PATH: '/usr/sbin:/usr/bin:/bin' } });
-  const pid = await firstLineNumber(child);
+  // haproxy stops when the shell gets SIGTERM (stopChild) and when this process's pipe to the shell's stdin closes
+  const { child, pid } = await startGuarded('haproxy', [HAPROXY, '-db', '-f', cfg], { stopSignal: 'TERM', cwd: dir, env: { PATH: '/usr/sbin:/usr/bin:/bin' } });
   const origin = `http://127.0.0.1:${port}`;
   const stop = async () => {
     await stopChild(child);
@@ -101,21 +90,4 @@ export async function startBalancer(
     if (streak === 0) await sleep(200);
   }
   return { origin, pid, stop };
-}
-
-/** The number a wrapper script prints on its first line of stdout (the pid it started; the program itself writes to stderr), within 10 s. */
-export function firstLineNumber(child: Child, name = 'haproxy'): Promise<number> {
-  return new Promise((resolve, reject) => {
-    let buf = '';
-    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${child.output()}`)), 10_000);
-    child.proc.stdout?.on('data', (b: Buffer) => {
-      buf += b.toString('utf8');
-      const m = /^(\d+)\n/.exec(buf);
-      if (m) {
-        clearTimeout(timer);
-        resolve(Number(m[1]));
-      }
-    });
-    void child.exited.then(() => reject(new Error(`${name} exited:\n${child.output()}`)));
-  });
 }
