@@ -3,6 +3,7 @@
 // the last `months` months, across its workflows, with about 1.1 activity rows per call (one
 // attempt, a retry on every tenth) and a few steps per workflow. Used by the storage
 // benchmark (10 million calls) and by the plan test (tens of thousands).
+import { rollupsFrom } from '../../apps/api/src/db/migrations/0019-call-rollups.ts';
 
 /** Runs one statement with `?` placeholders (MikroORM's connection.execute). */
 export type Exec = (sql: string, params?: unknown[]) => Promise<unknown>;
@@ -48,7 +49,8 @@ async function callsChunk(exec: Exec, t: GeneratedTenant, prefix: string, from: 
 
 /**
  * A tenant's calls and activity, in chunks (progress between them), plus its running totals
- * (the meter keeps `call_totals` with each batch; a generated history must have them too) and
+ * and the savings chart's rollups (the meter keeps `call_totals` and `call_rollups` with each
+ * batch; a generated history must have them too) and
  * `steps` rows for each workflow.
  */
 export async function generateTenant(
@@ -73,6 +75,7 @@ export async function generateTenant(
        actual_micros = excluded.actual_micros, saving_micros = excluded.saving_micros`,
     [t.accountId],
   );
+  await exec(rollupsFrom('where account_id = ?'), [t.accountId]);
   await exec(
     `insert into steps (workflow_id, fingerprint, account_id, label, first_seen, last_seen, calls, excluded, last_seen_phase, phases, release)
      select w, 'fp' || s, ?, 'step-' || s, now() - interval '300 days', now(), ?::int, false, 'tuning', '{}'::jsonb, ''

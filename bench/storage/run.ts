@@ -87,6 +87,7 @@ async function main(): Promise<void> {
     await exec('vacuum analyze call_records');
     await exec('vacuum analyze activity');
     await exec('analyze call_totals');
+    await exec('analyze call_rollups');
     await exec('analyze steps');
     const analyzeS = (performance.now() - anaStart) / 1000;
     const [sizes] = (await exec(

@@ -101,7 +101,7 @@ export class Partitions {
 
   /**
    * Drops the months that end before now minus the retention, and deletes the default
-   * partition's rows older than it. Each drop waits at most a few seconds for its lock, so a
+   * partition's rows and the savings chart's rollups older than it. Each drop waits at most a few seconds for its lock, so a
    * long read does not queue every insert behind the drop; a drop that times out runs next time.
    */
   async dropExpired(now = new Date()): Promise<string[]> {
@@ -120,6 +120,9 @@ export class Partitions {
       }
       await this.#db.em().getConnection().execute(`delete from ${table}_default where created_at < ?`, [cutoff.toISOString()]);
     }
+    // the savings chart's rollups of the months dropped (a few thousand rows a tenant-month); the
+    // cutoff's own month keeps its calls, so it keeps its rollups
+    await this.#db.em().getConnection().execute(`delete from call_rollups where at < ?`, [monthStart(cutoff).toISOString()]);
     if (dropped.length) this.#logger.info({ partitions: dropped, retentionDays: this.#retentionDays }, 'dropped partitions past the retention');
     return dropped;
   }

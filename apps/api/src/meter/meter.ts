@@ -30,6 +30,16 @@ const CALL_TOTALS = `w_call_totals as (insert into call_totals
     actual_micros = call_totals.actual_micros + excluded.actual_micros,
     saving_micros = call_totals.saving_micros + excluded.saving_micros)`;
 
+/** The same calls added to the hourly and per-minute rollups of the savings chart (UTC), in key order too. */
+const CALL_ROLLUPS = `w_call_rollups as (insert into call_rollups
+  select account_id, g.grain, date_trunc(g.grain, created_at, 'UTC'), coalesce(saving_source, ''), count(*), sum(baseline_micros), sum(actual_micros), sum(saving_micros)
+    from w_calls, (values ('hour'), ('minute')) as g(grain) group by 1, 2, 3, 4 order by 1, 2, 3, 4
+  on conflict (account_id, grain, at, saving_source) do update set
+    calls = call_rollups.calls + excluded.calls,
+    baseline_micros = call_rollups.baseline_micros + excluded.baseline_micros,
+    actual_micros = call_rollups.actual_micros + excluded.actual_micros,
+    saving_micros = call_rollups.saving_micros + excluded.saving_micros)`;
+
 /** Rows waiting for the database, per table, each already serialized (once, for its file line). */
 type JsonBatch = Record<keyof MeterBatch, string[]>;
 
@@ -232,9 +242,9 @@ export class Meter {
       if (rows.length === 0) continue;
       const table = tables[kind];
       params.push(`[${rows.join(',')}]`);
-      const returning = kind === 'calls' ? ' returning account_id, workflow_id, saving_source, baseline_micros, actual_micros, saving_micros' : '';
+      const returning = kind === 'calls' ? ' returning account_id, workflow_id, created_at, saving_source, baseline_micros, actual_micros, saving_micros' : '';
       inserts.push(`w_${kind} as (insert into ${table} select * from jsonb_populate_recordset(null::${table}, $${params.length}::jsonb) on conflict (${conflictKeys[kind]}) do nothing${returning})`);
-      if (kind === 'calls') inserts.push(CALL_TOTALS);
+      if (kind === 'calls') inserts.push(CALL_TOTALS, CALL_ROLLUPS);
     }
     if (inserts.length === 0) return;
     const client = this.#db.em().getConnection().getClient();

@@ -15,6 +15,7 @@ import { ManagedAgents } from './0015-managed-agents.ts';
 import { AutoTopup } from './0016-auto-topup.ts';
 import { PartitionedCalls } from './0017-partitioned-calls.ts';
 import { ActionOrder } from './0018-action-order.ts';
+import { CallRollups } from './0019-call-rollups.ts';
 
 /** Every migration, in order. A new one is appended here; applied ones are never edited. */
 export const migrations = [
@@ -35,4 +36,5 @@ export const migrations = [
   { name: '0016-auto-topup', class: AutoTopup },
   { name: '0017-partitioned-calls', class: PartitionedCalls },
   { name: '0018-action-order', class: ActionOrder },
+  { name: '0019-call-rollups', class: CallRollups },
 ];
