@@ -1,6 +1,7 @@
 // What scale-out costs, measured in rounds: every replica is started (and warmed) once, and each
 // round runs N of them behind a fresh balancer while the others are stopped (SIGSTOP: no timers,
-// no polls, no CPU), at one fixed open-loop rate. The replica counts alternate (1,2,4,4,2,1,…) so
+// no polls, no CPU), open loop at N times one replica's rate (scale-out: each replica sees the same
+// load) or at one total rate for every N (`fixed`). The replica counts alternate (1,2,4,4,2,1,…) so
 // that the machine's drift cancels within each cycle; the ratio of each count's CPU per call to one
 // replica's is taken per cycle, and the report gives the median and the spread over the cycles.
 //
@@ -26,25 +27,37 @@ export function roundOrder(counts: number[], cycles: number): number[] {
   return Array.from({ length: cycles }, () => one).flat();
 }
 
-/** One round: how many replicas, at what rate. */
+/**
+ * How the load follows the replica count. `scaled` (scale-out): N replicas take N times one
+ * replica's rate, so each sees the same load and what remains is what running N of them costs.
+ * `fixed`: every count shares one total rate, so each of N replicas sees 1/N of it.
+ */
+export type LoadMode = 'scaled' | 'fixed';
+
+/** One round: how many replicas, at what total rate, under what label in the report. */
 export interface RoundSpec {
   replicas: number;
   ratePerSec: number;
+  /** The replica count for the plan's main series ("1", "2", "4"); `1 @ R/s` for a lone replica at another rate. */
+  label: string;
 }
 
-/** A round's key in the report: the replica count, or `1 @ rate` for a lone replica at a reduced rate. */
-export function roundLabel(r: { replicas: number; ratePerSec: number }, fullRate: number): string {
-  return r.ratePerSec === fullRate ? String(r.replicas) : `${r.replicas} @ ${r.ratePerSec}/s`;
+/** The label of a lone replica at `ratePerSec`, beside the main series. */
+export function loneLabel(ratePerSec: number): string {
+  return `1 @ ${ratePerSec}/s`;
 }
 
 /**
- * The rounds of `cycles` cycles at `rate`: the counts up then down; with `solo`, each cycle also
- * runs one replica at rate/N for every N > 1 in its middle (1,2,4,1@¼,1@½,1@½,1@¼,4,2,1): what one
- * replica costs at the load each of N sees, to tell per-replica-rate effects from scale-out's.
+ * The rounds of `cycles` cycles: the counts up then down, N replicas at `rate` (fixed) or N × `rate`
+ * (scaled). With `solo`, each cycle also runs, in its middle, one replica at the rate each of N
+ * replicas sees (fixed: rate/N) or at the total N replicas take (scaled: N × rate): fixed, it tells
+ * per-replica-rate effects from scale-out's; scaled, it shows what one replica does at that load.
  */
-export function roundPlan(counts: number[], cycles: number, rate: number, solo: boolean): RoundSpec[] {
-  const up = [...counts].sort((a, b) => a - b).map((n) => ({ replicas: n, ratePerSec: rate }));
-  const lone = solo ? up.filter((r) => r.replicas > 1).reverse().map((r) => ({ replicas: 1, ratePerSec: rate / r.replicas })) : [];
+export function roundPlan(counts: number[], cycles: number, rate: number, solo: boolean, load: LoadMode = 'fixed'): RoundSpec[] {
+  const totalFor = (n: number) => (load === 'scaled' ? rate * n : rate);
+  const up = [...counts].sort((a, b) => a - b).map((n) => ({ replicas: n, ratePerSec: totalFor(n), label: String(n) }));
+  const loneRate = (n: number) => (load === 'scaled' ? rate * n : rate / n);
+  const lone = solo ? up.filter((r) => r.replicas > 1).reverse().map((r) => ({ replicas: 1, ratePerSec: loneRate(r.replicas), label: loneLabel(loneRate(r.replicas)) })) : [];
   const half = [...up, ...lone];
   const one = [...half, ...[...half].reverse()];
   return Array.from({ length: cycles }, () => one).flat();
@@ -59,8 +72,8 @@ export interface RoundOptions {
   /** Redis MONITOR window at the end of the warm-up (round trips), never while CPU is measured; 0 skips. */
   monitorMs: number;
   firstId: number;
-  /** The run's rate, when this round runs at a reduced one (its label then says so). */
-  fullRatePerSec?: number;
+  /** The round's label in the report (roundPlan); the replica count when absent. */
+  label?: string;
 }
 
 export interface CpuSplit {
@@ -75,7 +88,7 @@ export interface RoundResult {
   index: number;
   replicas: number;
   ratePerSec: number;
-  /** roundLabel: the replica count, or `1 @ rate/s`. */
+  /** RoundSpec's label: the replica count, or `1 @ rate/s`. */
   label: string;
   sent: number;
   ok: number;
@@ -201,7 +214,7 @@ export async function runRound(index: number, active: Replica[], paused: Replica
         index,
         replicas: active.length,
         ratePerSec: o.ratePerSec,
-        label: roundLabel({ replicas: active.length, ratePerSec: o.ratePerSec }, o.fullRatePerSec ?? o.ratePerSec),
+        label: o.label ?? String(active.length),
         sent: samples.sent,
         ok: samples.ok,
         errors: samples.errors,
@@ -251,10 +264,15 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
-/** Labels in report order: the counts ascending, then the lone replica at reduced rates (highest first). */
+/** Whether a label is of the main series (a replica count), not a lone replica's round. */
+export const isCount = (label: string) => /^\d+$/.test(label);
+
+/** Labels in report order: the main series by replica count, then the lone replica's rounds (highest rate first). */
 export function labelsOf(rounds: RoundResult[]): string[] {
   const seen = [...new Map(rounds.map((r) => [r.label, r])).values()];
-  return seen.sort((a, b) => b.ratePerSec - a.ratePerSec || a.replicas - b.replicas).map((r) => r.label);
+  const main = seen.filter((r) => isCount(r.label)).sort((a, b) => a.replicas - b.replicas);
+  const lone = seen.filter((r) => !isCount(r.label)).sort((a, b) => b.ratePerSec - a.ratePerSec);
+  return [...main, ...lone].map((r) => r.label);
 }
 
 /** Per cycle (each `perCycle` rounds), each label's mean `pick` over the one-replica rounds' mean; the median and spread over cycles. */
@@ -279,10 +297,10 @@ export async function runRounds(replicas: Replica[], order: (number | RoundSpec)
   const results: RoundResult[] = [];
   try {
     for (const [i, item] of order.entries()) {
-      const spec = typeof item === 'number' ? { replicas: item, ratePerSec: o.ratePerSec } : item;
+      const spec = typeof item === 'number' ? { replicas: item, ratePerSec: o.ratePerSec, label: String(item) } : item;
       const n = spec.replicas;
       log(`round ${i + 1}/${order.length}: ${n} replica(s), warm-up ${o.warmupMs / 1000} s, ${o.durationMs / 1000} s at ${spec.ratePerSec} req/s`);
-      results.push(await runRound(i, replicas.slice(0, n), replicas.slice(n), shared, { ...o, ratePerSec: spec.ratePerSec, fullRatePerSec: o.ratePerSec, firstId: o.firstId + (i + 1) * 10_000_000 }, log));
+      results.push(await runRound(i, replicas.slice(0, n), replicas.slice(n), shared, { ...o, ratePerSec: spec.ratePerSec, label: spec.label, firstId: o.firstId + (i + 1) * 10_000_000 }, log));
     }
   } finally {
     signalAll(replicas, 'SIGCONT');

@@ -65,7 +65,7 @@ async function main(o: ScaleOptions): Promise<number> {
     failed = out.failed;
     doc = { benchmark: 'soak', options: o, result: r };
   } else if (o.cycles > 0) {
-    const order = roundPlan(o.replicas, o.cycles, o.ratePerSec, o.solo);
+    const order = roundPlan(o.replicas, o.cycles, o.ratePerSec, o.solo, o.load);
     const most = Math.max(...o.replicas);
     log(`starting ${most} replicas (the first alone: it migrates the database)…`);
     await growTo(replicas, most, cluster, secrets);
@@ -86,7 +86,7 @@ async function main(o: ScaleOptions): Promise<number> {
       }
       for (const r of replicas) process.kill(r.child.pid, 'SIGCONT');
     }
-    const out = renderRounds(rounds, order.length / o.cycles, direct, o.ratePerSec, throughput);
+    const out = renderRounds(rounds, order.length / o.cycles, direct, o, throughput);
     log(out.text);
     failed = out.failed;
     doc = { benchmark: 'scale-rounds', options: o, order, direct, rounds, throughput };
