@@ -3,7 +3,7 @@ import { cleanRows, subsample, type Models, type Row } from './data.ts';
 import { parseJudgeCall, verdict } from './judge.ts';
 import type { CallRecord } from './phases.ts';
 import { mulberry32 } from './prng.ts';
-import { oneModelPerStep, oracle, retention, saving } from './reference.ts';
+import { knownMix, oneModelPerStep, oracle, retention, saving } from './reference.ts';
 import { phaseMetrics } from './report.ts';
 
 // Prices per million tokens; every answer uses 100 prompt tokens and none for completion, so a
@@ -180,5 +180,51 @@ describe('the replay data and judge', () => {
     expect(verdict(r.answers, r.answers.cheap!.text, 0, 1, r.id, 0)).toMatchObject({ truth: 0, score: 0 });
     expect(verdict(r.answers, 'something else', 0, 1, r.id, 0)).toMatchObject({ truth: 0, score: 0, matched: undefined });
     expect(verdict(r.answers, r.answers.mid!.text, 1, 1, r.id, 0)).toMatchObject({ truth: 1, score: 0, flipped: true });
+  });
+});
+
+describe('the known-mix reference line', () => {
+  // Step m: mid right on 9 of 10 (retention 0.9), cheap on 5. Step g: each right on 5 of 10. On
+  // both, mid and cheap say the same thing exactly where both are right.
+  function pair(step: string, split: 'train' | 'test', mid: number, cheap: number, same: boolean): Row {
+    const r = row(step, split, { base: 1, mid, cheap });
+    if (same) r.answers.cheap!.text = r.answers.mid!.text;
+    return r;
+  }
+  const rows = (split: 'train' | 'test') => [
+    ...Array.from({ length: 10 }, (_, i) => pair('m', split, i < 9 ? 1 : 0, i < 5 ? 1 : 0, i < 5)),
+    ...Array.from({ length: 10 }, (_, i) => pair('g', split, i < 5 ? 1 : 0, i < 5 ? 1 : 0, i < 5)),
+  ];
+
+  it('mixes a policy under the floor plus the mix margin with one over it, chosen on train', () => {
+    const r = knownMix(rows('train'), rows('test'), models, 0.95);
+    // m: the gate cheap|mid (they agree only where both are right: retention 1) saves
+    // 1 − (10 × 3e-4 + 5 × 1e-3) / 1e-2 = 0.2 alone; mid (0.9) beside it on (1 − 0.96) / (1 − 0.9) = 40 %
+    // of calls saves 0.4 × 0.8 + 0.6 × 0.2 = 0.44, more than mid beside the baseline (0.4 × 0.8 = 0.32)
+    expect(r.per_step.m!.policy).toBe('mid');
+    expect(r.per_step.m!.beside).toBe('cheap|mid');
+    expect(r.per_step.m!.share).toBeCloseTo(0.4);
+    expect(r.per_step.m!.train_retention).toBeCloseTo(0.96);
+    expect(r.per_step.m!.saving).toBeCloseTo(0.44);
+    expect(r.per_step.m!.retention).toBeCloseTo(0.96);
+    // g: either model alone (0.5) beside the gate could serve only 8 % of calls, under the 10 % a mix
+    // needs; the gate alone holds 1.0 and saves 0.2
+    expect(r.per_step.g!.policy).toBe('cheap|mid');
+    expect(r.per_step.g!.share).toBe(1);
+    expect(r.per_step.g!.beside).toBe('');
+    expect(r.per_step.g!.saving).toBeCloseTo(0.2);
+    expect(r.per_step.g!.retention).toBeCloseTo(1);
+    expect(r.saving).toBeCloseTo(0.32);
+  });
+
+  it('keeps the baseline where no policy saves, and is measured on test', () => {
+    const worse = rows('test').map((r) => ({ ...r, answers: { ...r.answers, mid: { ...r.answers.mid!, score: 0 } } }));
+    const r = knownMix(rows('train'), worse, models, 0.95);
+    // chosen on train as before; on test mid is always wrong, so step m loses the 40 % it serves
+    // (the gate beside it still serves only answers both got right: none now, so the baseline's)
+    expect(r.per_step.m!.retention).toBeCloseTo(0.6);
+    const none = knownMix(rows('train').map((r) => ({ ...r, answers: { ...r.answers, mid: { ...r.answers.mid!, score: 0 }, cheap: { ...r.answers.cheap!, score: 0 } } })), rows('test'), models, 0.95);
+    expect(none.per_step.m!.policy).toBe('base');
+    expect(none.saving).toBeCloseTo(0);
   });
 });

@@ -1,6 +1,7 @@
 // Turns the call records into the phase metrics, the readable summary and the one-line JSON result.
+import { MIX_MARGIN } from '../../apps/api/src/optimizer/mix.ts';
 import type { CallRecord } from './phases.ts';
-import { retention, saving, sum, type OneModelPerStep, type LineResult } from './reference.ts';
+import { retention, saving, sum, type KnownMix, type OneModelPerStep, type LineResult } from './reference.ts';
 
 export interface StepMetrics {
   calls: number;
@@ -94,7 +95,7 @@ export interface Result {
   saving_total: number;
   exploration_share: number;
   drift?: { detected: boolean; resettled: boolean };
-  reference: { one_model_per_step: { saving: number; retention: number | null }; oracle: { saving: number } };
+  reference: { one_model_per_step: { saving: number; retention: number | null }; known_mix: { saving: number; retention: number | null }; oracle: { saving: number } };
   floor: number;
   outcome_rate: number;
   judge_noise: number;
@@ -110,6 +111,7 @@ export function buildResult(p: {
   test: PhaseMetrics;
   drift: DriftInfo | undefined;
   oneModel: OneModelPerStep;
+  knownMix: KnownMix;
   oracle: LineResult;
   floor: number;
   outcomeRate: number;
@@ -127,7 +129,11 @@ export function buildResult(p: {
     saving_total: r4(saving(train.actual_cost + test.actual_cost, train.recorded_baseline_cost + test.recorded_baseline_cost)),
     exploration_share: r4(test.actual_cost > 0 ? test.exploration_cost / test.actual_cost : 0),
     ...(p.drift ? { drift: { detected: p.drift.detected, resettled: p.drift.resettled } } : {}),
-    reference: { one_model_per_step: { saving: r4(p.oneModel.saving), retention: r4n(p.oneModel.retention) }, oracle: { saving: r4(p.oracle.saving) } },
+    reference: {
+      one_model_per_step: { saving: r4(p.oneModel.saving), retention: r4n(p.oneModel.retention) },
+      known_mix: { saving: r4(p.knownMix.saving), retention: r4n(p.knownMix.retention) },
+      oracle: { saving: r4(p.oracle.saving) },
+    },
     floor: p.floor,
     outcome_rate: p.outcomeRate,
     judge_noise: p.judgeNoise,
@@ -170,9 +176,10 @@ export function renderSummary(p: {
   test: PhaseMetrics;
   drift: DriftInfo | undefined;
   oneModel: OneModelPerStep;
+  knownMix: KnownMix;
   notes: string[];
 }): string[] {
-  const { result, train, test, drift, oneModel } = p;
+  const { result, train, test, drift, oneModel, knownMix } = p;
   const out: string[] = [];
   out.push('', '## Tuning phase (train)', ...phaseTable(train));
   out.push('', '## Measured phase (test)', ...phaseTable(test));
@@ -188,6 +195,12 @@ export function renderSummary(p: {
       ['line', 'saving', 'retention', 'choice'],
       [
         [`one model per step @ floor ${result.floor}`, pct(oneModel.saving), pct(oneModel.retention), Object.entries(oneModel.per_step).map(([s, v]) => `${s}→${v.chosen}`).join(', ')],
+        [
+          `one policy per step, train known, mixed to ${result.floor} + ${MIX_MARGIN}`,
+          pct(knownMix.saving),
+          pct(knownMix.retention),
+          Object.entries(knownMix.per_step).map(([s, v]) => `${s}→${v.policy}${v.share < 1 ? ` on ${pct(v.share)}, ${v.beside} on the rest` : ''}`).join('; '),
+        ],
         ['per-prompt oracle', pct(result.reference.oracle.saving), pct(1), 'cheapest model matching the baseline score per prompt'],
       ],
     ),
@@ -202,7 +215,10 @@ export function renderSummary(p: {
     `test saving ${pct(result.saving_test)} at retention ${pct(result.retention_test)} (floor ${result.floor}); total saving ${pct(result.saving_total)}; ` +
       `exploration ${pct(result.exploration_share)} of test spend; ${result.calls} calls in ${result.seconds} s`,
   );
-  out.push(`reference: one model per step ${pct(result.reference.one_model_per_step.saving)} at ${pct(result.reference.one_model_per_step.retention)}; oracle ${pct(result.reference.oracle.saving)}`);
+  out.push(
+    `reference: one model per step ${pct(result.reference.one_model_per_step.saving)} at ${pct(result.reference.one_model_per_step.retention)}; ` +
+      `one policy per step, train known ${pct(result.reference.known_mix.saving)} at ${pct(result.reference.known_mix.retention)}; oracle ${pct(result.reference.oracle.saving)}`,
+  );
   for (const n of p.notes) out.push(`note: ${n}`);
   return out;
 }

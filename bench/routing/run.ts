@@ -11,7 +11,7 @@ import { loadData, stepsOf, subsample } from './data.ts';
 import { configureCatalog, putRoutingSettings, repoRoot, signup, startGateway, workflowEvents, workflowSteps, type Gateway } from './gateway.ts';
 import { interleave, runPhase, type CallRecord, type PhaseContext } from './phases.ts';
 import { hash32, mulberry32 } from './prng.ts';
-import { oneModelPerStep, oracle, retention } from './reference.ts';
+import { knownMix, oneModelPerStep, oracle, retention } from './reference.ts';
 import { ReplayVendor } from './replay-vendor.ts';
 import { buildResult, mostServed, phaseMetrics, renderSummary, type DriftInfo } from './report.ts';
 import { killAll, killAllNow, sleep } from '../overhead/procs.ts';
@@ -68,6 +68,7 @@ async function main(): Promise<void> {
   );
   const oneModel = oneModelPerStep(train, test, data.models, o.floor);
   const oracleLine = oracle(test, data.models);
+  const mixLine = knownMix(train, test, data.models, o.floor);
   log(`# Routing benchmark (seed ${o.seed}, floor ${o.floor}, outcome rate ${o.outcomeRate}, judge noise ${o.judgeNoise}${o.drift ? ', drift' : ''})`);
   log(`data ${o.dataDir}: ${data.rows.length} rows, ${Object.keys(data.models.models).length} models, baseline ${base}; steps ${stepsOf(data.rows).join(', ')}`);
   for (const d of data.dropped) log(`  left out: ${d}`);
@@ -168,7 +169,7 @@ async function main(): Promise<void> {
   const trainM = phaseMetrics(trainRun.records);
   const testM = phaseMetrics(testRecords);
   const seconds = (Date.now() - t0) / 1000;
-  const result = buildResult({ train: trainM, test: testM, drift, oneModel, oracle: oracleLine, floor: o.floor, outcomeRate: o.outcomeRate, judgeNoise: o.judgeNoise, seconds });
+  const result = buildResult({ train: trainM, test: testM, drift, oneModel, knownMix: mixLine, oracle: oracleLine, floor: o.floor, outcomeRate: o.outcomeRate, judgeNoise: o.judgeNoise, seconds });
 
   const oc = ctx.outcomes;
   if (oc.state === 'not-built') notes.push('outcomes route not built (404): no outcome was reported');
@@ -180,11 +181,11 @@ async function main(): Promise<void> {
   if (errs.length > 0) notes.push(`${errs.length} calls failed; first: ${errs[0]!.error}`);
   if (testM.saving === 0 && testM.actual_cost > 0) notes.push('the gateway saved nothing on test (it serves the baseline until its optimizer has evidence)');
 
-  for (const line of renderSummary({ result, train: trainM, test: testM, drift, oneModel, notes })) log(line);
+  for (const line of renderSummary({ result, train: trainM, test: testM, drift, oneModel, knownMix: mixLine, notes })) log(line);
 
   const out = o.out ?? join(repoRoot, 'bench', 'results', `routing-${new Date(t0).toISOString().replace(/[:.]/g, '-')}.json`);
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, `${JSON.stringify({ result, options: o, train: trainM, test: testM, drift, reference: { one_model_per_step: oneModel, oracle: oracleLine }, vendor: vs, notes }, null, 2)}\n`);
+  writeFileSync(out, `${JSON.stringify({ result, options: o, train: trainM, test: testM, drift, reference: { one_model_per_step: oneModel, known_mix: mixLine, oracle: oracleLine }, vendor: vs, notes }, null, 2)}\n`);
   log(`full result: ${relative(process.cwd(), out) || out}`);
   log(JSON.stringify(result));
 }

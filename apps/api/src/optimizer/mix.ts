@@ -35,7 +35,7 @@ export interface Mix {
 export const MIX_MARGIN = 0.01;
 
 /** A mix must give the cheaper policy at least this share of calls to be worth the name. */
-const MIN_MIX_SHARE = 0.1;
+export const MIN_MIX_SHARE = 0.1;
 
 /**
  * A policy's cautious bound: its retention less `z` standard errors (PolicyStats' bounds
