@@ -397,3 +397,20 @@ describe('retention estimates from several sources', () => {
     expect(r.r - 1.3 * r.se).toBeLessThan(0.95);
   });
 });
+
+describe('a single model probed while another policy serves', () => {
+  it("is compared with the served answer only where that policy's own evidence can anchor the chain; else it pays for the baseline's answer", () => {
+    const unseen = { n: 0, retention: 1, lcb: 0, ucb: 2, costMicros: Infinity, costUcbMicros: Infinity };
+    const decide = { step: { accountId: 'a', workflowId: 'w', fingerprint: 'f', label: 'f', release: '' }, baseline: 'big', cheaper: ['a', 'b'], floor: 0.95, allowGates: true, draw: 0, priceShares: { a: 0.02, b: 0.03 } };
+    const e = new StepEvidence();
+    const costs = probeCosts({ evidence: e, traffic: { calls: 600, baselineMicros: 60_000, actualMicros: 60_000, exploredMicros: 0, outcomes: 0 } }, decide);
+    const model = { kind: 'model' as const, model: 'a' };
+    // the baseline serves: its answer is there to compare with
+    expect(priceProspect(e, costs, model, unseen, decide, 100, true, false, undefined, false)!.probeShare).toBeCloseTo(0.02, 6);
+    // another policy serves with evidence of its own: chained to it, the probe pays for its own answer only
+    expect(priceProspect(e, costs, model, unseen, decide, 100, false, false, undefined, true)!.probeShare).toBeCloseTo(0.02, 6);
+    // a policy with too little evidence of its own anchors nothing a chain could prove: the probe pays for the baseline's too
+    // (chained to it, such probes were paid for and never proved the model, and a re-opened step probed it for good)
+    expect(priceProspect(e, costs, model, unseen, decide, 100, false, false, undefined, false)!.probeShare).toBeCloseTo(1.02, 6);
+  });
+});

@@ -420,6 +420,12 @@ export class Optimizer {
       chosenShare = mix.costMicros / baselineCost;
     }
     const chosenIsBase = chosen.kind === 'model' && chosen.model === input.baseline;
+    // a single model probed while another policy serves is compared with the served answer, and its
+    // retention chained to that policy's own (direct) evidence, whose uncertainty the chain inherits.
+    // A policy proven only through such a chain, or whose direct evidence a drift forgot, anchors no
+    // chain that could prove anything: those probes were paid for and never proved the model, and the
+    // step probed it for good. Then the probe pays for the baseline's answer, as while the baseline serves.
+    const anchors = !chosenIsBase && s.evidence.stats(chosen, input.baseline, false).n >= MIN_SAMPLES;
     // re-opened by drift, only what the drift touched is still in question
     // (and never the policy serving this call, which a probe would only compare with itself)
     const stillOpen = open.filter((p) => (!s.drifted.length || policyModels(p).some((m) => s.drifted.includes(m))) && (chosenIsBase || policyKey(p) !== policyKey(chosen)));
@@ -432,7 +438,7 @@ export class Optimizer {
       budgetShare: input.budget?.share ?? DEFAULT_BUDGET_SHARE,
       allowanceCalls: input.budget?.allowanceCalls ?? DEFAULT_ALLOWANCE_CALLS,
       blocked: input.noProbe ?? this.#learningBlock(input.learning) ?? this.#overBudget(s, input),
-      prospects: stillOpen.flatMap((p) => prospect(s.evidence, costs, p, stats.get(policyKey(p))!, input, baselineCost, chosenIsBase, backed.has(policyKey(p)), own) ?? []),
+      prospects: stillOpen.flatMap((p) => prospect(s.evidence, costs, p, stats.get(policyKey(p))!, input, baselineCost, chosenIsBase, backed.has(policyKey(p)), own, anchors) ?? []),
       draw: input.draw,
       levels: mixing ? MIX_LEVELS : [1],
       investing: s.lastPlan.funded,
@@ -465,7 +471,7 @@ export class Optimizer {
     if (plan.probe) {
       d.probing = plan.probe.key;
       d.gradeDiffering = plan.probe.key.startsWith('verify:') || costs.judging;
-      d.chained = !chosenIsBase && plan.probe.key.startsWith('model:');
+      d.chained = anchors && plan.probe.key.startsWith('model:');
     }
     d.reasons.push(plan.reason);
     if (d.check) d.reasons.push(`drift check: the judge grades the served answer (one call in ${DRIFT_CHECK_EVERY} while outcomes are scarce)`);

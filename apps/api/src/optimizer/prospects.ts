@@ -123,8 +123,10 @@ export function probeCosts(s: { evidence: StepEvidence; traffic: StepTraffic }, 
  * A candidate as exploration prices it, or null when it cannot be probed as one policy.
  * `shared`: its statistics were already shrunk toward the tenant's other steps. `own`: every
  * candidate's own statistics on the step, by policy key (where a gate starts: `gateStart`).
+ * `anchors`: the policy serving now has direct evidence, so a single model's probe can be compared
+ * with its served answer (a chain) instead of paying for the baseline's.
  */
-export function prospect(evidence: StepEvidence, costs: ProbeCosts, p: Policy, st: PolicyStats, input: DecideInput, baselineCost: number, servingBaseline: boolean, shared: boolean, own?: ReadonlyMap<string, PolicyStats>): Prospect | null {
+export function prospect(evidence: StepEvidence, costs: ProbeCosts, p: Policy, st: PolicyStats, input: DecideInput, baselineCost: number, servingBaseline: boolean, shared: boolean, own?: ReadonlyMap<string, PolicyStats>, anchors = true): Prospect | null {
   if (p.kind !== 'model' && p.kind !== 'gate' && p.kind !== 'verify') return null;
   const models = policyModels(p);
   const share = (m: string) => input.priceShares?.[m] ?? 0.5;
@@ -158,7 +160,7 @@ export function prospect(evidence: StepEvidence, costs: ProbeCosts, p: Policy, s
     costShare,
     // serving something other than the baseline, a probe also pays for the baseline's answer to compare with,
     // but a single model is compared with the served answer instead (chained to the served policy's evidence)
-    probeShare: answers + (servingBaseline || p.kind === 'model' ? 0 : 1),
+    probeShare: answers + (servingBaseline || (p.kind === 'model' && anchors) ? 0 : 1),
     gradesPerProbe: grades,
   };
 }
