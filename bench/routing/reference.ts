@@ -173,9 +173,10 @@ export function knownMix(train: readonly Row[], test: readonly Row[], models: Mo
           })
         : [{ policy: [], retention: 1, costShare: 1 }];
     let best = { low: [] as string[], high: [] as string[], share: 0, saving: 0, retention: 1 };
+    const lows = known.filter((k) => k.retention < aim);
     for (const high of known.filter((k) => k.retention >= aim)) {
       if (1 - high.costShare > best.saving) best = { low: high.policy, high: high.policy, share: 1, saving: 1 - high.costShare, retention: high.retention };
-      for (const low of known.filter((k) => k.retention < aim)) {
+      for (const low of lows) {
         const share = (high.retention - aim) / (high.retention - low.retention);
         if (share < MIN_MIX_SHARE) continue;
         const sv = 1 - (share * low.costShare + (1 - share) * high.costShare);

@@ -15,8 +15,13 @@ function table(head: string[], rows: string[][]): string {
   return [line(head), `|${w.map((n, i) => (i === 0 ? ':' : '') + '-'.repeat(n + 1) + (i === 0 ? '' : ':')).join('|')}|`, ...rows.map(line)].join('\n');
 }
 
+/** How a run's load follows the replica count, for its table's heading. */
+function loadText(o: Pick<ScaleOptions, 'ratePerSec' | 'load'>): string {
+  return o.load === 'scaled' ? `N replicas at N × ${o.ratePerSec} req/s` : `every count at ${o.ratePerSec} req/s in all`;
+}
+
 /** The scale table and the verdicts; `failed` lists what misses the acceptance. */
-export function renderScale(steps: StepResult[], direct: LatencySummary, rate: number): { text: string; failed: string[] } {
+export function renderScale(steps: StepResult[], direct: LatencySummary, o: Pick<ScaleOptions, 'ratePerSec' | 'load'>): { text: string; failed: string[] } {
   const one = steps.find((s) => s.replicas === 1) ?? steps[0]!;
   const rows = steps.map((s) => [
     String(s.replicas),
@@ -41,7 +46,7 @@ export function renderScale(steps: StepResult[], direct: LatencySummary, rate: n
     if (s.ledger.problems.length) failed.push(`${s.replicas} replicas: ledger — ${s.ledger.problems.join('; ')}`);
     if (s !== one && s.cpuUsPerCall.total > 1.15 * one.cpuUsPerCall.total) failed.push(`${s.replicas} replicas: CPU per call ${f(s.cpuUsPerCall.total / one.cpuUsPerCall.total, 2)}× one replica's (limit 1.15×)`);
   }
-  const text = `\n## Scale-out at ${rate} req/s (open loop), direct to the mock p50 ${f(direct.p50, 2)} ms, p99 ${f(direct.p99, 2)} ms\n\n${table(head, rows)}\n`;
+  const text = `\n## Scale-out, ${loadText(o)} (open loop), direct to the mock p50 ${f(direct.p50, 2)} ms, p99 ${f(direct.p99, 2)} ms\n\n${table(head, rows)}\n`;
   return { text, failed };
 }
 
@@ -111,8 +116,7 @@ export function renderRounds(rounds: RoundResult[], perCycle: number, direct: La
     if (r.ledger.problems.length) failed.push(`round ${r.index + 1} (${r.replicas} replicas): ledger — ${r.ledger.problems.join('; ')}`);
   }
   if (o.load === 'scaled') failed.push(...scaleOutVerdicts(rounds, ratios));
-  const load = o.load === 'scaled' ? `N replicas at N × ${o.ratePerSec} req/s` : `every count at ${o.ratePerSec} req/s in all`;
-  const text = `\n## Scale-out, ${load} (open loop), ${rounds.length} rounds in the order ${rounds.map((r) => r.label.replace(' ', '')).join(', ')}; direct to the mock p50 ${f(direct.p50, 2)} ms\n\n${table(head, rows)}\n`;
+  const text = `\n## Scale-out, ${loadText(o)} (open loop), ${rounds.length} rounds in the order ${rounds.map((r) => r.label.replace(' ', '')).join(', ')}; direct to the mock p50 ${f(direct.p50, 2)} ms\n\n${table(head, rows)}\n`;
   return { text, failed };
 }
 

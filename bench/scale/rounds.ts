@@ -20,13 +20,6 @@ import { postgresTicks, type SharedState } from './shared.ts';
 import { makeAgents, signup } from './tenant.ts';
 import { plainTraffic } from './traffic.ts';
 
-/** The order of the rounds: the counts up then down, `cycles` times (1,2,4,4,2,1,1,2,4,4,2,1 for two). */
-export function roundOrder(counts: number[], cycles: number): number[] {
-  const up = [...counts].sort((a, b) => a - b);
-  const one = [...up, ...[...up].reverse()];
-  return Array.from({ length: cycles }, () => one).flat();
-}
-
 /**
  * How the load follows the replica count. `scaled` (scale-out): N replicas take N times one
  * replica's rate, so each sees the same load and what remains is what running N of them costs.

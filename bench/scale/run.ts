@@ -97,10 +97,11 @@ async function main(o: ScaleOptions): Promise<number> {
     const steps: StepResult[] = [];
     for (const [i, n] of o.replicas.entries()) {
       await growTo(replicas, n, cluster, secrets);
-      log(`${n} replica(s): warm-up ${o.warmupSec} s, ${o.durationSec} s at ${o.ratePerSec} req/s, ${o.throughputSec} s closed loop…`);
-      steps.push(await runStep(replicas.slice(0, n), shared, { ...step, firstId: (i + 1) * 100_000_000 }, log));
+      const ratePerSec = o.load === 'scaled' ? o.ratePerSec * n : o.ratePerSec;
+      log(`${n} replica(s): warm-up ${o.warmupSec} s, ${o.durationSec} s at ${ratePerSec} req/s, ${o.throughputSec} s closed loop…`);
+      steps.push(await runStep(replicas.slice(0, n), shared, { ...step, ratePerSec, firstId: (i + 1) * 100_000_000 }, log));
     }
-    const out = renderScale(steps, direct, o.ratePerSec);
+    const out = renderScale(steps, direct, o);
     log(out.text);
     failed = out.failed;
     doc = { benchmark: 'scale', options: o, direct, steps };

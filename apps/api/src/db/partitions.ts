@@ -101,8 +101,9 @@ export class Partitions {
 
   /**
    * Drops the months that end before now minus the retention, and deletes the default
-   * partition's rows and the savings chart's rollups older than it. Each drop waits at most a few seconds for its lock, so a
-   * long read does not queue every insert behind the drop; a drop that times out runs next time.
+   * partition's rows and the savings chart's rollups older than it. Each drop waits at most a
+   * few seconds for its lock, so a long read does not queue every insert behind the drop; a drop
+   * that times out runs next time.
    */
   async dropExpired(now = new Date()): Promise<string[]> {
     const cutoff = new Date(now.getTime() - this.#retentionDays * 86_400_000);
