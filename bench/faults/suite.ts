@@ -72,6 +72,8 @@ interface Marks {
   recoveredAt: number;
 }
 
+/** The scenarios whose fault is stopping replica r1 itself. */
+const KILLS_VICTIM: readonly string[] = ['sigkill', 'sigterm-drain'];
 export const SCENARIOS = ['sigkill', 'postgres-restart', 'redis-drop', 'vendor-stall', 'stream-cut', 'gateway-wal-full', 'postgres-wal-full', 'sigterm-drain'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
@@ -136,6 +138,10 @@ export class FaultSuite {
         UPSTREAM_IDLE_TIMEOUT_MS: String(VENDOR_TIMEOUT_MS),
         UPSTREAM_MAX_RETRIES: '0',
         CIRCUIT_COOLDOWN_MS: '1000',
+        // the periodic jobs every second (their defaults are up to a minute): each meets every outage
+        BILLING_SWEEP_MS: '1000',
+        ALERT_SPEND_CHECK_MS: '1000',
+        MANAGED_RUN_SWEEP_MS: '1000',
       },
     };
     for (let i = 0; i < this.o.replicas; i++) this.replicas.push(await Replica.create(`r${i + 1}`, settings));
@@ -184,6 +190,8 @@ export class FaultSuite {
     const load = new Load(origin, agents, { ratePerSec: this.o.ratePerSec, mix, timeoutMs: 20_000, firstId: (this.#firstId += 10_000_000) });
     load.start();
     const checks: Check[] = [];
+    // the processes at the start; only the fault's own victim may be stopped (and started again)
+    const before = this.replicas.map((r) => ({ r, child: r.child! }));
     let marks: Marks;
     try {
       await sleep(this.o.warmMs);
@@ -192,6 +200,9 @@ export class FaultSuite {
     } finally {
       await load.stop();
     }
+    const struck = KILLS_VICTIM.includes(name) ? this.replicas[0] : undefined;
+    const died = before.filter(({ r, child }) => r !== struck && (r.child !== child || !r.running));
+    checks.push(check('no replica dies of it', died.length === 0, died.length === 0 ? `${before.length - (struck ? 1 : 0)} replicas the fault did not stop ran through it` : died.map(({ r, child }) => `${r.name} exited:\n${child.output().slice(-2000)}`).join('\n')));
     // from a second after the balancer has every replica back: a replica's readiness pings one Redis
     // connection, and its other clients may still be reconnecting for a moment (reported, not hidden)
     const settled = marks.recoveredAt + RECOVERY_GRACE_MS;
@@ -304,11 +315,14 @@ export class FaultSuite {
       }
       case 'postgres-wal-full': {
         const at = Date.now();
-        const filled = this.pg.wal.fill();
+        let filled = this.pg.wal.fill();
         // the WAL moves on to new segments (as other writers' volume would make it) until one cannot be
-        // created: rather than after the ~1 MB the current segment still takes (minutes of a small load's batches)
+        // created: rather than after the ~1 MB the current segment still takes (minutes of a small load's batches).
+        // Each checkpoint removes old segments and frees their space, so the filler takes that too:
+        // without it the WAL lives on what its own checkpoints free and never runs out.
         for (let i = 0; i < 20 && (await this.pg.up()); i++) {
           await this.#adminQuery('create table if not exists fault_scratch (n int); insert into fault_scratch values (1); select pg_switch_wal()').catch(() => undefined);
+          filled += this.pg.wal.fill();
           await sleep(100);
         }
         // the meter's batches need WAL: PostgreSQL PANICs when it cannot write a segment

@@ -1,8 +1,10 @@
 // A database outage under a running gateway: every route that needs the database
 // answers the catalogued 503 `unavailable` (REST, tRPC and GraphQL alike) instead of
 // 500 `internal`, /readyz says which dependency is down and never its error text, and
-// the gateway serves again once the database is back. The database is a real
-// PostgreSQL reached through a local TCP proxy that the test closes and reopens.
+// the gateway serves again once the database is back. Every background job (meter, sweeps,
+// pollers) meets the outage too, each on a short interval here: none may reject unhandled,
+// which in production kills the replica. The database is a real PostgreSQL reached through a
+// local TCP proxy that the test closes and reopens.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CutProxy } from './support/cut-proxy.ts';
@@ -12,6 +14,8 @@ let db: TestDatabase;
 let proxy: CutProxy;
 let gw: TestGateway;
 let tenant: { api_key: string; account_id: string };
+const escaped: unknown[] = [];
+const onEscape = (err: unknown) => escaped.push(err);
 
 beforeAll(async () => {
   db = await testDatabase({ force: true });
@@ -20,10 +24,16 @@ beforeAll(async () => {
   await proxy.open();
   const viaProxy = new URL(db.url!);
   viaProxy.port = String(proxy.port);
-  gw = await startGateway({ database: { url: viaProxy.href, drop: async () => undefined } });
+  process.on('unhandledRejection', onEscape);
+  process.on('uncaughtException', onEscape);
+  // every periodic job at (or near) its shortest interval, so each runs during the outage
+  const often = { BILLING_SWEEP_MS: '100', MANAGED_RUN_SWEEP_MS: '50', ALERT_POLL_MS: '50', ALERT_SPEND_CHECK_MS: '50', RECORDING_SWEEP_MS: '1000' };
+  gw = await startGateway({ database: { url: viaProxy.href, drop: async () => undefined }, env: often });
   tenant = await signup(gw);
 });
 afterAll(async () => {
+  process.off('unhandledRejection', onEscape);
+  process.off('uncaughtException', onEscape);
   await gw?.close();
   await db?.drop();
 });
@@ -60,6 +70,11 @@ describe('a database outage', () => {
     expect(JSON.parse(text)).toMatchObject({ status: 'not_ready', checks: { database: 'down' } });
     expect(text).not.toMatch(/ECONNREFUSED|connect|127\.0\.0\.1|terminated|:\d{4,5}/);
     expect(gw.logs.join('')).not.toContain('"code":"internal"');
+  });
+
+  it('keeps every background job alive: a job that meets the outage logs and tries again, nothing rejects unhandled', async () => {
+    await sleep(2_500); // every job above has had its turn at least twice, the recordings sweep too
+    expect(escaped.map(String)).toEqual([]);
   });
 
   it('serves again once the database is back', async () => {

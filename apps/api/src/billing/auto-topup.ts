@@ -70,7 +70,8 @@ export class AutoTopups {
   }
 
   start(sweepMs: number): void {
-    this.#timer = setInterval(() => void this.sweep(), sweepMs);
+    // a sweep that fails (the database is down) is logged and runs again at the next tick
+    this.#timer = setInterval(() => void this.sweep().catch((err: unknown) => this.#logger.warn({ code: (err as NodeJS.ErrnoException).code ?? (err as Error).name }, 'auto top-up sweep failed; it runs again at the next tick')), sweepMs);
     this.#timer.unref();
   }
 
