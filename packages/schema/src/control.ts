@@ -33,5 +33,7 @@ export const callsQuery = z
   .object({
     agent: z.string().min(1).optional(),
     limit: z.number().int().min(1).max(500).default(50),
+    /** A call id from the previous page (its last): the page of calls older than it. */
+    starting_after: z.string().min(1).max(100).optional(),
   })
   .strict();

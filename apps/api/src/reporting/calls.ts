@@ -1,5 +1,6 @@
 // Read views over metered calls: the curated per-call view, the raw activity
 // timeline, and savings totals by source. All tenant-scoped.
+import { raw } from '@mikro-orm/postgresql';
 import type { Database } from '../db/database.ts';
 import { ActivityEntry, CallRecord, Workflow } from '../db/entities.ts';
 import { ApiError } from '../errors.ts';
@@ -66,11 +67,17 @@ export class CallViews {
     this.#meter = meter;
   }
 
-  async calls(accountId: string, q: { agent?: string; limit: number }) {
+  /** Newest first; `starting_after` (a call of the tenant's) pages on: the calls older than it, in the same order. */
+  async calls(accountId: string, q: { agent?: string | undefined; limit: number; starting_after?: string | undefined }) {
     await this.#meter.flush(); // read your own writes on this replica
     const em = this.#db.em();
     if (q.agent && !(await em.count(Workflow, { id: q.agent, accountId }))) throw new ApiError('not_found', `No agent ${q.agent}.`, { param: 'agent' });
-    const rows = await em.find(CallRecord, { accountId, ...(q.agent ? { workflowId: q.agent } : {}) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: q.limit });
+    if (q.starting_after && !(await em.count(CallRecord, { id: q.starting_after, accountId }))) throw new ApiError('not_found', `No call ${q.starting_after}.`, { param: 'starting_after' });
+    // (created_at, id) compared in SQL against the stored row: its time to the microsecond, one index range
+    const after = q.starting_after
+      ? { [raw((a) => `(${a}.created_at, ${a}.id) < (select c.created_at, c.id from call_records c where c.account_id = ? and c.id = ?)`, [accountId, q.starting_after])]: [] }
+      : {};
+    const rows = await em.find(CallRecord, { accountId, ...(q.agent ? { workflowId: q.agent } : {}), ...after }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: q.limit });
     return rows.map(callView);
   }
 

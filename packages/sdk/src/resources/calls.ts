@@ -19,9 +19,22 @@ export class Calls {
     this.#t = t;
   }
 
-  list(params: { agent?: string; limit?: number } = {}): Promise<CallRecord[]> {
+  /** Newest first, `limit` a page (default 50); pass the last call's id as `starting_after` for the next page. */
+  list(params: { agent?: string; limit?: number; starting_after?: string } = {}): Promise<CallRecord[]> {
     validate(callsQuery, params, 'GET /v1/calls');
-    return this.#t.list<CallRecord>({ method: 'GET', path: '/v1/calls', auth: 'tenant', query: { agent: params.agent, limit: params.limit } });
+    return this.#t.list<CallRecord>({ method: 'GET', path: '/v1/calls', auth: 'tenant', query: { agent: params.agent, limit: params.limit, starting_after: params.starting_after } });
+  }
+
+  /** Every call, newest first, a page (`limit`, default 100) at a time. */
+  async *all(params: { agent?: string; limit?: number } = {}): AsyncGenerator<CallRecord> {
+    const limit = params.limit ?? 100;
+    let starting_after: string | undefined;
+    for (;;) {
+      const page = await this.list({ ...params, limit, ...(starting_after ? { starting_after } : {}) });
+      yield* page;
+      if (page.length < limit) return;
+      starting_after = page.at(-1)!.id;
+    }
   }
 
   /**

@@ -8,6 +8,7 @@ export interface RouterInputs {
   "calls.list": {
     agent?: string;
     limit?: number;
+    starting_after?: string;
   };
   "calls.activity": {
     limit?: number;

@@ -158,8 +158,8 @@ builder.queryFields((t) => ({
   }),
   calls: t.field({
     type: [Call],
-    description: 'Metered calls, newest first; `agent` narrows to one workflow.',
-    args: { agent: t.arg.string(), limit: t.arg.int() },
+    description: 'Metered calls, newest first; `agent` narrows to one workflow; `starting_after` (the last call id of a page) reads the next page.',
+    args: { agent: t.arg.string(), limit: t.arg.int(), starting_after: t.arg.string() },
     resolve: capability(callsQuery, listCalls),
   }),
   activity: t.field({ type: [Activity], args: { limit: t.arg.int() }, resolve: capability(activityQuery, listActivity) }),
