@@ -4,13 +4,14 @@
 // after a crash dropped both. Here the file's process runs under a file-size limit
 // (RLIMIT_FSIZE, which fails writes like a full disk: short, then EFBIG) and the test checks
 // that an append is whole or refused, that the file holds only whole lines, and that the
-// readiness probe reports the full disk.
+// readiness probe reports the full disk, and a nearly full one (on a small tmpfs) before it.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { READY_RESERVE_BYTES, WriteAheadLog } from '../src/meter/wal.ts';
 
 const walTs = fileURLToPath(new URL('../src/meter/wal.ts', import.meta.url));
 const meterTs = fileURLToPath(new URL('../src/meter/meter.ts', import.meta.url));
@@ -32,7 +33,7 @@ function appendUnderLimit(limit: number, sizes: number[]): { dir: string; result
       const line = JSON.stringify({ calls: [{ id: 'call-' + i, pad: 'x'.repeat(size) }] }) + '\\n';
       try { wal.appendLines(line); results.push('ok'); } catch (e) { results.push(e.code ?? String(e)); }
     }
-    const writable = wal.canWrite(4096);
+    const writable = wal.canWrite();
     wal.close();
     process.stdout.write(JSON.stringify({ results, writable }));
   `;
@@ -83,5 +84,26 @@ describe('the write-ahead file on a full disk', () => {
     expect(full.writable).toBe(false);
     const roomy = appendUnderLimit(1_000_000, []);
     expect(roomy.writable).toBe(true);
+  });
+
+  it('reports a nearly full disk as not ready before its writes fail: under the reserve, though a probe fits', () => {
+    // a disk of its own (a 4 MiB tmpfs: the test runs as root, as the fault suite does)
+    const dir = mkdtempSync(join(tmpdir(), 'optimizer-wal-reserve-'));
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${4 * 1024 * 1024},mode=0700`, 'tmpfs', dir]);
+    try {
+      const wal = new WriteAheadLog(join(dir, 'wal'));
+      expect(wal.canWrite()).toBe(true);
+      // something else fills the disk but half the reserve: a 16 KiB probe still fits
+      const free = () => statfsSync(dir).bavail * statfsSync(dir).bsize;
+      writeFileSync(join(dir, 'filler'), Buffer.alloc(free() - READY_RESERVE_BYTES / 2));
+      expect(free()).toBeGreaterThan(64 * 1024);
+      expect(wal.canWrite()).toBe(false);
+      rmSync(join(dir, 'filler'));
+      expect(wal.canWrite()).toBe(true);
+      wal.close();
+    } finally {
+      execFileSync('umount', [dir]);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

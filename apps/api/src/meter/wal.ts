@@ -2,12 +2,20 @@
 // wait; the meter groups the lines of one event-loop turn into one write) before
 // its response completes, fsynced on a short timer, and removed once the database
 // holds it. At start, whatever a killed process left is replayed.
-import { closeSync, fdatasync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, statfsSync, writeSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** What the readiness probe writes: about the size of a busy event-loop turn's lines. */
 const PROBE = Buffer.alloc(16_384);
+
+/**
+ * Free space under the file below which the replica says it is not ready: about 500 calls' lines,
+ * seconds of a busy replica's traffic, which is what a balancer takes to notice. A disk filled by
+ * something else is freed a little each time a flushed segment is removed; without a reserve the
+ * probe then passes, the replica stays in the balancer, and its next calls fail on the full disk.
+ */
+export const READY_RESERVE_BYTES = 1024 * 1024;
 
 /** Writes all of `buf`, going on after a short write (a nearly full disk takes part of one); throws when the disk refuses. */
 function writeAll(fd: number, buf: Buffer): void {
@@ -26,8 +34,11 @@ export class WriteAheadLog {
   #syncing = false;
   readonly #removals = new Set<Promise<void>>();
 
-  constructor(dir: string) {
+  readonly #reserveBytes: number;
+
+  constructor(dir: string, opts: { readyReserveBytes?: number } = {}) {
     this.#dir = dir;
+    this.#reserveBytes = opts.readyReserveBytes ?? READY_RESERVE_BYTES;
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     [this.#path, this.#fd] = this.#open();
   }
@@ -91,13 +102,16 @@ export class WriteAheadLog {
   }
 
   /**
-   * Whether the file system takes a write of 16 KiB now (readiness): written to a probe file
-   * beside the segments and truncated again. A full disk fails it, as it would fail the calls.
+   * Whether the file system has its reserve free and takes a write of 16 KiB now (readiness):
+   * written to a probe file beside the segments and truncated again. A full disk fails it, as it
+   * would fail the calls; a nearly full one fails it first.
    */
   canWrite(): boolean {
     const path = join(this.#dir, 'ready.probe');
     let fd: number | undefined;
     try {
+      const fs = statfsSync(this.#dir);
+      if (fs.bavail * fs.bsize < this.#reserveBytes) return false;
       fd = openSync(path, 'w', 0o600);
       writeAll(fd, PROBE);
       return true;
