@@ -1,9 +1,10 @@
-// Paging through GET /v1/calls: `starting_after` (the last call id of a page) reads the calls
-// older than it, newest first, on every door and through the SDK. Calls that share a time (to
-// the millisecond, and apart by microseconds only) are neither skipped nor read twice; another
-// tenant's calls never show, and a call id that is not the tenant's is a 404.
+// Reading calls beyond the newest page. Paging through GET /v1/calls: `starting_after` (the last
+// call id of a page) reads the calls older than it, newest first, on every door and through the
+// SDK. Calls that share a time (to the millisecond, and apart by microseconds only) are neither
+// skipped nor read twice; another tenant's calls never show, and a call id that is not the
+// tenant's is a 404. GET /v1/calls/:id reads one call however old, the same on every door.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OptimizerClient } from '../../../packages/sdk/src/index.ts';
+import { OptimizerClient, OptimizerError } from '../../../packages/sdk/src/index.ts';
 import type { CallRow } from '../src/meter/rows.ts';
 import { gql, operation, rest, trpcClient, type Creds } from './support/doors.ts';
 import { signup, startGateway, type TestGateway } from './support/gateway.ts';
@@ -93,5 +94,37 @@ describe('paging through calls', () => {
     }
     const theirs = await rest(gw.url, { key: b.api_key }, 'GET', `/v1/calls?limit=500&starting_after=call_page_b_0`);
     expect((theirs.body.data as { id: string }[]).every((c) => c.id.startsWith('call_page_b_'))).toBe(true);
+  });
+});
+
+describe('one call by its id', () => {
+  it('reads the oldest call as the list shows it, on REST, tRPC, GraphQL and the SDK', async () => {
+    const oldest = expected.at(-1)!;
+    const r = await rest(gw.url, creds(), 'GET', `/v1/calls/${oldest}`);
+    expect(r.status).toBe(200);
+    const listed = await rest(gw.url, creds(), 'GET', `/v1/calls?limit=1&starting_after=${expected.at(-2)!}`);
+    expect(r.body).toEqual((listed.body.data as unknown[])[0]);
+    const trpc = trpcClient(gw.url, creds());
+    expect(await trpc.calls.get.query({ id: oldest })).toEqual(r.body);
+    const g = await gql(gw.url, creds(), operation('Query', 'call', { id: 'String!' }), { id: oldest });
+    expect(g.errors).toBeUndefined();
+    expect((g.data.call as { id: string }).id).toBe(oldest);
+    const sdk = new OptimizerClient({ baseURL: gw.url, apiKey: a.api_key });
+    expect(await sdk.calls.get(oldest)).toEqual(r.body);
+    // find: the same call however many came after it (it read only the newest 100 before)
+    expect((await sdk.calls.find(oldest))?.id).toBe(oldest);
+  });
+
+  it("answers 404 for another tenant's call and an unknown one; the SDK's find gives null", async () => {
+    for (const id of ['call_page_b_3', 'call_missing']) {
+      const r = await rest(gw.url, creds(), 'GET', `/v1/calls/${id}`);
+      expect(r.status, id).toBe(404);
+      expect(r.body.error).toMatchObject({ code: 'not_found', param: 'id' });
+      const g = await gql(gw.url, creds(), operation('Query', 'call', { id: 'String!' }), { id });
+      expect(g.errors?.[0]?.extensions?.code, id).toBe('NOT_FOUND');
+    }
+    const sdk = new OptimizerClient({ baseURL: gw.url, apiKey: a.api_key });
+    expect(await sdk.calls.find('call_page_b_3')).toBeNull();
+    await expect(sdk.calls.get('call_page_b_3')).rejects.toBeInstanceOf(OptimizerError);
   });
 });

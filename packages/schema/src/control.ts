@@ -37,3 +37,6 @@ export const callsQuery = z
     starting_after: z.string().min(1).max(100).optional(),
   })
   .strict();
+
+/** `GET /v1/calls/:id`: one call by its id (the `x-optimizer-call-id` header). */
+export const callRef = z.object({ id: z.string().min(1).max(100) }).strict();

@@ -1,13 +1,17 @@
 // Metered calls as the tenant reads them: the curated per-call view, the raw activity
 // timeline, and the savings totals by source.
 import type { z } from 'zod';
-import type { activityQuery, callsQuery, savingsSeriesQuery } from '@optimizer/schema';
+import type { activityQuery, callRef, callsQuery, savingsSeriesQuery } from '@optimizer/schema';
 import { savingsSeries as series } from '../reporting/savings-series.ts';
 import type { Services } from '../services.ts';
 import type { Tenant } from './tenant.ts';
 
 export function listCalls(s: Services, t: Tenant, q: z.output<typeof callsQuery>) {
   return s.callViews.calls(t.accountId, q);
+}
+
+export function getCall(s: Services, t: Tenant, q: z.output<typeof callRef>) {
+  return s.callViews.call(t.accountId, q.id);
 }
 
 export function listActivity(s: Services, t: Tenant, q: z.output<typeof activityQuery>) {

@@ -81,6 +81,14 @@ export class CallViews {
     return rows.map(callView);
   }
 
+  /** One call of the tenant's by its id; 404 when there is none (another tenant's included). */
+  async call(accountId: string, id: string) {
+    await this.#meter.flush(); // read your own writes on this replica
+    const row = await this.#db.em().findOne(CallRecord, { id, accountId });
+    if (!row) throw new ApiError('not_found', `No call ${id}.`, { param: 'id' });
+    return callView(row);
+  }
+
   async activity(accountId: string, limit: number) {
     await this.#meter.flush();
     const rows = await this.#db.em().find(ActivityEntry, { accountId }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit });

@@ -9,6 +9,7 @@ import {
   activityQuery,
   agentKeyRef,
   alertSettings as alertSettingsInput,
+  callRef,
   callsQuery,
   captureSettings as captureSettingsInput,
   createAgentInput,
@@ -50,7 +51,7 @@ import { billingView, cancelSubscription, createTopup, estimateSavings, listStat
 import { captureSettings, getRecording, listRecordings, putCaptureSettings } from '../domain/capture.ts';
 import { guardSettings, putGuardSettings } from '../domain/guard.ts';
 import { putRateLimits, rateLimits } from '../domain/limits.ts';
-import { listActivity, listCalls, savings, savingsSeries } from '../domain/calls.ts';
+import { getCall, listActivity, listCalls, savings, savingsSeries } from '../domain/calls.ts';
 import { discoveryProgress, discoveryReport, setDiscovery } from '../domain/discovery.ts';
 import {
   createManagedAgent,
@@ -179,6 +180,7 @@ function read<R>(fn: (s: Services, t: Tenant) => Promise<R> | R) {
 export const appRouter = t.router({
   calls: t.router({
     list: query(callsQuery, listCalls),
+    get: query(callRef, getCall),
     activity: query(activityQuery, listActivity),
   }),
   savings: read(savings),

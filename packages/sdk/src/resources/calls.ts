@@ -1,6 +1,7 @@
 // Read-only views: metered calls, the activity feed and the savings summary.
-import { callsQuery } from '@optimizer/schema';
-import { validate, type Transport } from '../transport.ts';
+import { callRef, callsQuery } from '@optimizer/schema';
+import { OptimizerError } from '../errors.ts';
+import { seg, validate, type Transport } from '../transport.ts';
 import type { Output, Row } from '../trpc/outputs.ts';
 
 /** One metered call (GET /v1/calls). Costs are USD. */
@@ -37,13 +38,23 @@ export class Calls {
     }
   }
 
+  /** One call by its id (the x-optimizer-call-id header); an OptimizerError 404 when the tenant has none. */
+  get(id: string): Promise<CallRecord> {
+    validate(callRef, { id }, 'GET /v1/calls/:id');
+    return this.#t.json<CallRecord>({ method: 'GET', path: `/v1/calls/${seg(id)}`, auth: 'tenant' });
+  }
+
   /**
-   * One recent call by its id (the x-optimizer-call-id header, or call_id from a helper's
-   * info), with its routed model, reasons and grades; null when it is not among the newest
-   * `limit` calls (default 100).
+   * One call by its id (the x-optimizer-call-id header, or call_id from a helper's info), with
+   * its routed model, reasons and grades, however old; null when the tenant has no such call.
    */
-  async find(id: string, params: { limit?: number } = {}): Promise<CallRecord | null> {
-    return (await this.list({ limit: params.limit ?? 100 })).find((c) => c.id === id) ?? null;
+  async find(id: string): Promise<CallRecord | null> {
+    try {
+      return await this.get(id);
+    } catch (err) {
+      if (err instanceof OptimizerError && err.status === 404) return null;
+      throw err;
+    }
   }
 }
 

@@ -10,6 +10,9 @@ export interface RouterInputs {
     limit?: number;
     starting_after?: string;
   };
+  "calls.get": {
+    id: string;
+  };
   "calls.activity": {
     limit?: number;
   };
@@ -313,6 +316,45 @@ export interface RouterOutputs {
     };
     vendor_status?: null | number;
   }>;
+  "calls.get": {
+    agent: string;
+    cache: {
+      hit: boolean;
+    };
+    charge: null | {
+      fee: number;
+      usage: number;
+    };
+    cost: {
+      actual: number;
+      baseline: number;
+      exploration: number;
+      served: number;
+    };
+    created_at: string;
+    error_code?: null | string;
+    grades: Array<unknown>;
+    guardrail_findings: Array<unknown>;
+    id: string;
+    latency_ms: number | string;
+    model: string;
+    overhead_ms: number | string;
+    provider?: null | string;
+    reasons: Array<string>;
+    routed_model?: null | string;
+    saving: number;
+    saving_source?: null | string;
+    status: number;
+    stream: boolean;
+    usage: {
+      cached_tokens: number;
+      completion_tokens: number;
+      estimated: boolean;
+      prompt_tokens: number;
+      reasoning_tokens: number;
+    };
+    vendor_status?: null | number;
+  };
   "calls.activity": Array<{
     agent: string;
     at: string;
@@ -1396,6 +1438,7 @@ export type AppRouter = TRPCBuiltRouter<
   {
     calls: {
       list: TRPCQueryProcedure<{ input: RouterInputs["calls.list"]; output: RouterOutputs["calls.list"]; meta: object }>;
+      get: TRPCQueryProcedure<{ input: RouterInputs["calls.get"]; output: RouterOutputs["calls.get"]; meta: object }>;
       activity: TRPCQueryProcedure<{ input: RouterInputs["calls.activity"]; output: RouterOutputs["calls.activity"]; meta: object }>;
     };
     savings: TRPCQueryProcedure<{ input: RouterInputs["savings"]; output: RouterOutputs["savings"]; meta: object }>;

@@ -1,6 +1,6 @@
 // Calls, activity and savings for the tenant over GraphQL: REST's fields, camelCased.
-import { activityQuery, callsQuery, savingsSeriesQuery } from '@optimizer/schema';
-import { listActivity, listCalls, savings, savingsSeries } from '../../domain/calls.ts';
+import { activityQuery, callRef, callsQuery, savingsSeriesQuery } from '@optimizer/schema';
+import { getCall, listActivity, listCalls, savings, savingsSeries } from '../../domain/calls.ts';
 import type { SavingsSeries, SeriesPoint } from '../../reporting/savings-series.ts';
 import type { callView } from '../../reporting/calls.ts';
 import { builder, capability, reader } from '../builder.ts';
@@ -161,6 +161,12 @@ builder.queryFields((t) => ({
     description: 'Metered calls, newest first; `agent` narrows to one workflow; `starting_after` (the last call id of a page) reads the next page.',
     args: { agent: t.arg.string(), limit: t.arg.int(), starting_after: t.arg.string() },
     resolve: capability(callsQuery, listCalls),
+  }),
+  call: t.field({
+    type: Call,
+    description: 'One call by its id (the `x-optimizer-call-id` header of its answer).',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: capability(callRef, getCall),
   }),
   activity: t.field({ type: [Activity], args: { limit: t.arg.int() }, resolve: capability(activityQuery, listActivity) }),
   savings: t.field({ type: Savings, resolve: reader(savings) }),
