@@ -3,8 +3,10 @@
 // non-zero data, open a workflow and a settled step, finalize and download the lockfile, and
 // edit a setting (the form refuses what the server would, and the saved value reads back over
 // REST); with PII redaction on, a call carrying an e-mail shows its guard finding (kind,
-// count, action, never the address) on the call's detail, and a graded call its grades. Screenshots at desktop and phone width; `UPDATE_SCREENS=1` writes them to
-// docs/screens/ (committed, referenced from the README), otherwise to a temporary folder.
+// count, action, never the address) on the call's detail, a graded call its grades, and calls
+// older than the newest 500 load on request. Screenshots at desktop and phone width;
+// `UPDATE_SCREENS=1` writes them to docs/screens/ (committed, referenced from the README),
+// otherwise to a temporary folder.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -129,7 +131,7 @@ it('fits a phone screen', { timeout: 60_000 }, async () => {
   expect(pageErrors).toEqual([]);
 });
 
-it('shows a call\'s guard finding on its detail, never the value', { timeout: 60_000 }, async () => {
+it('shows a call\'s guard finding on its detail, never the value, a graded call\'s grades, and older calls on request', { timeout: 60_000 }, async () => {
   const auth = { authorization: `Bearer ${info.dashboard.api_key}`, 'content-type': 'application/json' };
   const put = await fetch(new URL('/v1/settings/guard', info.dashboard.url), { method: 'PUT', headers: auth, body: JSON.stringify({ redact_pii: true }) });
   expect(put.status).toBe(200);
@@ -179,5 +181,13 @@ it('shows a call\'s guard finding on its detail, never the value', { timeout: 60
   await page.getByRole('button', { name: `Detail of call ${graded!.id}` }).click();
   await expect.poll(() => page.getByTestId('call-grade').count()).toBe(graded!.grades.length);
   expect(await page.getByTestId('call-grade').first().textContent()).toMatch(/Probe|Served answer|Judge check/);
+
+  // the demo's calls are more than the 500 the list first loads: older ones come on request
+  const older = (await (await fetch(new URL(`/v1/calls?limit=5&starting_after=${listed.data.at(-1)!.id}`, info.dashboard.url), { headers: auth })).json()) as { data: { id: string }[] };
+  const old = older.data[0]!.id;
+  await page.getByLabel('Filter calls').fill(old);
+  expect(await page.getByRole('button', { name: `Detail of call ${old}` }).count()).toBe(0);
+  await page.getByRole('button', { name: 'Load 500 older calls' }).click();
+  await expect.poll(() => page.getByRole('button', { name: `Detail of call ${old}` }).count()).toBe(1);
   expect(pageErrors).toEqual([]);
 });

@@ -73,7 +73,7 @@ describe('paging through calls', () => {
     expect(await restPage(`limit=10&starting_after=${after}`)).toEqual(want);
     const trpc = trpcClient(gw.url, creds());
     expect(((await trpc.calls.list.query({ limit: 10, starting_after: after })) as { id: string }[]).map((c) => c.id)).toEqual(want);
-    const r = await gql(gw.url, creds(), operation('Query', 'calls', { limit: 'Int', starting_after: 'String' }), { limit: 10, starting_after: after });
+    const r = await gql(gw.url, creds(), operation('Query', 'calls', { limit: 'Int', startingAfter: 'String' }), { limit: 10, startingAfter: after });
     expect(r.errors).toBeUndefined();
     expect((r.data.calls as { id: string }[]).map((c) => c.id)).toEqual(want);
   });

@@ -1,32 +1,53 @@
-// Calls: the newest 500 with their model, cost, saving and the reasons behind the choice;
-// filtered by text and status, 25 to a page. A call opens onto its detail: guard findings
-// and grades.
+// Calls: the newest 500 with their model, cost, saving and the reasons behind the choice, and
+// 500 older ones at a time on request; filtered by text and status, 25 to a page. A call opens
+// onto its detail: guard findings and grades.
 import { Fragment, useMemo, useState } from 'react';
 import { Badge } from '../admin/ui.tsx';
 import { CallDetail } from './CallDetail.tsx';
-import { usd } from './client.ts';
+import { gql, signedOut, usd } from './client.ts';
 import { callListQuery } from './queries.ts';
 import { useQuery } from './useQuery.ts';
 
 const PAGE = 25;
+/** Calls fetched at a time: the newest at first, older ones on request. */
+const BATCH = 500;
+
+function loadCalls(startingAfter?: string) {
+  return gql(callListQuery, { limit: BATCH, ...(startingAfter ? { startingAfter } : {}) }).then((d) => d.calls);
+}
+
+type Call = Awaited<ReturnType<typeof loadCalls>>[number];
 
 export function CallsView(props: { onSignedOut: () => void }) {
-  const { data, error } = useQuery(callListQuery, { limit: 500 }, props.onSignedOut);
+  const { data, error } = useQuery(callListQuery, { limit: BATCH }, props.onSignedOut);
+  const [older, setOlder] = useState<{ calls: Call[]; done: boolean; loading: boolean; error: string | null }>({ calls: [], done: false, loading: false, error: null });
   const [filter, setFilter] = useState('');
   const [status, setStatus] = useState<'all' | 'ok' | 'error' | 'cached'>('all');
   const [page, setPage] = useState(0);
   const [open, setOpen] = useState<string | null>(null);
+  const all = useMemo(() => [...(data?.calls ?? []), ...older.calls], [data, older.calls]);
   const rows = useMemo(() => {
     const f = filter.trim().toLowerCase();
-    return (data?.calls ?? []).filter((c) => {
+    return all.filter((c) => {
       if (status === 'ok' && c.status >= 400) return false;
       if (status === 'error' && c.status < 400) return false;
       if (status === 'cached' && !c.cache.hit) return false;
       return !f || [c.model, c.routedModel ?? '', c.provider ?? '', c.id, ...c.reasons, ...c.guardrailFindings.map((g) => g.kind)].some((x) => x.toLowerCase().includes(f));
     });
-  }, [data, filter, status]);
+  }, [all, filter, status]);
   if (error) return <p className="field-error">{error}</p>;
   if (!data) return <p className="muted">Loading…</p>;
+  const more = !older.done && (older.calls.length > 0 || data.calls.length === BATCH);
+  const loadOlder = () => {
+    setOlder((o) => ({ ...o, loading: true, error: null }));
+    loadCalls(all.at(-1)?.id).then(
+      (calls) => setOlder((o) => ({ calls: [...o.calls, ...calls], done: calls.length < BATCH, loading: false, error: null })),
+      (e: unknown) => {
+        if (signedOut(e)) props.onSignedOut();
+        else setOlder((o) => ({ ...o, loading: false, error: e instanceof Error ? e.message : String(e) }));
+      },
+    );
+  };
   const pages = Math.max(1, Math.ceil(rows.length / PAGE));
   const shown = rows.slice(page * PAGE, page * PAGE + PAGE);
   return (
@@ -114,6 +135,12 @@ export function CallsView(props: { onSignedOut: () => void }) {
         <button type="button" className="btn btn-ghost btn-small" disabled={page + 1 >= pages} onClick={() => setPage(page + 1)}>
           Next
         </button>
+        {more && (
+          <button type="button" className="btn btn-ghost btn-small" disabled={older.loading} onClick={loadOlder}>
+            {older.loading ? 'Loading…' : `Load ${BATCH} older calls`}
+          </button>
+        )}
+        {older.error && <span className="field-error small">{older.error}</span>}
       </div>
     </section>
   );

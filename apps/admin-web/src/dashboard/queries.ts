@@ -44,8 +44,8 @@ export const overviewQuery = graphql(`
 `);
 
 export const callListQuery = graphql(`
-  query CallList($limit: Int) {
-    calls(limit: $limit) {
+  query CallList($limit: Int, $startingAfter: String) {
+    calls(limit: $limit, startingAfter: $startingAfter) {
       id
       createdAt
       agent

@@ -271,6 +271,7 @@ export type OverviewQuery = { savings: { calls: number, baselineCost: number, ac
 
 export type CallListQueryVariables = Exact<{
   limit?: number | null | undefined;
+  startingAfter?: string | null | undefined;
 }>;
 
 
@@ -645,8 +646,8 @@ export const OverviewDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<OverviewQuery, OverviewQueryVariables>;
 export const CallListDocument = new TypedDocumentString(`
-    query CallList($limit: Int) {
-  calls(limit: $limit) {
+    query CallList($limit: Int, $startingAfter: String) {
+  calls(limit: $limit, startingAfter: $startingAfter) {
     id
     createdAt
     agent

@@ -158,8 +158,8 @@ builder.queryFields((t) => ({
   }),
   calls: t.field({
     type: [Call],
-    description: 'Metered calls, newest first; `agent` narrows to one workflow; `starting_after` (the last call id of a page) reads the next page.',
-    args: { agent: t.arg.string(), limit: t.arg.int(), starting_after: t.arg.string() },
+    description: 'Metered calls, newest first; `agent` narrows to one workflow; `startingAfter` (the last call id of a page) reads the next page.',
+    args: { agent: t.arg.string(), limit: t.arg.int(), startingAfter: t.arg.string() },
     resolve: capability(callsQuery, listCalls),
   }),
   call: t.field({
