@@ -13,7 +13,7 @@ import pg from 'pg';
 import { killAll, sleep, stopChild } from '../overhead/procs.ts';
 import { startMock, type Mock } from '../overhead/targets.ts';
 import { checkLedger } from '../scale/ledger.ts';
-import { api, CALLS_PAGE, makeAgents, signup, type Agent } from '../scale/tenant.ts';
+import { agentCalls, api, makeAgents, signup, type Agent } from '../scale/tenant.ts';
 import { clusterSecrets, Replica, serverStates, startFaultBalancer, waitForState, whyDown, type FaultBalancer } from './cluster.ts';
 import { GateProcess, startPostgres, startRedis, type PrivatePostgres, type PrivateRedis } from './env.ts';
 import { Load, send, type Kind, type Outcome } from './load.ts';
@@ -403,7 +403,7 @@ export class FaultSuite {
     // calls metered as answered that no client saw acknowledged: at most one per request that failed
     // after reaching a replica (killed before its answer left, a client that hung up, a drained stream…)
     const rows: { id: string; status: string }[] = [];
-    for (const a of agents) rows.push(...(await api<{ data: { id: string; status: string }[] }>(this.balancer.origin, owner, 'GET', `/v1/calls?agent=${a.id}&limit=${CALLS_PAGE}`)).data);
+    for (const a of agents) rows.push(...(await agentCalls<{ id: string; status: string }>(this.balancer.origin, owner, a.id)));
     const unackedOk = rows.filter((r) => r.status === 'ok' && !acked.has(r.id));
     const failed = load.outcomes.filter((o) => !o.ok);
     // with no process killed and no stream cut, a failed request is never metered as answered

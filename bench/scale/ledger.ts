@@ -1,7 +1,7 @@
 // After a run: every call the gateway acknowledged (its x-optimizer-call-id on a 200) is listed by
 // GET /v1/calls exactly once, nothing unacknowledged succeeded, and the dashboard's totals equal
 // the sum of the listed calls.
-import { api, CALLS_PAGE, type Agent } from './tenant.ts';
+import { agentCalls, api, type Agent } from './tenant.ts';
 
 interface CallRow {
   id: string;
@@ -35,9 +35,7 @@ export async function checkLedger(origin: string, ownerKey: string, agents: Agen
   const seen = new Map<string, number>();
   const rows: CallRow[] = [];
   for (const a of agents) {
-    const page = (await api<{ data: CallRow[] }>(origin, ownerKey, 'GET', `/v1/calls?agent=${a.id}&limit=${CALLS_PAGE}`)).data;
-    if (page.length >= CALLS_PAGE) problems.push(`agent ${a.id} has a full page (${page.length}): calls beyond it cannot be listed`);
-    for (const r of page) {
+    for (const r of await agentCalls<CallRow>(origin, ownerKey, a.id)) {
       seen.set(r.id, (seen.get(r.id) ?? 0) + 1);
       rows.push(r);
     }

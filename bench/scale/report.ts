@@ -3,7 +3,7 @@ import type { LatencySummary } from '../overhead/stats.ts';
 import type { StepResult } from './measure.ts';
 import type { ScaleOptions } from './args.ts';
 import { cycleRatios, isCount, labelsOf, medianOf, type RoundResult } from './rounds.ts';
-import { growth, type SoakResult } from './soak.ts';
+import { climbs, growth, type Sample, type SoakResult } from './soak.ts';
 
 const f = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : '–');
 const signed = (n: number, d: number) => (n >= 0 ? `+${f(n, d)}` : f(n, d));
@@ -55,7 +55,18 @@ export function renderSoak(r: SoakResult): { text: string; failed: string[] } {
     const rss = growth(s, r.warmupMs, (x) => x.rssKb);
     const fds = growth(s, r.warmupMs, (x) => x.fds);
     const thr = growth(s, r.warmupMs, (x) => x.threads);
-    return [`replica ${i + 1}`, `${f(rss.base / 1024, 1)} → ${f(rss.end / 1024, 1)} MB`, `${f(rss.ratio * 100, 1)} %`, `${f(fds.base)} → ${f(fds.end, 1)}`, `${f(thr.base)} → ${f(thr.end, 1)}`, `${f(Math.max(...s.map((x) => x.rssKb)) / 1024, 1)} MB`];
+    const timers = growth(s, r.warmupMs, (x) => x.timers);
+    const handles = growth(s, r.warmupMs, (x) => x.handles);
+    return [
+      `replica ${i + 1}`,
+      `${f(rss.base / 1024, 1)} → ${f(rss.end / 1024, 1)} MB`,
+      `${f(rss.ratio * 100, 1)} %`,
+      `${f(fds.base)} → ${f(fds.end, 1)}`,
+      `${f(timers.base)} → ${f(timers.end, 1)}`,
+      `${f(handles.base)} → ${f(handles.end, 1)}`,
+      `${f(thr.base)} → ${f(thr.end, 1)}`,
+      `${f(Math.max(...s.map((x) => x.rssKb)) / 1024, 1)} MB`,
+    ];
   });
   const failed: string[] = [];
   const errors = r.sent - r.ok;
@@ -65,13 +76,17 @@ export function renderSoak(r: SoakResult): { text: string; failed: string[] } {
   r.samples.forEach((s, i) => {
     const g = growth(s, r.warmupMs, (x) => x.rssKb).ratio;
     if (!(g < 0.1)) failed.push(`replica ${i + 1}: RSS grew ${f(g * 100, 1)} % after warm-up (limit 10 %)`);
+    for (const [what, pick] of [['open fds', (x: Sample) => x.fds], ['pending timers', (x: Sample) => x.timers]] as const) {
+      const c = climbs(s, r.warmupMs, pick);
+      if (c.grows) failed.push(`replica ${i + 1}: ${what} grew to ${f(c.end, 1)} at the end, over ${f(c.peak)} at most in the first half after warm-up`);
+    }
   });
   const text = [
     `\n## Soak: ${r.ok}/${r.sent} ok, errors ${errs(r.errors)}, faults ${errs(r.faults)}, p50 ${f(r.latency.p50, 2)} ms, p99 ${f(r.latency.p99, 1)} ms`,
     `mix: ${errs(r.kinds)}`,
     `ledger: ${r.ledger.acknowledged} acknowledged, ${r.ledger.listed} listed, ${r.ledger.lost} lost, ${r.ledger.doubleCounted} double-counted, totals ${r.ledger.totalsMatch ? 'add up' : 'DO NOT add up'}`,
     '',
-    table(['', 'RSS after warm-up → end', 'growth', 'fds', 'threads', 'RSS max'], rows),
+    table(['', 'RSS after warm-up → end', 'growth', 'fds', 'timers', 'handles', 'threads', 'RSS max'], rows),
   ].join('\n');
   return { text, failed };
 }

@@ -1,5 +1,6 @@
 // The soak: replicas behind the balancer under the mixed load at a fixed rate (open loop), each
-// replica's RSS, open file descriptors and threads sampled from /proc once a second.
+// replica's RSS, open file descriptors and threads sampled from /proc once a second, and its
+// pending timers and active handles from its /metrics (prom-client's process metrics).
 import { readdirSync, readFileSync } from 'node:fs';
 import { makePool, openLoop, type Endpoint } from '../overhead/load.ts';
 import { sleep } from '../overhead/procs.ts';
@@ -16,6 +17,9 @@ export interface Sample {
   rssKb: number;
   fds: number;
   threads: number;
+  /** Pending timers (`nodejs_active_resources{type="Timeout"}`) and active handles; NaN when /metrics did not answer. */
+  timers: number;
+  handles: number;
 }
 
 export interface SoakResult {
@@ -31,10 +35,41 @@ export interface SoakResult {
   ledger: LedgerReport;
 }
 
-export function sampleProcess(pid: number, atMs: number): Sample {
+export function sampleProcess(pid: number, atMs: number): Omit<Sample, 'timers' | 'handles'> {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const field = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? Number.NaN);
   return { atMs, rssKb: field('VmRSS'), fds: readdirSync(`/proc/${pid}/fd`).length, threads: field('Threads') };
+}
+
+/** One sample of a metric in Prometheus' text format (`name{labels} value`), NaN when absent. */
+export function metricValue(text: string, series: string): number {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1).split(' ')[0]) : Number.NaN;
+}
+
+/** The replica's pending timers and active handles, read from its /metrics. */
+async function sampleHandles(origin: string): Promise<{ timers: number; handles: number }> {
+  try {
+    const text = await (await fetch(`${origin}/metrics`, { signal: AbortSignal.timeout(2_000) })).text();
+    // a resource type with none pending is left out of the metric: zero timers, not unknown
+    return { timers: metricValue(text, 'nodejs_active_resources{type="Timeout"}') || 0, handles: metricValue(text, 'nodejs_active_handles_total') };
+  } catch {
+    return { timers: Number.NaN, handles: Number.NaN };
+  }
+}
+
+/**
+ * Whether a count (fds, timers) grows through the measured window rather than settling: the mean
+ * of its last five samples against the highest it reached in the window's first half. A pool
+ * filling up during warm-up or early on is a plateau; a leak keeps climbing past it.
+ */
+export function climbs(samples: Sample[], warmupMs: number, pick: (s: Sample) => number): { peak: number; end: number; grows: boolean } {
+  const after = samples.filter((s) => s.atMs >= warmupMs && Number.isFinite(pick(s)));
+  const half = after.slice(0, Math.ceil(after.length / 2));
+  const peak = Math.max(...half.map(pick));
+  const tail = after.slice(-5);
+  const end = tail.reduce((s, x) => s + pick(x), 0) / Math.max(1, tail.length);
+  return { peak, end, grows: !(end <= peak * 1.1 + 2) };
 }
 
 /** Growth of a series from the end of warm-up: last sample (mean of the last 5) over the first after warm-up. */
@@ -61,7 +96,9 @@ export async function runSoak(replicas: Replica[], o: { ratePerSec: number; dura
     let sampling = true;
     const sampler = (async () => {
       while (sampling) {
-        replicas.forEach((r, i) => samples[i]!.push(sampleProcess(r.child.pid, Date.now() - start)));
+        const at = Date.now() - start;
+        const handles = await Promise.all(replicas.map((r) => sampleHandles(r.origin)));
+        replicas.forEach((r, i) => samples[i]!.push({ ...sampleProcess(r.child.pid, at), ...handles[i]! }));
         await sleep(1000);
       }
     })();

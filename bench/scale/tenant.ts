@@ -1,5 +1,5 @@
 // The tenant the load runs as, through the balancer: a signup, then agents whose keys split the
-// load so no agent holds more calls than one GET /v1/calls page lists (the endpoint has no cursor).
+// load (a tenant of many agents, each a few hundred calls), and its calls read back page by page.
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 
@@ -29,7 +29,18 @@ export async function signup(origin: string): Promise<string> {
   return r.api_key;
 }
 
-/** Enough agents that `calls` spread over them leave each well under a page (a mix's repeats may favour some). */
+/** Every call of one agent, newest first: GET /v1/calls a page at a time (`starting_after` the last id of the one before). */
+export async function agentCalls<T extends { id: string }>(origin: string, key: string, agentId: string): Promise<T[]> {
+  const rows: T[] = [];
+  for (let after = ''; ; ) {
+    const page = (await api<{ data: T[] }>(origin, key, 'GET', `/v1/calls?agent=${agentId}&limit=${CALLS_PAGE}${after && `&starting_after=${after}`}`)).data;
+    rows.push(...page);
+    if (page.length < CALLS_PAGE) return rows;
+    after = page.at(-1)!.id;
+  }
+}
+
+/** Enough agents that `calls` spread over them leave each with a few hundred (a mix's repeats may favour some). */
 export async function makeAgents(origin: string, key: string, calls: number, label: string): Promise<Agent[]> {
   const n = Math.max(1, Math.ceil(calls / (CALLS_PAGE * 0.6)));
   const agents: Agent[] = [];

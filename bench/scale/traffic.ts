@@ -98,8 +98,8 @@ export function mixedTraffic(agents: Agent[], firstId: number, origin: string): 
     }
     if (slot === 7) {
       const k = (i / 10) % CACHED_BODIES | 0;
-      // each body's repeats stay on one agent for CACHED_STINT of them, then move on: on a long soak one
-      // agent holding every repeat of its body would fill its page of GET /v1/calls, which has no cursor
+      // each body's repeats stay on one agent for CACHED_STINT of them, then move on, so that the
+      // repeats spread over the tenant's agents as the rest of the mix does
       const stint = (i / (10 * CACHED_BODIES * CACHED_STINT)) | 0;
       return { kind: 'cached', body: cached(k), stream: false, headers: auth(agents[(k + CACHED_BODIES * stint) % agents.length]!) };
     }
