@@ -75,9 +75,11 @@ export function normalCdf(x: number): number {
 }
 
 /**
- * Confidence a policy needs to start serving: a one-sided z of 1.65 (95 %). A step re-checks
- * its candidates on every call, so a looser bound is crossed by luck sooner or later; once
- * serving, a policy keeps serving while its z = 1 bound holds (hysteresis, no flapping).
+ * Confidence a policy needs to start serving: its retention less 1.3 standard errors (about 90 %
+ * one-sided), on at least MIN_EVIDENCE samples. A step re-checks its candidates on every call, so
+ * a looser bound is crossed by luck sooner or later (z = 1 on 20 samples served a model of true
+ * retention 0.88); once serving, a policy keeps serving while its z = 1 bound holds (hysteresis,
+ * no flapping). docs/decisions.md, "Holds".
  */
 export const HOLD_Z = 1.3;
 /** A probe's retention spread when the evidence has not measured it yet. */
