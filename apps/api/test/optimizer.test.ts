@@ -116,10 +116,17 @@ describe('a step learns, settles and stops exploring', () => {
     // re-opened: it explores again, re-verifying only the drifted model, then settles
     rig.vendor.reset();
     rig.vendor.script({ content: '{"score": 1, "reason": "correct"}' });
-    // (a paced drift check of the served answer may come first: it probes nothing)
+    // A proof starts once the step can pay for the whole of it within its net-loss margin, which grows by
+    // 3 % of each baseline call. What learning left of the margin varies with how fast grades came back
+    // (on a busy machine the step probed longer before it settled): the first probe came at once on a
+    // quiet machine and after 0-400 calls on a busy one. Until then each call says what the proof waits for.
+    // (A paced drift check of the served answer may come first: it probes nothing.)
     for (let n = 0; ; n++) {
-      expect(n, 'a probe after the drift').toBeLessThan(400);
-      if ((await ask('drifty', {}, i++)).block.exploration_cost > 0 && /explored: probed/.test(await lastReasons())) break;
+      expect(n, 'a probe after the drift').toBeLessThan(2000);
+      const explored = (await ask('drifty', {}, i++)).block.exploration_cost > 0;
+      const why = await lastReasons();
+      if (explored && /explored: probed/.test(why)) break;
+      if (!explored) expect(why).toMatch(/no probe: (proving \S+ needs about [\d.]+ USD, more than the step's budget has left|sampled out at rate)/);
     }
     expect(rig.vendor.requests.some((r) => r.body.model === settled.model)).toBe(true);
     for (let n = 0; n < 2000 && !(await stepView('drifty')).settled; n += 50) for (let j = 0; j < 50; j++) await ask('drifty', {}, i++);
