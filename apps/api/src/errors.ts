@@ -44,6 +44,7 @@ export const errorCatalogue = {
   rate_limited: { status: 429, type: 'rate_limit_error', log: 'info', retryable: true, message: 'Too many requests.' },
   upstream_rate_limited: { status: 429, type: 'rate_limit_error', log: 'warn', retryable: true, message: 'The model provider is rate limiting this key.' },
   upstream_error: { status: 502, type: 'upstream_error', log: 'warn', retryable: true, message: 'The model provider failed.' },
+  upstream_invalid: { status: 502, type: 'upstream_error', log: 'warn', retryable: true, message: 'The model provider answered with a body that is not its API\'s shape; it was not passed on.' },
   upstream_timeout: { status: 504, type: 'upstream_timeout', log: 'warn', retryable: true, message: 'The model provider did not answer in time.' },
   upstream_auth: { status: 401, type: 'authentication_error', log: 'info', retryable: false, message: 'The model provider refused the provider key.' },
   upstream_not_found: { status: 404, type: 'invalid_request_error', log: 'info', retryable: false, message: 'The model provider does not know that model or route.' },
