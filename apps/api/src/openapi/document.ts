@@ -331,6 +331,7 @@ const upstream: ErrorCode[] = [
   'upstream_rate_limited',
   'rate_limited',
   'upstream_error',
+  'upstream_invalid',
   'upstream_timeout',
 ];
 
