@@ -49,12 +49,22 @@ export function transportError(err: unknown, provider: string): ApiError {
   return new ApiError('upstream_error', `${provider} could not be reached${/^[A-Z][A-Z0-9_]{1,40}$/.test(code) ? ` (${code})` : ''}.`, { cause: err });
 }
 
+/** The client's key header when it is for this candidate's vendor: the vendor it named; a failover vendor never sees it. */
+function headerKeyFor(ctx: CallContext, candidate: Candidate): string | undefined {
+  return candidate.provider === ctx.route!.requestedProvider ? ctx.providerKeyHeader : undefined;
+}
+
+/** The key a call to this candidate is sent with (the circuit breaker knows each key's vendor faults apart). */
+export function candidateKey(ctx: CallContext, deps: DispatchDeps, candidate: Candidate): string {
+  const provider = deps.providers.get(candidate.provider);
+  return provider ? keyFor(headerKeyFor(ctx, candidate), ctx, provider, deps.providerKeys) : '';
+}
+
 /** One attempt on one candidate: no retries, no failover. */
 export async function dispatchOnce(ctx: CallContext, deps: DispatchDeps, signal: AbortSignal, candidate: Candidate, role: Attempt['role'] = 'serve', bodyOverride?: ChatBody): Promise<Dispatched> {
   const provider = deps.providers.get(candidate.provider)!;
   const adapter = adapterFor(provider.wire);
-  // The client's x-provider-key is for the vendor it named; a failover vendor never sees it.
-  const headerKey = candidate.provider === ctx.route!.requestedProvider ? ctx.providerKeyHeader : undefined;
+  const headerKey = headerKeyFor(ctx, candidate);
   const target: CallTarget = { provider, model: assertModelId(candidate.model), apiKey: keyFor(headerKey, ctx, provider, deps.providerKeys) };
   const source = bodyOverride ?? ctx.body;
   const body = (candidate.model === source.model ? source : { ...source, model: candidate.model }) as ChatBody;
