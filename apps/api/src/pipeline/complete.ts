@@ -1,11 +1,12 @@
 // One whole (non-stream) completion on one model, read and parsed: used by policies
 // that look at answers before serving one (gates, the quality gate) and by
 // exploration (probes, the judge).
-import { ApiError } from '../errors.ts';
 import type { ChatBody } from '../providers/types.ts';
 import type { Attempt, CallContext, Candidate } from './context.ts';
 import { dispatchOnce, transportError, type DispatchDeps } from './dispatch.ts';
 import { estimateUsage } from './respond.ts';
+import { sentSecrets } from '../providers/redact.ts';
+import { upstreamInvalid } from '../providers/vendor-shape.ts';
 
 export interface Completed {
   /** The OpenAI chat.completion JSON text, as the adapter produced it. */
@@ -44,9 +45,9 @@ export async function completeOn(ctx: CallContext, deps: DispatchDeps, signal: A
   let parsed;
   try {
     parsed = d.adapter.parseResponse(text, d.target);
-  } catch {
+  } catch (err) {
     d.attempt.outcome = 'error';
-    throw new ApiError('upstream_error', `${d.target.provider.name} answered with a body the gateway cannot read.`);
+    throw upstreamInvalid(d.target.provider.name, err, text, sentSecrets(d.target));
   }
   const { answer, finishReason } = answerOf(parsed.text);
   d.attempt.usage = parsed.usage ?? estimateUsage(ctx, answer);

@@ -17,6 +17,7 @@ import { dispatchWithPolicy } from './dispatch-policy.ts';
 import { keepsFailure, readKey } from './idempotency.ts';
 import { explorationSpend, meterFailure } from './meter-call.ts';
 import { upstreamSignal } from './upstream-signal.ts';
+import { logInvalid } from '../providers/vendor-shape.ts';
 import { respondJson, sendAnswer } from './respond.ts';
 import { isRouted, route } from './route.ts';
 import { notePinned, planRouted } from './plan-routed.ts';
@@ -100,10 +101,11 @@ async function stages(s: Services, request: PipelineRequest, reply: ResponseSink
     }
     const dispatched = await dispatchWithPolicy(ctx, s, signal);
     trace?.stage('respond'); // meter and respond: a stream's relay is in this stage
-    if (ctx.stream) return await relayStream(ctx, dispatched, reply, abort, s.meter, s.idempotency);
+    if (ctx.stream) return await relayStream(ctx, dispatched, reply, abort, s.meter, s.idempotency, s.logger);
     return await respondJson(ctx, dispatched, reply, s.meter, s.idempotency);
   } catch (err) {
     const e = toApiError(err);
+    logInvalid(s.logger, e, ctx.id); // a vendor answer not in its shape: its raw body (redacted) goes to the log, never to the client
     if (ctx.requestedModel) meterFailure(ctx, s.meter, e, reply.elapsedTime);
     if (ctx.claim) {
       if (keepsFailure(e.status)) await s.idempotency.complete(ctx.claim, e.status, { 'content-type': 'application/json', ...e.headers }, JSON.stringify(e.toBody()));

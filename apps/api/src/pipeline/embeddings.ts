@@ -18,6 +18,7 @@ import type { Services } from '../services.ts';
 import { newCallContext, type Attempt, type CallContext } from './context.ts';
 import type { PipelineHandler, PipelineRequest } from './sink.ts';
 import { circuitOpen, withRetries } from './dispatch-policy.ts';
+import { logInvalid, upstreamInvalid } from '../providers/vendor-shape.ts';
 import { keyFor, transportError } from './dispatch.ts';
 import { meterCall, meterFailure } from './meter-call.ts';
 import { upstreamSignal } from './upstream-signal.ts';
@@ -158,8 +159,8 @@ async function dispatch(ctx: CallContext, s: Services, adapter: EmbeddingAdapter
       let parsed: ParsedEmbeddings;
       try {
         parsed = adapter.parseResponses(answers, req, target);
-      } catch {
-        throw new ApiError('upstream_error', `${provider} answered with a body the gateway cannot read.`);
+      } catch (err) {
+        throw upstreamInvalid(provider, err, answers.map((a) => a.text).join('\n'), sentSecrets(target)); // a 502, never vectors the vendor did not send
       }
       attempt.outcome = 'ok';
       return { parsed, attempt };
@@ -208,6 +209,7 @@ export function embeddingsHandler(s: Services): PipelineHandler {
       await reply.code(200).headers(responseHeaders(ctx, overheadMs, 'application/json')).send(JSON.stringify(out));
     } catch (err) {
       const e = toApiError(err);
+      logInvalid(s.logger, e, ctx.id);
       if (ctx.route) meterFailure(ctx, s.meter, e, reply.elapsedTime);
       throw e;
     } finally {

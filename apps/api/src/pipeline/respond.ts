@@ -9,8 +9,9 @@ import type { Idempotency } from './idempotency.ts';
 import { meterCall } from './meter-call.ts';
 import { usd, type Usage } from '../wire/usage.ts';
 import { countPromptTokens, countTokens } from './tokens.ts';
-import { ApiError } from '../errors.ts';
 import type { ParsedCompletion } from '../providers/types.ts';
+import { sentSecrets } from '../providers/redact.ts';
+import { upstreamInvalid } from '../providers/vendor-shape.ts';
 
 export function optimizerBlock(costs: Costs, cacheHit = false) {
   return {
@@ -59,8 +60,9 @@ export async function respondJson(ctx: CallContext, d: Dispatched, reply: Respon
   let parsed: ParsedCompletion;
   try {
     parsed = d.adapter.parseResponse(text, d.target);
-  } catch {
-    throw new ApiError('upstream_error', `${d.target.provider.name} answered with a body the gateway cannot read.`);
+  } catch (err) {
+    d.attempt.outcome = 'error';
+    throw upstreamInvalid(d.target.provider.name, err, text, sentSecrets(d.target)); // a 502, never a 200 with what the vendor sent
   }
   text = parsed.text;
   const usage = parsed.usage ?? estimateUsage(ctx, completionText(text));

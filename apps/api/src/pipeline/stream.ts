@@ -14,6 +14,7 @@ import type { Usage } from '../wire/usage.ts';
 import type { StreamEvent } from '../providers/types.ts';
 import { streamError } from '../providers/vendor-error.ts';
 import { sentSecrets } from '../providers/redact.ts';
+import { logInvalid, upstreamInvalid } from '../providers/vendor-shape.ts';
 import { estimateUsage, optimizerBlock, responseHeaders } from './respond.ts';
 import { ChunkRestorer } from '../guard/chunk-restorer.ts';
 
@@ -41,7 +42,11 @@ function deliveredText(data: string[]): string {
   return out;
 }
 
-export async function relayStream(ctx: CallContext, d: Dispatched, reply: ResponseSink, abort: AbortController, meter: Meter, idempotency: Idempotency): Promise<void> {
+/**
+ * `log` hears of a stream event that is not the vendor's shape (its raw text, redacted): the
+ * stream ends there with an `upstream_invalid` error event, and nothing after it is relayed.
+ */
+export async function relayStream(ctx: CallContext, d: Dispatched, reply: ResponseSink, abort: AbortController, meter: Meter, idempotency: Idempotency, log?: { warn(obj: object, msg: string): void }): Promise<void> {
   const headersAt = performance.now();
   const overheadMs = Math.max(0, reply.elapsedTime - (headersAt - d.startedAt));
   // the cache stage's verdict (a miss, here) goes with the stream's headers
@@ -127,10 +132,14 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Respon
   await new Promise<void>((resolve) => {
     const body = d.response.body;
     let settled = false;
-    const finish = (err?: unknown) => {
+    const finish = (err?: unknown, unreadable = false) => {
       if (settled) return;
       settled = true;
-      if (err !== undefined && !clientGone) failure = transportError(err, d.target.provider.name);
+      if (err !== undefined && !clientGone) {
+        // what the vendor sent could not be read as its stream: never relayed, never a 200's end
+        failure = unreadable ? upstreamInvalid(d.target.provider.name, err, '', sentSecrets(d.target)) : transportError(err, d.target.provider.name);
+        if (unreadable && log) logInvalid(log, failure, ctx.id);
+      }
       resolve();
     };
     body.consume({
@@ -139,7 +148,7 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Respon
         try {
           handle(decoder.push(buf));
         } catch (err) {
-          finish(err);
+          finish(err, true);
           body.destroy();
         }
       },
@@ -147,7 +156,7 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Respon
         try {
           handle(decoder.end());
         } catch (err) {
-          return finish(err);
+          return finish(err, true);
         }
         finish();
       },

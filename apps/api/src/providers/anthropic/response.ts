@@ -7,6 +7,7 @@ import type { Usage } from '../../wire/usage.ts';
 import { tryJson } from '../vendor-error.ts';
 import type { ParsedCompletion } from '../types.ts';
 import { JSON_TOOL } from './tools.ts';
+import { VendorShapeError } from '../vendor-shape.ts';
 import type { AnthropicResponse, AnthropicUsage } from './wire.ts';
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
@@ -89,7 +90,8 @@ export function toOpenAICompletion(res: AnthropicResponse, now: number = Date.no
 
 export function parseAnthropicResponse(text: string, now?: number): ParsedCompletion {
   const parsed = tryJson(text) as AnthropicResponse | null;
-  if (!parsed || typeof parsed !== 'object' || !Array.isArray(parsed.content)) throw new SyntaxError('not an Anthropic message');
+  if (!parsed || typeof parsed !== 'object' || !Array.isArray(parsed.content)) throw new VendorShapeError('not an Anthropic message (no content list)', text);
+  if (parsed.content.some((b) => !b || typeof b !== 'object' || typeof b.type !== 'string')) throw new VendorShapeError('a content block without a type', text);
   const { completion, usage } = toOpenAICompletion(parsed, now);
   return { text: JSON.stringify(completion), usage };
 }

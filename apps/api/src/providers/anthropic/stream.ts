@@ -16,6 +16,7 @@ import { streamErrorData } from './errors.ts';
 import { finishReason, openAIUsage, usageFromAnthropic } from './response.ts';
 import { JSON_TOOL } from './tools.ts';
 import type { AnthropicUsage, ResponseBlock } from './wire.ts';
+import { VendorShapeError } from '../vendor-shape.ts';
 
 type Block = { kind: 'text' } | { kind: 'tool'; index: number } | { kind: 'json' } | { kind: 'skip' };
 
@@ -119,8 +120,11 @@ export function anthropicStreamDecoder(provider: string, now?: number): StreamDe
   const decode = (events: string[]): StreamEvent[] =>
     events.flatMap((raw) => {
       const data = eventData(raw);
-      const ev = data === null ? null : (tryJson(data) as StreamEventData | null);
-      return ev && typeof ev === 'object' ? translator.translate(ev) : [];
+      if (data === null || data.trim() === '') return [];
+      const ev = tryJson(data) as StreamEventData | null;
+      // every Anthropic event is an object naming its type; anything else is not Anthropic's stream
+      if (!ev || typeof ev !== 'object' || Array.isArray(ev) || typeof ev.type !== 'string') throw new VendorShapeError('a stream event without a type', data);
+      return translator.translate(ev);
     });
   return {
     push: (bytes) => decode(splitter.push(utf8.write(bytes))),

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { CallTarget, ParsedCompletion } from '../types.ts';
 import { openAIUsage, usageFromConverse } from './usage.ts';
 import { JSON_TOOL, type ConverseResponse } from './wire.ts';
+import { VendorShapeError } from '../vendor-shape.ts';
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
 
@@ -31,7 +32,9 @@ export function completionId(): string {
 
 export function parseConverseResponse(text: string, target: CallTarget): ParsedCompletion {
   const j = JSON.parse(text) as ConverseResponse;
-  if (!j || typeof j !== 'object' || typeof j.output?.message !== 'object') throw new SyntaxError('not a Converse response');
+  if (!j || typeof j !== 'object' || typeof j.output?.message !== 'object' || j.output.message === null) throw new VendorShapeError('not a Converse response (no output message)', text);
+  const blocks: unknown = j.output.message.content;
+  if (blocks !== undefined && (!Array.isArray(blocks) || blocks.some((b) => !b || typeof b !== 'object'))) throw new VendorShapeError('message content that is not a list of blocks', text);
   let content = '';
   let sawText = false;
   const toolCalls: { id: string; type: 'function'; function: { name: string; arguments: string } }[] = [];

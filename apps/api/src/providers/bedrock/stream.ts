@@ -19,6 +19,7 @@ import { streamErrorData } from './errors.ts';
 import { completionId, finishReason } from './response.ts';
 import { openAIUsage, usageFromConverse } from './usage.ts';
 import { JSON_TOOL } from './wire.ts';
+import { VendorShapeError } from '../vendor-shape.ts';
 
 interface State {
   id: string;
@@ -34,13 +35,18 @@ interface State {
   failed: boolean;
 }
 
+/** An event's payload: a JSON object, or the stream is not Converse's. */
 function payloadJson(msg: EventStreamMessage): Record<string, any> {
+  const text = msg.payload.toString('utf8');
+  if (text.trim() === '') return {};
+  let j: unknown;
   try {
-    const j = JSON.parse(msg.payload.toString('utf8')) as unknown;
-    return typeof j === 'object' && j !== null ? (j as Record<string, any>) : {};
+    j = JSON.parse(text);
   } catch {
-    return {};
+    throw new VendorShapeError('a stream event whose payload is not JSON', text);
   }
+  if (typeof j !== 'object' || j === null || Array.isArray(j)) throw new VendorShapeError('a stream event whose payload is not a JSON object', text);
+  return j as Record<string, any>;
 }
 
 export function converseStreamDecoder(target: CallTarget): StreamDecoder {

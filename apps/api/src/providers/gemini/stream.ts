@@ -10,6 +10,8 @@ import type { CallTarget, StreamDecoder, StreamEvent } from '../types.ts';
 import { tryJson } from '../vendor-error.ts';
 import { streamErrorData } from './errors.ts';
 import { isRecord } from './guards.ts';
+import { VendorShapeError } from '../vendor-shape.ts';
+import { assertGeminiShape } from './response.ts';
 import { callIds, finishReason, openAIUsage, readParts, usageFromGemini, type GeminiResponse } from './wire.ts';
 
 interface Meta {
@@ -74,11 +76,13 @@ export function geminiStreamDecoder(target: CallTarget, now: () => number = Date
       const data = eventData(ev);
       if (data === null || data.trim() === '') continue;
       const r: unknown = tryJson(data);
-      if (!isRecord(r) || r.error !== undefined) {
+      if (!isRecord(r)) throw new VendorShapeError('a stream event that is not a JSON object', data);
+      if (r.error !== undefined) {
         failed = true;
-        out.push({ kind: 'error', data: streamErrorData(isRecord(r) ? r.error : { message: 'gemini sent a stream event that is not JSON.' }) });
+        out.push({ kind: 'error', data: streamErrorData(r.error) });
         continue;
       }
+      assertGeminiShape(r, data, true);
       out.push(...decodeEvent(r as GeminiResponse));
     }
     return out;

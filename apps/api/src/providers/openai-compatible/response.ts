@@ -6,6 +6,7 @@ import { tryJson } from '../vendor-error.ts';
 import { isErrorPayload } from './errors.ts';
 import type { VendorProfile } from './profile.ts';
 import { openAIUsage, usageIn } from './usage.ts';
+import { assertCompletionShape } from '../openai/adapter.ts';
 
 type Json = Record<string, unknown>;
 
@@ -41,11 +42,12 @@ export function parseCompletion(text: string, profile: VendorProfile): ParsedCom
   const j = tryJson(text) as Json | null;
   if (!j || typeof j !== 'object' || Array.isArray(j)) throw new SyntaxError('not JSON');
   if (isErrorPayload(j) && !Array.isArray(j.choices)) throw new SyntaxError('an error body with status 200');
+  assertCompletionShape(j, text);
   const usage = usageIn(j, profile.usage);
   const out: Json = {
     ...j,
     object: 'chat.completion',
-    choices: (Array.isArray(j.choices) ? (j.choices as Json[]) : []).map((c, i) => ({
+    choices: (j.choices as Json[]).map((c, i) => ({
       ...c,
       index: c.index ?? i,
       message: message(c.message as Json | undefined),

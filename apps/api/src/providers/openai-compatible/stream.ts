@@ -14,6 +14,7 @@ import { isErrorPayload, streamErrorData } from './errors.ts';
 import type { VendorProfile } from './profile.ts';
 import { argumentsText, finishReason, textOf } from './response.ts';
 import { openAIUsage, usageIn } from './usage.ts';
+import { VendorShapeError } from '../vendor-shape.ts';
 
 type Json = Record<string, unknown>;
 
@@ -83,11 +84,15 @@ function usageChunk(s: DecoderState, usage: Usage): string {
 /** One vendor payload: zero or more events. */
 function decodePayload(data: string, s: DecoderState, profile: VendorProfile): StreamEvent[] {
   const j = tryJson(data) as Json | null;
-  if (!j || typeof j !== 'object' || Array.isArray(j)) return [];
+  if (!j || typeof j !== 'object' || Array.isArray(j)) throw new VendorShapeError('a stream event that is not a JSON object', data);
   if (isErrorPayload(j)) return [{ kind: 'error', data: streamErrorData(j, profile) }];
   const usage = usageIn(j, profile.usage);
   if (usage) s.usage = usage;
+  // a chunk has a list of choices (a usage-only one may have none, or no list at all)
+  if (j.choices !== undefined && !Array.isArray(j.choices)) throw new VendorShapeError('a stream event whose choices are not a list', data);
+  if (j.choices === undefined && !usage) throw new VendorShapeError('a stream event without choices', data);
   const choices = Array.isArray(j.choices) ? (j.choices as Json[]) : [];
+  if (choices.some((c) => !c || typeof c !== 'object')) throw new VendorShapeError('a stream choice that is not an object', data);
   if (choices.length === 0) return [];
   if (!s.meta && j.id) s.meta = { id: j.id, created: j.created, model: j.model };
   const m = s.meta ?? { id: j.id, created: j.created, model: j.model };

@@ -7,6 +7,7 @@ import { usageFromOpenAI } from '../../wire/usage.ts';
 import { tryJson, vendorError } from '../vendor-error.ts';
 import { serialize } from '../../wire/serialized.ts';
 import { urlOf } from '../url.ts';
+import { VendorShapeError } from '../vendor-shape.ts';
 
 /** Adds stream_options.include_usage so the call is metered from the vendor's own count. */
 export function withUsageRequested(body: ChatBody): ChatBody {
@@ -27,15 +28,30 @@ export function openAIRequest(url: URL, headers: Record<string, string>, body: C
   };
 }
 
+/** What the gateway reads of a chat.completion: a list of choices, each with a message object. */
+export function assertCompletionShape(j: unknown, raw: string): asserts j is { choices: { message: Record<string, unknown> }[]; usage?: unknown } {
+  if (!j || typeof j !== 'object' || Array.isArray(j)) throw new VendorShapeError('not a JSON object', raw);
+  const choices = (j as { choices?: unknown }).choices;
+  if (!Array.isArray(choices) || choices.length === 0) throw new VendorShapeError('no choices', raw);
+  for (const c of choices as unknown[]) {
+    const m = c && typeof c === 'object' ? (c as { message?: unknown }).message : undefined;
+    if (!m || typeof m !== 'object' || Array.isArray(m)) throw new VendorShapeError('a choice without a message', raw);
+    const content = (m as { content?: unknown }).content;
+    if (content !== undefined && content !== null && typeof content !== 'string' && !Array.isArray(content)) throw new VendorShapeError('a message whose content is not text', raw);
+  }
+}
+
 export function parseOpenAIResponse(text: string): ParsedCompletion {
-  const parsed = tryJson(text) as { usage?: unknown } | null;
-  if (!parsed || typeof parsed !== 'object') throw new SyntaxError('not JSON');
+  const parsed = tryJson(text) as unknown;
+  assertCompletionShape(parsed, text);
   return { text, usage: usageFromOpenAI(parsed.usage) };
 }
 
 const ERROR_START = /^\{\s*"error"\s*:/;
 /** A chunk that carries usage (with include_usage every chunk has `"usage":null` until the last). */
 const USAGE_OBJECT = /"usage"\s*:\s*\{/;
+/** A chat.completion.chunk is an object with a list of choices: checked without parsing (chunks pass through as text). */
+const OBJECT_START = /^\s*\{/;
 
 /** OpenAI's SSE, passed through as raw text; only usage chunks are parsed. */
 export function openAIStreamDecoder(): StreamDecoder {
@@ -53,6 +69,7 @@ export function openAIStreamDecoder(): StreamDecoder {
         out.push({ kind: 'error', data });
         continue;
       }
+      if (!OBJECT_START.test(data) || !data.includes('"choices"')) throw new VendorShapeError('a stream event that is not a chat.completion.chunk', data);
       if (data.includes('"usage"') && USAGE_OBJECT.test(data)) {
         const j = tryJson(data) as { usage?: unknown; choices?: unknown[] } | null;
         const usage = usageFromOpenAI(j?.usage);
