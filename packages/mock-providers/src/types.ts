@@ -51,6 +51,11 @@ export interface OpenAIMockOptions {
   host?: string;
   /** When set, `Authorization: Bearer <apiKey>` is required, else 401. */
   apiKey?: string;
+  /**
+   * Keys answered with this HTTP status (a server error, 500 or 503) whatever they ask: a
+   * vendor that fails for one key only, as it may for one account's region or quota.
+   */
+  keyFaults?: Record<string, number>;
   /** Delay before every response. */
   latencyMs?: number;
   /** Delay between streamed chunks. */

@@ -1,14 +1,16 @@
 // Stage: dispatch, with its policy. Retries a retryable failure (connect error, 429,
 // 5xx, first-byte timeout) with exponential backoff and full jitter, honouring
 // Retry-After, and only before the first byte; then fails over along the model's
-// cross-vendor chain, writing a `failover` event. A vendor whose circuit is open
-// is skipped. Every attempt is recorded.
+// cross-vendor chain, writing a `failover` event. A vendor whose circuit is open for
+// the key the call would use is skipped (providers/circuit-breaker.ts: per vendor and
+// per key, so one tenant's failing key never shuts the vendor for the others). Every
+// attempt is recorded.
 import { randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError } from '../errors.ts';
 import type { CallContext, Candidate } from './context.ts';
-import { dispatchOnce, transportError, type DispatchDeps, type Dispatched } from './dispatch.ts';
-import type { CircuitBreaker } from '../providers/circuit-breaker.ts';
+import { candidateKey, dispatchOnce, transportError, type DispatchDeps, type Dispatched } from './dispatch.ts';
+import { breakerKey, type CircuitBreaker } from '../providers/circuit-breaker.ts';
 
 const BASE_BACKOFF_MS = 100;
 const MAX_BACKOFF_MS = 2_000;
@@ -27,7 +29,16 @@ export function backoffMs(retry: number, retryAfter: string | undefined): number
 }
 
 function retryable(e: unknown): e is ApiError {
-  return e instanceof ApiError && e.entry.retryable && e.code !== 'idempotency_in_flight';
+  return e instanceof ApiError && e.entry.retryable && e.code !== 'idempotency_in_flight' && e.code !== 'upstream_invalid';
+}
+
+/**
+ * Failures that say the vendor is failing, counted against the vendor and key they came from:
+ * a 5xx, a timeout, a connection that failed, an answer not in the vendor's shape. A key's own
+ * refusals (401/403, its 429s, a request the vendor calls invalid) say nothing of the vendor.
+ */
+export function vendorFault(e: ApiError): boolean {
+  return e.code === 'upstream_error' || e.code === 'upstream_timeout' || e.code === 'upstream_invalid';
 }
 
 /** How one vendor's retries ended: its answer, or its last error and whether failing over may help. */
@@ -35,22 +46,33 @@ export type Retried<T> = { ok: true; value: T } | { ok: false; error: ApiError; 
 
 /**
  * One vendor under the retry policy: `once` is tried, and a retryable failure (before any
- * answer) tried again after a backoff, honouring Retry-After, while the vendor's circuit stays
- * closed. Its failures open the circuit (a rate limit does not); its success closes it.
- * `fatal`: the error is the request's own or the client left, so no other vendor would do better.
+ * answer) tried again after a backoff, honouring Retry-After, while the circuit of this vendor
+ * with this key (`circuit`, providers/circuit-breaker.ts) stays closed. Vendor faults open it
+ * (a key's own refusals and rate limits do not); a success closes it. An answer not in the
+ * vendor's shape is not retried on the same vendor (it answered; asking again pays again) but
+ * may fail over. `fatal`: the error is the request's own or the client left, so no other vendor
+ * would do better.
  */
-export async function withRetries<T>(provider: string, deps: { breaker: CircuitBreaker; config: { UPSTREAM_MAX_RETRIES: number } }, signal: AbortSignal, once: () => Promise<T>): Promise<Retried<T>> {
+export async function withRetries<T>(
+  provider: string,
+  deps: { breaker: CircuitBreaker; config: { UPSTREAM_MAX_RETRIES: number } },
+  signal: AbortSignal,
+  once: () => Promise<T>,
+  circuit: string = provider,
+): Promise<Retried<T>> {
   for (let retry = 0; ; retry++) {
     try {
       const value = await once();
-      deps.breaker.success(provider);
+      deps.breaker.success(circuit);
       return { ok: true, value };
     } catch (e) {
       const error = e instanceof ApiError ? e : transportError(e, provider);
+      if (vendorFault(error) && !signal.aborted) deps.breaker.failure(circuit);
+      else deps.breaker.settled(circuit);
+      if (error.code === 'upstream_invalid') return { ok: false, error, fatal: signal.aborted };
       const again = retryable(error) && !signal.aborted;
-      if (again && error.code !== 'upstream_rate_limited') deps.breaker.failure(provider);
       if (!again) return { ok: false, error, fatal: true };
-      if (!deps.breaker.allow(provider) || retry >= deps.config.UPSTREAM_MAX_RETRIES) return { ok: false, error, fatal: false };
+      if (!deps.breaker.allow(circuit) || retry >= deps.config.UPSTREAM_MAX_RETRIES) return { ok: false, error, fatal: false };
       const wait = backoffMs(retry, error.headers['retry-after']);
       if (wait === null) return { ok: false, error, fatal: false };
       await sleep(wait, undefined, { signal }).catch(() => undefined);
@@ -59,9 +81,12 @@ export async function withRetries<T>(provider: string, deps: { breaker: CircuitB
   }
 }
 
-/** The refusal for a vendor whose circuit is open. */
-export function circuitOpen(provider: string, breaker: CircuitBreaker): ApiError {
-  return new ApiError('upstream_error', `${provider} is failing; calls skip it until ${new Date(breaker.openUntil(provider)).toISOString()}.`);
+/** The refusal for a vendor whose circuit (for this key) is open: Retry-After is when it lets a trial through. */
+export function circuitOpen(provider: string, breaker: CircuitBreaker, circuit: string = provider): ApiError {
+  const retryAfter = breaker.retryAfterS(circuit);
+  return new ApiError('upstream_error', `${provider} is failing with this call's key; calls skip it until ${new Date(breaker.openUntil(circuit)).toISOString()} (retry after ${retryAfter} s).`, {
+    headers: { 'retry-after': String(retryAfter) },
+  });
 }
 
 export async function dispatchWithPolicy(ctx: CallContext, deps: DispatchDeps & { breaker: CircuitBreaker }, signal: AbortSignal): Promise<Dispatched> {
@@ -76,11 +101,17 @@ export async function dispatchWithPolicy(ctx: CallContext, deps: DispatchDeps & 
       ctx.events.push({ kind: 'failover', at: new Date(), payload: { call_id: ctx.id, from: from.model, from_provider: from.provider, to: candidate.model, to_provider: candidate.provider, reason: why } });
       route.reasons.push(`failed over from ${from.model} (${from.provider}) to ${candidate.model} (${candidate.provider}): ${why}`);
     }
-    if (!deps.breaker.allow(candidate.provider)) {
-      last = circuitOpen(candidate.provider, deps.breaker);
+    let circuit = candidate.provider;
+    try {
+      circuit = breakerKey(candidate.provider, candidateKey(ctx, deps, candidate));
+    } catch {
+      /* no key for this vendor: dispatchOnce refuses it with the catalogue's reason */
+    }
+    if (!deps.breaker.allow(circuit)) {
+      last = circuitOpen(candidate.provider, deps.breaker, circuit);
       continue;
     }
-    const r = await withRetries(candidate.provider, deps, signal, () => dispatchOnce(ctx, deps, signal, candidate));
+    const r = await withRetries(candidate.provider, deps, signal, () => dispatchOnce(ctx, deps, signal, candidate), circuit);
     if (r.ok) {
       if (i > 0) Object.assign(route, { model: candidate.model, provider: candidate.provider, profile: candidate.profile });
       return r.value;

@@ -18,6 +18,7 @@ import type { Services } from '../services.ts';
 import { newCallContext, type Attempt, type CallContext } from './context.ts';
 import type { PipelineHandler, PipelineRequest } from './sink.ts';
 import { circuitOpen, withRetries } from './dispatch-policy.ts';
+import { breakerKey } from '../providers/circuit-breaker.ts';
 import { logInvalid, upstreamInvalid } from '../providers/vendor-shape.ts';
 import { keyFor, transportError } from './dispatch.ts';
 import { meterCall, meterFailure } from './meter-call.ts';
@@ -149,7 +150,8 @@ async function sendAll(s: Services, adapter: EmbeddingAdapter, target: CallTarge
 /** Dispatch with the policy chat uses (pipeline/dispatch-policy.ts), on the one vendor that makes this model's vectors. */
 async function dispatch(ctx: CallContext, s: Services, adapter: EmbeddingAdapter, target: CallTarget, req: EmbeddingInput, signal: AbortSignal, paidBy: 'platform' | 'tenant'): Promise<{ parsed: ParsedEmbeddings; attempt: Attempt }> {
   const provider = target.provider.name;
-  if (!s.breaker.allow(provider)) throw circuitOpen(provider, s.breaker);
+  const circuit = breakerKey(provider, target.apiKey); // this vendor with this key: another key's faults never shut it
+  if (!s.breaker.allow(circuit)) throw circuitOpen(provider, s.breaker, circuit);
   const r = await withRetries(provider, s, signal, async () => {
     const startedAt = performance.now();
     const attempt: Attempt = { provider, model: target.model, profile: ctx.route!.profile, startedAt: new Date(), latencyMs: 0, status: null, outcome: 'error', usage: noUsage, role: 'serve', paidBy };
@@ -167,7 +169,7 @@ async function dispatch(ctx: CallContext, s: Services, adapter: EmbeddingAdapter
     } finally {
       attempt.latencyMs = performance.now() - startedAt;
     }
-  });
+  }, circuit);
   if (r.ok) return r.value;
   throw r.error;
 }

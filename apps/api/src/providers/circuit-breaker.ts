@@ -1,12 +1,26 @@
-// Keeps a failing vendor out for a while. After `threshold` retryable failures in a
-// row a provider's circuit opens: calls skip it (and fail over) until `cooldownMs`
-// has passed; then one trial call is let through (half-open), and its outcome
-// closes the circuit or opens it again. Per process: each replica learns on its own.
+// Keeps a failing vendor out for a while, per vendor AND per key. After `threshold`
+// vendor faults in a row (5xx, timeouts, connection failures, answers not in the vendor's
+// shape) on one vendor with one key, that pair's circuit opens: its calls skip it (and
+// fail over) until `cooldownMs` has passed; then one trial call is let through
+// (half-open), and its outcome closes the circuit or opens it again. The key is known
+// here only by a hash (`breakerKey`), never in clear. A key's own refusals (401/403, its
+// own 429s, a request the vendor calls invalid) are not vendor faults and never count:
+// one tenant's bad key cannot open the circuit for another tenant's or the platform's key.
+// Per process: each replica learns on its own.
+import { createHash } from 'node:crypto';
 
 interface State {
   failures: number;
   openUntil: number;
   trialInFlight: boolean;
+}
+
+/** Above this many pairs remembered, the ones whose circuit is closed or whose cool-down ended are forgotten. */
+const MAX_STATES = 10_000;
+
+/** The circuit of one vendor with one key: the vendor's name and a short hash of the key. */
+export function breakerKey(provider: string, apiKey: string): string {
+  return `${provider}#${createHash('sha256').update(apiKey).digest('base64url').slice(0, 16)}`;
 }
 
 export class CircuitBreaker {
@@ -23,11 +37,19 @@ export class CircuitBreaker {
 
   #state(key: string): State {
     let s = this.#states.get(key);
-    if (!s) this.#states.set(key, (s = { failures: 0, openUntil: 0, trialInFlight: false }));
+    if (!s) {
+      if (this.#states.size >= MAX_STATES) this.#forget();
+      this.#states.set(key, (s = { failures: 0, openUntil: 0, trialInFlight: false }));
+    }
     return s;
   }
 
-  /** Whether a call to this provider may go now; in half-open state only one trial may. */
+  #forget(): void {
+    const now = this.#now();
+    for (const [k, s] of this.#states) if (s.failures < this.#threshold || (s.openUntil <= now && !s.trialInFlight)) this.#states.delete(k);
+  }
+
+  /** Whether a call on this circuit may go now; in half-open state only one trial may. */
   allow(key: string): boolean {
     const s = this.#states.get(key);
     if (!s || s.failures < this.#threshold) return true;
@@ -42,6 +64,11 @@ export class CircuitBreaker {
     return this.#states.get(key)?.openUntil ?? 0;
   }
 
+  /** Whole seconds until the circuit lets a trial through (at least 1): the refusal's Retry-After. */
+  retryAfterS(key: string): number {
+    return Math.max(1, Math.ceil((this.openUntil(key) - this.#now()) / 1000));
+  }
+
   success(key: string): void {
     this.#states.delete(key);
   }
@@ -51,5 +78,11 @@ export class CircuitBreaker {
     s.failures++;
     s.trialInFlight = false;
     if (s.failures >= this.#threshold) s.openUntil = this.#now() + this.#cooldownMs;
+  }
+
+  /** A trial that ended with no verdict on the vendor (the key's own refusal, the client left): the next call may try. */
+  settled(key: string): void {
+    const s = this.#states.get(key);
+    if (s) s.trialInFlight = false;
   }
 }

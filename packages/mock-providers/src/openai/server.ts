@@ -6,7 +6,7 @@ import { delay, listen, parseJson, readBody, sendJson, untilAborted } from '../h
 import { isRecord } from '../guards.ts';
 import type { MockVendor, OpenAIMockOptions } from '../types.ts';
 import { azureAuthError, azureDeployment, dialects, type MockDialect } from './dialects.ts';
-import { authError, INVALID_JSON, invalidUrl, type ApiError } from './errors.ts';
+import { apiError, authError, INVALID_JSON, invalidUrl, type ApiError } from './errors.ts';
 import { buildReply } from './reply.ts';
 import { chunkSequence, writeSse } from './stream.ts';
 import { validateChatRequest, type ChatRequest } from './validate.ts';
@@ -38,6 +38,9 @@ async function handle(ex: Exchange, state: ServerState, opts: OpenAIMockOptions,
     state.requests.push({ method, path, url: req.url ?? '/', headers: req.headers, body: parsed.ok ? parsed.value : undefined, rawBody, receivedAt: Date.now() });
   }
   if (!(await delay(opts.latencyMs ?? 0, ex.signal))) return;
+  const bearer = typeof req.headers.authorization === 'string' ? req.headers.authorization.replace(/^Bearer /, '') : '';
+  const keyFault = opts.keyFaults?.[bearer];
+  if (keyFault) return sendError(res, apiError(keyFault, 'The server had an error while processing your request. Sorry about that!', 'server_error'), dialect);
   const denied = opts.apiKey === undefined ? null : dialect?.azure ? azureAuthError(req.headers['api-key'], opts.apiKey) : authError(req.headers.authorization, opts.apiKey);
   if (denied) return sendError(res, denied, dialect);
 
