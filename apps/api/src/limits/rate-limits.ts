@@ -3,6 +3,13 @@
 // (RATE_LIMIT_CEILING_RPM / _TPM). A tenant with no limit of its own is held to the ceiling; with
 // neither, nothing is counted. The counters are checked and counted with the budget's reservation
 // (billing/budget.ts), in one atomic step shared by every replica (Redis) or in-process.
+//
+// Tokens are reserved before dispatch, as the spend cap reserves money: the prompt's tokens plus
+// the output the call may write (its max_tokens, else DEFAULT_OUTPUT_RESERVE), then settled to
+// what the answer used (or given back when it failed). Concurrent calls therefore cannot together
+// pass the limit on answers none of them had counted yet. A call whose own estimate exceeds a
+// limit reserves the whole limit (it goes alone in its minute); only a prompt alone larger than
+// the limit is refused outright.
 import type { RateLimitSettings, RateWindow } from '@optimizer/schema';
 import { ApiError } from '../errors.ts';
 import type { Principal } from '../tenancy/key-cache.ts';
@@ -31,6 +38,16 @@ export class RateLimitedError extends ApiError {
 
 const lower = (a: number | null | undefined, b: number | undefined): number | undefined => (a == null ? b : b === undefined ? a : Math.min(a, b));
 
+/** Output tokens reserved for a call that sets no max_tokens (settled to the answer's own count). */
+export const DEFAULT_OUTPUT_RESERVE = 1_024;
+
+/** The output a chat request may write, for its token reservation: max_completion_tokens or max_tokens (× n), else the default. */
+export function outputReserve(body: Record<string, unknown>): number {
+  const asked = [body.max_completion_tokens, body.max_tokens].find((v): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0);
+  const n = typeof body.n === 'number' && Number.isFinite(body.n) && body.n > 1 ? Math.min(body.n, 128) : 1;
+  return Math.ceil(Math.min(asked ?? DEFAULT_OUTPUT_RESERVE, 1e9)) * n;
+}
+
 export class RateLimits {
   readonly #settings: TopicSettings<RateLimitSettings>;
   readonly #ceiling: Ceiling;
@@ -44,15 +61,20 @@ export class RateLimits {
     return this.#ceiling;
   }
 
-  /** The limits one call is counted against: one request, and `tokens` (the prompt's bound; settled to the actual). */
-  charges(p: Principal, tokens: number): LimitCharge[] {
+  /**
+   * The limits one call is counted against: one request, and `tokens` (the prompt's bound) plus
+   * `output` (what it may write), settled to the actual. Per limit, an estimate above the limit is
+   * held to the limit (the call then needs its minute to itself); a prompt alone above it keeps its
+   * size, which the limit refuses as never fitting.
+   */
+  charges(p: Principal, tokens: number, output = 0): LimitCharge[] {
     const set = this.#settings.get(p.accountId);
     const out: LimitCharge[] = [];
     const add = (scope: 'key' | 'tenant', id: string, w: RateWindow | undefined, ceilingToo: boolean) => {
       const rpm = ceilingToo ? lower(w?.requests_per_minute, this.#ceiling.rpm) : (w?.requests_per_minute ?? undefined);
       const tpm = ceilingToo ? lower(w?.tokens_per_minute, this.#ceiling.tpm) : (w?.tokens_per_minute ?? undefined);
       if (rpm !== undefined) out.push({ key: `rl:${id}:r`, limit: rpm, cost: 1, scope, metric: 'requests' });
-      if (tpm !== undefined) out.push({ key: `rl:${id}:t`, limit: tpm, cost: tokens, scope, metric: 'tokens' });
+      if (tpm !== undefined) out.push({ key: `rl:${id}:t`, limit: tpm, cost: tokens > tpm ? tokens : Math.min(tokens + output, tpm), scope, metric: 'tokens' });
     };
     if (set.keys.length > 0) {
       const own = set.keys.find((k) => k.key_id === p.keyId);

@@ -11,8 +11,9 @@
 // it may spend also bounds what it may be charged.
 //
 // Rate limits (limits/rate-limits.ts) are checked in the same step: the call counts one request
-// and its prompt's tokens against the key's and the tenant's limits per minute, or is refused 429
-// with Retry-After; its tokens settle to what the answer used when it is metered.
+// and its prompt's tokens plus the output it may write (max_tokens, else a default) against the
+// key's and the tenant's limits per minute, or is refused 429 with Retry-After; its tokens settle
+// to what the answer used when it is metered, and are given back when it fails.
 import type { Services } from '../services.ts';
 import type { CallContext, Costs } from './context.ts';
 import type { RoutedPlan } from './serve-routed.ts';
@@ -21,7 +22,7 @@ import { maxCost, type CostBound } from '../billing/max-cost.ts';
 import { ApiError } from '../errors.ts';
 import { countPromptTokens, promptTokenBound } from './tokens.ts';
 import { attemptCost } from './meter-call.ts';
-import { RateLimitedError } from '../limits/rate-limits.ts';
+import { outputReserve, RateLimitedError } from '../limits/rate-limits.ts';
 
 /** Refusals a closer bound of the call's cost may turn into a reservation. */
 const REFUSALS = new Set(['spend_cap_reached', 'wallet_empty', 'dev_allowance_exhausted']);
@@ -34,7 +35,7 @@ export const tokensUsed = (ctx: CallContext): number => (ctx.cacheHit || !ctx.se
 
 export async function budgetStage(ctx: CallContext, s: Services, plan: RoutedPlan | null): Promise<void> {
   const messages = (ctx.body.messages as unknown[] | undefined) ?? [];
-  await reserveCall(ctx, s, { bound: promptTokenBound(messages), count: () => countPromptTokens(messages), cost: (tokens) => maxCost(ctx, s, plan, tokens) });
+  await reserveCall(ctx, s, { bound: promptTokenBound(messages), count: () => countPromptTokens(messages), cost: (tokens) => maxCost(ctx, s, plan, tokens), output: outputReserve(ctx.body) });
 }
 
 /** How to size one call: its prompt tokens bounded cheaply, counted exactly (on refusal only), and its cost bound at a token count. */
@@ -42,6 +43,8 @@ export interface CallSize {
   bound: number;
   count: () => number;
   cost: (promptTokens: number) => CostBound;
+  /** The output tokens the call may write, reserved on its tokens-per-minute limits with the prompt's (none for embeddings). */
+  output?: number;
 }
 
 /**
@@ -59,7 +62,7 @@ export async function reserveCall(ctx: CallContext, s: Services, size: CallSize)
   let bound = size.cost(tokens);
   let reservation: Reservation;
   try {
-    reservation = await s.budget.reserve(ctx.principal.accountId, chargeOf(bound), bound.all, s.rateLimits.charges(ctx.principal, tokens));
+    reservation = await s.budget.reserve(ctx.principal.accountId, chargeOf(bound), bound.all, s.rateLimits.charges(ctx.principal, tokens, size.output));
   } catch (e) {
     if (!closerCountMayAdmit(e)) throw e;
     const counted = size.count();
@@ -67,7 +70,7 @@ export async function reserveCall(ctx: CallContext, s: Services, size: CallSize)
     if (counted >= tokens && closer.all >= bound.all && chargeOf(closer) >= chargeOf(bound)) throw e;
     tokens = counted;
     bound = closer;
-    reservation = await s.budget.reserve(ctx.principal.accountId, chargeOf(bound), bound.all, s.rateLimits.charges(ctx.principal, tokens));
+    reservation = await s.budget.reserve(ctx.principal.accountId, chargeOf(bound), bound.all, s.rateLimits.charges(ctx.principal, tokens, size.output));
   }
   const charge = chargeOf(bound);
   ctx.reservation = reservation;
