@@ -6,6 +6,7 @@ import { openDatabase, type Database } from './db/database.ts';
 import { Partitions } from './db/partitions.ts';
 import type { HotStore } from './hot/store.ts';
 import { MemoryHotStore } from './hot/memory.ts';
+import { IdempotencyJournal } from './hot/idempotency-journal.ts';
 import { RedisHotStore } from './hot/redis.ts';
 import type { Logger } from './logger.ts';
 import { Metrics } from './http/metrics.ts';
@@ -142,7 +143,11 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
   await partitions.start(); // this month's partition before the meter replays into it
   const hot: HotStore = config.REDIS_URL
     ? await RedisHotStore.connect(config.REDIS_URL, (err) => logger.warn({ err: err.message }, 'redis connection error or a notice handler failed'))
-    : new MemoryHotStore((err) => logger.warn({ err: err.message }, 'a notice handler failed'));
+    : new MemoryHotStore(
+        (err) => logger.warn({ err: err.message }, 'a notice handler failed'),
+        // answered Idempotency-Keys outlive a restart, beside the meter's write-ahead file
+        new IdempotencyJournal(join(dataDir, 'idempotency', 'answers.jsonl'), (err) => logger.warn({ err: err.message }, 'idempotency journal sync failed')),
+      );
   const metrics: Metrics = new Metrics({ meterPending: () => meter.pending });
   const otel = otelOptions(config);
   // the SDK is loaded only when tracing is on: a gateway without it holds no tracer provider at all

@@ -1,8 +1,10 @@
-// The in-process hot store, for a single replica without Redis.
+// The in-process hot store, for a single replica without Redis. Its idempotency records
+// outlive a restart through a journal in the data folder (hot/idempotency-journal.ts).
 import { EventEmitter } from 'node:events';
 import { applyBudgetOp, type BudgetAnswer, type BudgetOp } from '../billing/hot-budget.ts';
 import { RateCounters } from '../limits/rate-window.ts';
-import { deliver, type HotStore, type IdempotencyRecord, type MessageHandler } from './store.ts';
+import { deliver, idempotencyClaimKey, type HotStore, type IdempotencyRecord, type MessageHandler } from './store.ts';
+import type { IdempotencyJournal } from './idempotency-journal.ts';
 
 interface Entry {
   value: string;
@@ -19,10 +21,20 @@ export class MemoryHotStore implements HotStore {
   readonly #rates = new RateCounters();
   readonly #sweep: NodeJS.Timeout;
   readonly #onError: (e: Error) => void;
+  readonly #journal: IdempotencyJournal | null;
 
-  /** `onError` hears of a subscriber's handler failing. */
-  constructor(onError: (e: Error) => void = () => undefined) {
+  /**
+   * `onError` hears of a subscriber's handler failing. `journal`: where answered idempotency keys
+   * are kept across restarts; those still within their retention are read back here, each with
+   * its claim, so a retry after a restart replays (and a different body is still refused).
+   */
+  constructor(onError: (e: Error) => void = () => undefined, journal: IdempotencyJournal | null = null) {
     this.#onError = onError;
+    this.#journal = journal;
+    for (const e of journal?.load() ?? []) {
+      this.#map.set(`idem:${e.id}`, { value: JSON.stringify(e.rec), expiresAt: e.expiresAt });
+      this.#map.set(idempotencyClaimKey(e.id), { value: e.rec.fingerprint, expiresAt: e.expiresAt });
+    }
     this.#bus.setMaxListeners(0);
     this.#sweep = setInterval(() => this.#evictExpired(), 60_000);
     this.#sweep.unref();
@@ -58,7 +70,9 @@ export class MemoryHotStore implements HotStore {
     this.#map.delete(key);
   }
   async saveIdempotency(id: string, rec: IdempotencyRecord, ttlMs: number): Promise<void> {
-    await this.set(`idem:${id}`, JSON.stringify(rec), ttlMs);
+    const expiresAt = Date.now() + ttlMs;
+    this.#journal?.append({ id, expiresAt, rec }); // on disk before the answer leaves
+    this.#map.set(`idem:${id}`, { value: JSON.stringify(rec), expiresAt });
   }
   async fetchIdempotency(id: string): Promise<IdempotencyRecord | null> {
     const v = this.#read(`idem:${id}`);
@@ -76,6 +90,7 @@ export class MemoryHotStore implements HotStore {
   async ping(): Promise<void> {}
   async close(): Promise<void> {
     clearInterval(this.#sweep);
+    this.#journal?.close();
     this.#bus.removeAllListeners();
   }
 }

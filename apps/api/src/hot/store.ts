@@ -11,6 +11,9 @@ export interface IdempotencyRecord {
   body: string;
 }
 
+/** The claim an Idempotency-Key's first request holds (in flight, then answered: pipeline/idempotency.ts). */
+export const idempotencyClaimKey = (id: string): string => `idem-claim:${id}`;
+
 /** What a subscriber runs per message; a returned promise is awaited for its failure only. */
 export type MessageHandler = (message: string) => void | Promise<unknown>;
 

@@ -3,10 +3,12 @@
 // dispatches nor meters again. Keys are scoped per tenant; the body is fingerprinted
 // (a different body is 422); a repeat while the first is in flight is 409.
 // Retryable failures (429, 5xx) release the key so a retry really retries.
+// Answered keys outlive a restart: in Redis, or on the embedded default in a journal in the
+// data folder (hot/idempotency-journal.ts), kept for RETENTION_MS.
 import { canonical } from './canonical.ts';
 import { createHash } from 'node:crypto';
 import { ApiError } from '../errors.ts';
-import type { HotStore, IdempotencyRecord } from '../hot/store.ts';
+import { idempotencyClaimKey as claimKey, type HotStore, type IdempotencyRecord } from '../hot/store.ts';
 
 export const RETENTION_MS = 24 * 60 * 60 * 1000;
 /** How long an in-flight claim lives if its process dies before finishing. */
@@ -43,13 +45,13 @@ export class Idempotency {
   async begin(accountId: string, key: string, body: unknown): Promise<Begin> {
     const scope = scopeOf(accountId, key);
     const fp = fingerprint(body);
-    if (await this.#hot.setIfAbsent(`idem-claim:${scope}`, fp, IN_FLIGHT_MS)) return { kind: 'claimed', claim: { scope, fingerprint: fp } };
+    if (await this.#hot.setIfAbsent(claimKey(scope), fp, IN_FLIGHT_MS)) return { kind: 'claimed', claim: { scope, fingerprint: fp } };
     const record = await this.#hot.fetchIdempotency(scope);
     if (record) {
       if (record.fingerprint !== fp) throw new ApiError('idempotency_mismatch');
       return { kind: 'replay', record };
     }
-    const claimedFor = await this.#hot.get(`idem-claim:${scope}`);
+    const claimedFor = await this.#hot.get(claimKey(scope));
     if (claimedFor === null) return this.begin(accountId, key, body); // released between our two reads
     if (claimedFor !== fp) throw new ApiError('idempotency_mismatch');
     throw new ApiError('idempotency_in_flight');
@@ -57,18 +59,18 @@ export class Idempotency {
 
   async complete(claim: Claim, status: number, headers: Record<string, string>, body: string): Promise<void> {
     await this.#hot.saveIdempotency(claim.scope, { fingerprint: claim.fingerprint, state: 'done', status, headers: JSON.stringify(headers), body }, RETENTION_MS);
-    await this.#hot.set(`idem-claim:${claim.scope}`, claim.fingerprint, RETENTION_MS);
+    await this.#hot.set(claimKey(claim.scope), claim.fingerprint, RETENTION_MS);
   }
 
   async release(claim: Claim): Promise<void> {
-    await this.#hot.del(`idem-claim:${claim.scope}`);
+    await this.#hot.del(claimKey(claim.scope));
   }
 
   /** Where a key stands: answered (its answer replays), claimed by a request still in flight, or unseen. */
   async state(accountId: string, key: string): Promise<'done' | 'in_flight' | 'none'> {
     const scope = scopeOf(accountId, key);
     if (await this.#hot.fetchIdempotency(scope)) return 'done';
-    return (await this.#hot.get(`idem-claim:${scope}`)) === null ? 'none' : 'in_flight';
+    return (await this.#hot.get(claimKey(scope))) === null ? 'none' : 'in_flight';
   }
 
   /**
@@ -77,7 +79,7 @@ export class Idempotency {
    * rather than after the in-flight window. An answered key is left as it is.
    */
   async abandon(accountId: string, key: string): Promise<void> {
-    if ((await this.state(accountId, key)) === 'in_flight') await this.#hot.del(`idem-claim:${scopeOf(accountId, key)}`);
+    if ((await this.state(accountId, key)) === 'in_flight') await this.#hot.del(claimKey(scopeOf(accountId, key)));
   }
 }
 
