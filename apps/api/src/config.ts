@@ -172,6 +172,15 @@ export const configSchema = z
     BILLING_FEE_RATE: z.coerce.number().min(0).max(0.99, 'must be below 1 (the fee is a share of the saving)').default(0.2),
     /** Free credit every new tenant gets for tuning on the platform's keys, in USD (docs/decisions.md, Billing). */
     BILLING_DEV_ALLOWANCE_USD: z.coerce.number().min(0).max(10_000).default(25),
+    /**
+     * The price of a model the catalog does not list, on the platform's keys: `off` (such a model is
+     * served only on the tenant's own key; else 400 unknown_model), or `<input>,<output>` USD per
+     * million tokens. The admin's PUT /v1/admin/unknown-model-price overrides it.
+     */
+    UNKNOWN_MODEL_PRICE: z
+      .string()
+      .regex(/^(off|\d+(\.\d+)?,\d+(\.\d+)?)$/, 'must be off, or <input>,<output> USD per million tokens (e.g. 2.5,10)')
+      .default('off'),
     /** How often subscriptions past their paid period are lapsed or renewed. */
     BILLING_SWEEP_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
     /**

@@ -55,7 +55,7 @@ export const errorCatalogue = {
   no_provider_key: { status: 400, type: 'invalid_request_error', log: 'info', retryable: false, message: 'No provider key: send x-provider-key, store one under /v1/settings/provider-keys, or configure the platform key.' },
   embeddings_unsupported: { status: 400, type: 'invalid_request_error', log: 'info', retryable: false, message: 'This provider offers no embeddings through the gateway.' },
   not_embedding_model: { status: 400, type: 'invalid_request_error', log: 'info', retryable: false, message: 'The model does not make embeddings.' },
-  unknown_model: { status: 404, type: 'invalid_request_error', log: 'info', retryable: false, message: 'The model is not in the catalog.' },
+  unknown_model: { status: 400, type: 'invalid_request_error', log: 'info', retryable: false, message: "The model is not in the catalog, and on the platform's keys a call must be priced: name a catalog model (the error's `suggestions` lists the closest), send your own key for the vendor, or ask the admin for an alias or an unknown-model price." },
   unavailable: { status: 503, type: 'server_error', log: 'error', retryable: true, message: 'The service is not ready or a service it depends on is down; retry shortly.' },
   internal: { status: 500, type: 'server_error', log: 'error', retryable: true, message: 'Internal error.' },
 } as const satisfies Record<string, CatalogueEntry>;

@@ -16,7 +16,7 @@ import { Meter } from './meter/meter.ts';
 import { Envelope } from './security/envelope.ts';
 import { loadMasterKey } from './security/master-key.ts';
 import { KeyHasher } from './security/secrets.ts';
-import { Catalog } from './catalog/catalog.ts';
+import { Catalog, parseUnknownModelPrice } from './catalog/catalog.ts';
 import { Idempotency } from './pipeline/idempotency.ts';
 import { CallViews } from './reporting/calls.ts';
 import { Outbound, systemResolver, type Resolver } from './providers/outbound.ts';
@@ -167,7 +167,7 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
       ((key) => process.stdout.write(`\nAdmin key (shown once, stored hashed; keep it safe):\n  ${key}\n\n`)),
   });
   const accounts = new Accounts(db, hasher, keys);
-  const catalog = new Catalog(db, hot);
+  const catalog = new Catalog(db, hot, parseUnknownModelPrice(config.UNKNOWN_MODEL_PRICE));
   const providers = new ProviderRegistry(config);
   const customProviders = new CustomProviders(db, hot, envelope, providers, config.CUSTOM_PROVIDER_ADDRESS_POLICY);
   await customProviders.start();

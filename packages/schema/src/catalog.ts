@@ -87,3 +87,24 @@ export type ProviderWrite = z.infer<typeof providerWriteSchema>;
 export const providerNameSchema = z.string().regex(/^[a-z][a-z0-9-]{1,39}$/, 'name must be a lowercase id (letters, digits, dashes; 2–40 characters)');
 
 export const disabledWriteSchema = z.object({ disabled: z.boolean() }).strict();
+
+/**
+ * Body of PUT /v1/admin/catalog-aliases/:alias: the catalog model a name (a dated snapshot such
+ * as `gpt-4o-mini-2024-07-18`) is priced as. The vendor still receives the name the client sent.
+ */
+export const catalogAliasWriteSchema = z.object({ model: name }).strict();
+export type CatalogAliasWrite = z.infer<typeof catalogAliasWriteSchema>;
+
+/**
+ * The admin's price for models the catalog does not list (PUT /v1/admin/unknown-model-price):
+ * without it, such a model is served only on the tenant's own provider key. USD per million
+ * tokens; `max_output_tokens` bounds the reservation of a call that sets no max_tokens.
+ */
+export const unknownModelPriceSchema = z
+  .object({
+    input_per_mtok: price,
+    output_per_mtok: price,
+    max_output_tokens: limit.default(32_768),
+  })
+  .strict();
+export type UnknownModelPrice = z.infer<typeof unknownModelPriceSchema>;

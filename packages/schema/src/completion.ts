@@ -63,5 +63,7 @@ export const optimizerBlock = z.object({
   actual_cost: z.number(),
   exploration_cost: z.number(),
   saving: z.number(),
+  /** Present (true) only when the served model has no price: a model the catalog does not list, on the tenant's own key. Its costs read 0. */
+  unpriced: z.literal(true).optional(),
 });
 export type OptimizerBlock = z.infer<typeof optimizerBlock>;

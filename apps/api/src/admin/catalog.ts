@@ -1,7 +1,8 @@
 // The platform admin's catalog writes, shared by the REST routes and the GraphQL
 // door: defaults, validation through the shared schema, and the checks that need
 // the live registry and catalog. Every failure is an ApiError naming the field.
-import { disabledWriteSchema, modelProfileSchema, type ModelProfile } from '@optimizer/schema';
+import { catalogAliasWriteSchema, disabledWriteSchema, modelProfileSchema, unknownModelPriceSchema, type ModelProfile, type UnknownModelPrice } from '@optimizer/schema';
+import { isModelId } from '../providers/model-id.ts';
 import { ApiError } from '../errors.ts';
 import { parseWith } from '../http/validate.ts';
 import type { Services } from '../services.ts';
@@ -35,4 +36,35 @@ export async function setModelDisabled(s: Deps, model: string, body: unknown): P
   const updated = await s.catalog.setDisabled(model, disabled);
   if (!updated) throw new ApiError('not_found', `No model ${model} in the catalog.`);
   return updated;
+}
+
+/** Aliases: a name (a dated snapshot) priced as a catalog model; the vendor still receives the name sent. */
+export async function putAlias(s: Deps, alias: string, body: unknown): Promise<{ alias: string; model: string }> {
+  const { model } = parseWith(catalogAliasWriteSchema, body);
+  if (!isModelId(alias)) throw new ApiError('validation_failed', 'The alias is not a valid model identifier: letters, digits and . _ - : @ +, in segments joined by /.', { param: 'alias' });
+  if (s.catalog.get(alias)) throw new ApiError('conflict', `${alias} is a model in the catalog; an alias names a model the catalog does not list.`, { param: 'alias' });
+  const target = s.catalog.get(model);
+  if (!target) throw new ApiError('validation_failed', `No model ${model} in the catalog to alias ${alias} to.`, { param: 'model' });
+  await s.catalog.putAlias(alias, target);
+  return { alias, model: target.model };
+}
+
+export async function removeAlias(s: Deps, alias: string): Promise<void> {
+  if (!(await s.catalog.removeAlias(alias))) throw new ApiError('not_found', `No alias ${alias}.`);
+}
+
+/** The price of models the catalog does not list on the platform's keys: the admin's, else the UNKNOWN_MODEL_PRICE setting's (null: none). */
+export function unknownModelPriceView(s: Deps): { unknown_model_price: UnknownModelPrice | null } {
+  return { unknown_model_price: s.catalog.unknownModelPrice() };
+}
+
+export async function putUnknownModelPrice(s: Deps, body: unknown): Promise<{ unknown_model_price: UnknownModelPrice | null }> {
+  await s.catalog.setUnknownModelPrice(parseWith(unknownModelPriceSchema, body));
+  return unknownModelPriceView(s);
+}
+
+/** Clears the admin's price (back to the UNKNOWN_MODEL_PRICE setting's). */
+export async function clearUnknownModelPrice(s: Deps): Promise<{ unknown_model_price: UnknownModelPrice | null }> {
+  await s.catalog.setUnknownModelPrice(null);
+  return unknownModelPriceView(s);
 }

@@ -7,6 +7,7 @@ import type { ModelProfile } from '@optimizer/schema';
 import type { Services } from '../services.ts';
 import type { CallContext } from '../pipeline/context.ts';
 import type { RoutedPlan } from '../pipeline/serve-routed.ts';
+import { keySource } from '../pipeline/dispatch.ts';
 
 /** Tokens a judge's grade may take (its rubric and score), on top of the question and answers it reads. */
 const JUDGE_OVERHEAD_TOKENS = 1_024;
@@ -32,8 +33,11 @@ const price = (p: ModelProfile | undefined, input: number, output: number): numb
 export function maxCost(ctx: CallContext, s: Services, plan: RoutedPlan | null, promptTokens: number): CostBound {
   const input = promptTokens + (ctx.body.tools ? Math.ceil(JSON.stringify(ctx.body.tools).length / 3) : 0);
   const one = (p: ModelProfile | undefined) => (p ? price(p, input, outputLimit(ctx.body, p)) : 0);
-  const paidByPlatform = (provider: string) =>
-    !(provider === ctx.route?.requestedProvider && ctx.providerKeyHeader !== undefined) && !s.providerKeys.has(ctx.principal.accountId, provider);
+  // the platform's vendors: its keys, or a keyless vendor it configured (the tenant holds no key for either)
+  const paidByPlatform = (provider: string) => {
+    const source = keySource(ctx, provider, s.providers.get(provider), s.providerKeys);
+    return source === 'platform' || source === 'none';
+  };
   const route = ctx.route;
   if (!plan) {
     const chain = route ? [route, ...route.failover] : [];

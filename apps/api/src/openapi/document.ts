@@ -27,6 +27,8 @@ import {
   createAgentInput,
   createWebhookRequest,
   disabledWriteSchema,
+  catalogAliasWriteSchema,
+  unknownModelPriceSchema,
   discoveryInput,
   estimateRequest,
   eventsInput,
@@ -303,6 +305,8 @@ const managedRunSummary = open(
 );
 const webhookWithSecret = open({ ...webhookFields, secret: str }, 'A webhook endpoint with its signing secret, shown in this answer only.');
 const discoveryCredit = open({ granted_usd: num, used_usd: num, remaining_usd: num });
+const catalogAliasView = obj({ alias: str, model: str });
+const unknownModelPriceView = obj({ unknown_model_price: nullable(json(unknownModelPriceSchema, 'output')) });
 
 const idempotencyKey = {
   name: 'Idempotency-Key',
@@ -311,7 +315,8 @@ const idempotencyKey = {
 };
 const providerKey = {
   name: 'x-provider-key',
-  description: "The vendor's key for this call. Omit it to use the key stored under /v1/settings/provider-keys, or the platform's key (billed to the wallet).",
+  description:
+    "The vendor's key for this call, bound to the pinned model's vendor and sent nowhere else (a failover to another vendor uses that vendor's stored or platform key). Refused on a routed model (`auto`): send `x-provider-key-<vendor>` (e.g. `x-provider-key-openai`), one header per vendor, instead; routing then chooses only among vendors it holds a key for. Omit it to use the key stored under /v1/settings/provider-keys, or the platform's key (billed to the wallet). On your own key a model the catalog does not list is served unpriced (`optimizer.unpriced: true`).",
   schema: str,
 };
 const noStore = { 'Cache-Control': { description: '`no-store`: the answer holds a secret shown only once.', schema: str } };
@@ -453,6 +458,31 @@ export const operations: Operation[] = [
     ok: { status: 200, description: 'The updated profile.', schema: ref('ModelProfile') },
     errors: ['not_found'],
   },
+  { method: 'get', path: '/v1/admin/catalog-aliases', tag: 'Admin', summary: 'Aliases: names priced as a catalog model', auth: 'admin', ok: { status: 200, description: 'Every alias and the model it is priced as.', schema: list(catalogAliasView) } },
+  {
+    method: 'put',
+    path: '/v1/admin/catalog-aliases/:alias',
+    tag: 'Admin',
+    summary: 'Price a name (a dated snapshot) as a catalog model',
+    description: 'A call naming the alias is sent to the vendor as named and priced, capped and charged as `model`. The alias must not be a catalog model.',
+    auth: 'admin',
+    input: { schema: catalogAliasWriteSchema, from: 'body' },
+    ok: { status: 200, description: 'The alias.', schema: catalogAliasView },
+    errors: ['conflict'],
+  },
+  { method: 'delete', path: '/v1/admin/catalog-aliases/:alias', tag: 'Admin', summary: 'Remove an alias', auth: 'admin', ok: { status: 204, description: 'Removed.', content: 'none' }, errors: ['not_found'] },
+  { method: 'get', path: '/v1/admin/unknown-model-price', tag: 'Admin', summary: 'The price of models the catalog does not list', auth: 'admin', ok: { status: 200, description: 'The price in force (null: such models are served only on a tenant\'s own key).', schema: unknownModelPriceView } },
+  {
+    method: 'put',
+    path: '/v1/admin/unknown-model-price',
+    tag: 'Admin',
+    summary: 'Set the price of models the catalog does not list',
+    description: "On the platform's keys a model the catalog does not list is served at this price (USD per million tokens), capped and charged like any other; without a price it is refused 400 unknown_model. Overrides the UNKNOWN_MODEL_PRICE setting.",
+    auth: 'admin',
+    input: { schema: unknownModelPriceSchema, from: 'body' },
+    ok: { status: 200, description: 'The price in force.', schema: unknownModelPriceView },
+  },
+  { method: 'delete', path: '/v1/admin/unknown-model-price', tag: 'Admin', summary: "Clear the admin's unknown-model price (back to the setting's)", auth: 'admin', ok: { status: 200, description: 'The price in force.', schema: unknownModelPriceView } },
   { method: 'get', path: '/v1/admin/providers', tag: 'Admin', summary: 'Registered vendors (key_set, never the key)', auth: 'admin', ok: { status: 200, description: 'The custom providers.', schema: list(providerView) } },
   {
     method: 'put',

@@ -10,6 +10,12 @@
 // actual)) is never more than the larger of its actual and baseline cost, so the bound on what
 // it may spend also bounds what it may be charged.
 //
+// Every call that may reach the platform's vendors reserves at least one micro-dollar, whatever
+// its price (a model priced at zero, an unlisted one): a tenant whose cap, allowance or wallet
+// is spent is refused 402 on every model name, before anything else is said of it. A pinned
+// name the catalog does not list, on the platform's key with no price, is refused 400
+// unknown_model only after that check (route.ts set the refusal).
+//
 // Rate limits (limits/rate-limits.ts) are checked in the same step: the call counts one request
 // and its prompt's tokens plus the output it may write (max_tokens, else a default) against the
 // key's and the tenant's limits per minute, or is refused 429 with Retry-After; its tokens settle
@@ -54,7 +60,9 @@ export interface CallSize {
  */
 export async function reserveCall(ctx: CallContext, s: Services, size: CallSize): Promise<void> {
   const feeRate = s.config.BILLING_FEE_RATE;
-  const chargeOf = (b: CostBound) => (b.platform ? b.all : Math.ceil(feeRate * b.baseline));
+  // on the platform's vendors at least one micro-dollar, so a spent cap, allowance or wallet refuses even a call priced at zero
+  const chargeOf = (b: CostBound) => (b.platform ? Math.max(1, b.all) : Math.ceil(feeRate * b.baseline));
+  const spendOf = (b: CostBound) => (b.platform ? Math.max(1, b.all) : b.all);
   // the prompt's size bounds its tokens: the tokenizer (a tenth of a call's CPU) runs only when a
   // reservation on that bound is refused, and the refusal then stands only if the counted one is too;
   // the rate limits are checked and counted in the same step (one round trip), tokens on that bound
@@ -62,7 +70,7 @@ export async function reserveCall(ctx: CallContext, s: Services, size: CallSize)
   let bound = size.cost(tokens);
   let reservation: Reservation;
   try {
-    reservation = await s.budget.reserve(ctx.principal.accountId, chargeOf(bound), bound.all, s.rateLimits.charges(ctx.principal, tokens, size.output));
+    reservation = await s.budget.reserve(ctx.principal.accountId, chargeOf(bound), spendOf(bound), s.rateLimits.charges(ctx.principal, tokens, size.output));
   } catch (e) {
     if (!closerCountMayAdmit(e)) throw e;
     const counted = size.count();
@@ -70,10 +78,11 @@ export async function reserveCall(ctx: CallContext, s: Services, size: CallSize)
     if (counted >= tokens && closer.all >= bound.all && chargeOf(closer) >= chargeOf(bound)) throw e;
     tokens = counted;
     bound = closer;
-    reservation = await s.budget.reserve(ctx.principal.accountId, chargeOf(bound), bound.all, s.rateLimits.charges(ctx.principal, tokens, size.output));
+    reservation = await s.budget.reserve(ctx.principal.accountId, chargeOf(bound), spendOf(bound), s.rateLimits.charges(ctx.principal, tokens, size.output));
   }
   const charge = chargeOf(bound);
   ctx.reservation = reservation;
+  if (ctx.unpricedRefusal) throw ctx.unpricedRefusal; // the money was there, but the call cannot be priced (given back in the caller's finally)
   ctx.settle = (costs: Costs) => {
     const usage = ctx.attempts.filter((a) => a.paidBy === 'platform').reduce((sum, a) => sum + attemptCost(a), 0);
     const fee = Math.floor(feeRate * Math.max(0, costs.saving));

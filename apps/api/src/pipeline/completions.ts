@@ -33,7 +33,7 @@ import type { CallTrace } from '../telemetry/tracing.ts';
 
 function newContext(request: PipelineRequest): CallContext {
   if (!request.principal) throw new ApiError('missing_api_key');
-  return newCallContext(request.principal, request.headers['x-provider-key']);
+  return newCallContext(request.principal, request.headers);
 }
 
 async function replay(reply: ResponseSink, rec: IdempotencyRecord): Promise<void> {

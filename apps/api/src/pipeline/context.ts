@@ -30,7 +30,7 @@ export interface Candidate {
 }
 
 export interface RouteDecision extends Candidate {
-  /** The provider the client's request resolved to (its x-provider-key is for this one only). */
+  /** The provider the client's request resolved to (a pinned call's bare x-provider-key is bound to it). */
   requestedProvider: string;
   pinned: boolean;
   baselineModel: string;
@@ -50,7 +50,18 @@ export interface CallContext {
   annotation: OptimizerAnnotation | undefined;
   stream: boolean;
   clientWantsUsage: boolean;
+  /** The bare `x-provider-key`, before route binds it to the pinned model's vendor (a routed call refuses it). */
   providerKeyHeader: string | undefined;
+  /**
+   * The client's own vendor keys for this call, by vendor: `x-provider-key-<vendor>` headers, and
+   * the bare header once bound. A key is only ever sent to the vendor it is filed under.
+   */
+  clientKeys: Map<string, string>;
+  /**
+   * A model the catalog does not list, on the platform's key with no price for it: refused with
+   * this (400 unknown_model) once the budget stage has checked the tenant's cap and allowance.
+   */
+  unpricedRefusal: import('../errors.ts').ApiError | null;
   idempotencyKey: string | null;
   claim: Claim | null;
   route: RouteDecision | null;
@@ -93,10 +104,27 @@ export interface Costs {
   actual: number;
   exploration: number;
   saving: number;
+  /** The served model has no price (unlisted, on the tenant's own key): its costs read 0. */
+  unpriced?: true;
 }
 
-/** A call's context as it enters the pipeline: who asked, and the provider key header if one came. */
-export function newCallContext(principal: Principal, providerKeyHeader: unknown): CallContext {
+/** `x-provider-key-<vendor>`: a key for that vendor only. */
+const VENDOR_KEY_HEADER = /^x-provider-key-([a-z][a-z0-9-]{1,39})$/;
+
+/** The client's per-vendor keys from a request's (lower-cased) headers. */
+export function vendorKeyHeaders(headers: Record<string, unknown>): Map<string, string> {
+  const keys = new Map<string, string>();
+  for (const name in headers) {
+    const m = VENDOR_KEY_HEADER.exec(name);
+    const value = headers[name];
+    if (m && typeof value === 'string' && value.length > 0) keys.set(m[1]!, value);
+  }
+  return keys;
+}
+
+/** A call's context as it enters the pipeline: who asked, and the provider key headers that came. */
+export function newCallContext(principal: Principal, headers: Record<string, unknown> = {}): CallContext {
+  const providerKeyHeader = headers['x-provider-key'];
   return {
     id: newId('call'),
     receivedAt: new Date(),
@@ -107,6 +135,8 @@ export function newCallContext(principal: Principal, providerKeyHeader: unknown)
     stream: false,
     clientWantsUsage: false,
     providerKeyHeader: typeof providerKeyHeader === 'string' && providerKeyHeader.length > 0 ? providerKeyHeader : undefined,
+    clientKeys: vendorKeyHeaders(headers),
+    unpricedRefusal: null,
     idempotencyKey: null,
     claim: null,
     route: null,

@@ -1,8 +1,9 @@
 // Stage: dispatch. Sends the call to the routed provider through its adapter, with
 // the right key, and returns the vendor's response once its headers arrive (the
 // body may still be streaming). A body never chooses where a key is sent: the URL
-// comes from the provider registry, the key from the header, the tenant's store or
-// the platform.
+// comes from the provider registry, the key from the client's key for that vendor
+// (x-provider-key-<vendor>, or the bare header bound to the pinned model's vendor),
+// the tenant's store or the platform. A client's key is never sent to another vendor.
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import { adapterFor } from '../providers/adapters.ts';
@@ -31,11 +32,21 @@ export interface DispatchDeps {
   providerKeys: ProviderKeys;
 }
 
+/** Whose key a call to `provider` goes out on: the client's for that vendor, the tenant's stored one, the platform's, or none (a keyless vendor). */
+export type KeySource = 'client' | 'tenant' | 'platform' | 'none';
+
+export function keySource(ctx: CallContext, provider: string, info: ProviderInfo | undefined, keys: ProviderKeys): KeySource {
+  if (ctx.clientKeys.has(provider)) return 'client';
+  if (keys.has(ctx.principal.accountId, provider)) return 'tenant';
+  return info?.platformKey ? 'platform' : 'none';
+}
+
+/** `headerKey`: the client's key filed under this vendor (never another vendor's). */
 export function keyFor(headerKey: string | undefined, ctx: CallContext, provider: ProviderInfo, keys: ProviderKeys): string {
   const key = headerKey ?? keys.reveal(ctx.principal.accountId, provider.name) ?? provider.platformKey;
   if (key) return key;
   if (provider.name === 'ollama' || provider.name === 'vllm') return '';
-  throw new ApiError('no_provider_key', `No ${provider.name} key: send x-provider-key, store one at /v1/settings/provider-keys/${provider.name}, or configure the platform key.`);
+  throw new ApiError('no_provider_key', `No ${provider.name} key: send x-provider-key-${provider.name}, store one at /v1/settings/provider-keys/${provider.name}, or configure the platform key.`);
 }
 
 /** Maps a transport failure (no HTTP answer) to our catalogue. */
@@ -49,9 +60,9 @@ export function transportError(err: unknown, provider: string): ApiError {
   return new ApiError('upstream_error', `${provider} could not be reached${/^[A-Z][A-Z0-9_]{1,40}$/.test(code) ? ` (${code})` : ''}.`, { cause: err });
 }
 
-/** The client's key header when it is for this candidate's vendor: the vendor it named; a failover vendor never sees it. */
+/** The client's key for this candidate's vendor: only a key sent for that vendor; a failover or routed vendor never sees another's. */
 function headerKeyFor(ctx: CallContext, candidate: Candidate): string | undefined {
-  return candidate.provider === ctx.route!.requestedProvider ? ctx.providerKeyHeader : undefined;
+  return ctx.clientKeys.get(candidate.provider);
 }
 
 /** The key a call to this candidate is sent with (the circuit breaker knows each key's vendor faults apart). */

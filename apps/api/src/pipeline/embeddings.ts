@@ -3,8 +3,10 @@
 //   maximum cost reserved against the allowance, wallet and spend cap, and its rate limits, as
 //   chat's budget stage does) → dispatch (the vendor's adapter; retries before any answer, the
 //   circuit breaker) → meter (settles the reservation to the charge) → respond.
-// The key goes where chat keys go: x-provider-key, else the tenant's stored key, else the
-// platform's; the body never chooses. There is no cross-vendor failover: another vendor's
+// The key goes where chat keys go: the client's key for that vendor (x-provider-key, bound to
+// the named model's vendor, or x-provider-key-<vendor>), else the tenant's stored key, else the
+// platform's; the body never chooses. An unlisted model is priced or refused as on chat
+// (route.ts, priceUnlisted): the admin's alias or unknown-model price, else only on the tenant's key. There is no cross-vendor failover: another vendor's
 // model puts vectors in another space, which a client's index cannot mix.
 import { z } from 'zod';
 import { ApiError } from '../errors.ts';
@@ -20,12 +22,12 @@ import type { PipelineHandler, PipelineRequest } from './sink.ts';
 import { circuitOpen, withRetries } from './dispatch-policy.ts';
 import { breakerKey } from '../providers/circuit-breaker.ts';
 import { logInvalid, upstreamInvalid } from '../providers/vendor-shape.ts';
-import { keyFor, transportError } from './dispatch.ts';
+import { keyFor, keySource, transportError } from './dispatch.ts';
 import { meterCall, meterFailure } from './meter-call.ts';
 import { upstreamSignal } from './upstream-signal.ts';
 import { noUsage, type Usage } from '../wire/usage.ts';
 import { optimizerBlock, responseHeaders } from './respond.ts';
-import { isRouted, resolvePinned } from './route.ts';
+import { bindProviderKey, isRouted, priceUnlisted, resolvePinned } from './route.ts';
 import { countTokens } from './tokens.ts';
 import { reserveCall } from './budget-stage.ts';
 
@@ -81,22 +83,26 @@ export function embeddingsResponse(parsed: ParsedEmbeddings, model: string, usag
 
 function newContext(request: PipelineRequest): CallContext {
   if (!request.principal) throw new ApiError('missing_api_key');
-  return newCallContext(request.principal, request.headers['x-provider-key']);
+  return newCallContext(request.principal, request.headers);
 }
 
 /** Route: the model from the catalog (or provider/model), which must make embeddings on a vendor that has them. */
 function route(ctx: CallContext, s: Services): { adapter: EmbeddingAdapter; target: CallTarget } {
   // Vectors from different models cannot be compared, so nothing chooses the model but the client.
   if (isRouted(ctx.requestedModel)) throw new ApiError('not_embedding_model', `Embeddings take a named embedding model, not "${ctx.requestedModel}".`, { param: 'model' });
-  const { model, provider, profile } = resolvePinned(ctx.requestedModel, s.catalog, s.providers);
+  const resolved = resolvePinned(ctx.requestedModel, s.catalog, s.providers);
+  const { model, provider, profile: listed } = resolved;
   const info = s.providers.get(provider);
   if (!info) throw new ApiError('provider_unavailable', `Model ${ctx.requestedModel} is served by ${provider}, which is not configured on this gateway.`, { param: 'model' });
-  if (profile && !profile.output_modalities.includes('embedding')) {
-    throw new ApiError('not_embedding_model', `${model} is a ${profile.output_modalities.join('/')} model, not an embedding model; name one such as text-embedding-3-small.`, { param: 'model' });
+  if (listed && !listed.output_modalities.includes('embedding')) {
+    throw new ApiError('not_embedding_model', `${model} is a ${listed.output_modalities.join('/')} model, not an embedding model; name one such as text-embedding-3-small.`, { param: 'model' });
   }
-  if (profile?.disabled) throw new ApiError('provider_unavailable', `${model} is disabled on this gateway.`, { param: 'model' });
+  if (listed?.disabled) throw new ApiError('provider_unavailable', `${model} is disabled on this gateway.`, { param: 'model' });
   const adapter = embeddingAdapterFor(info);
   if (!adapter) throw new ApiError('embeddings_unsupported', `${provider} offers no embeddings; name an embedding model of another vendor.`, { param: 'model' });
+  bindProviderKey(ctx, provider);
+  const unlisted = listed ? null : priceUnlisted(ctx, s, model, provider, 'embedding');
+  const profile = listed ?? unlisted?.profile;
   ctx.route = {
     model,
     provider,
@@ -106,9 +112,9 @@ function route(ctx: CallContext, s: Services): { adapter: EmbeddingAdapter; targ
     pinned: true,
     baselineModel: model,
     baselineProfile: profile,
-    reasons: [profile ? `embeddings on ${model} (${provider})` : `embeddings on ${model} (${provider}): not in the catalog, unpriced`],
+    reasons: [unlisted ? `embeddings on ${model} (${provider}): ${unlisted.reason}` : resolved.aliasOf ? `embeddings on ${model} (${provider}), priced as ${resolved.aliasOf} (an alias)` : `embeddings on ${model} (${provider})`],
   };
-  const target: CallTarget = { provider: info, model: assertModelId(model), apiKey: keyFor(ctx.providerKeyHeader, ctx, info, s.providerKeys) };
+  const target: CallTarget = { provider: info, model: assertModelId(model), apiKey: keyFor(ctx.clientKeys.get(provider), ctx, info, s.providerKeys) };
   return { adapter, target };
 }
 
@@ -190,7 +196,8 @@ export function embeddingsHandler(s: Services): PipelineHandler {
 
       // budget: on the platform's key the vendor cost is charged (allowance first, then wallet); on
       // the tenant's own, only the fee, which a pinned call (every embedding call) never owes
-      const paidBy = typeof ctx.providerKeyHeader === 'string' || s.providerKeys.has(ctx.principal.accountId, target.provider.name) ? 'tenant' : 'platform';
+      const source = keySource(ctx, target.provider.name, target.provider, s.providerKeys);
+      const paidBy = source === 'client' || source === 'tenant' ? 'tenant' : 'platform';
       const profile = ctx.route!.profile;
       const price = (tokens: number) => (profile ? Math.ceil(tokens * profile.input_per_mtok) : 0);
       await reserveCall(ctx, s, {

@@ -1,12 +1,14 @@
 // The cross-vendor failover chain of a model: the catalog's equivalent-or-stronger
 // models on other vendors, kept only where they can serve this request (enabled,
-// the capabilities it uses, an adapter, and a key the tenant or platform holds).
+// the capabilities it uses, an adapter, and a key for that vendor: one the client sent
+// for it, the tenant's stored one, or the platform's; never the client's key for another).
 import type { ModelProfile } from '@optimizer/schema';
 import type { Catalog } from '../catalog/catalog.ts';
 import { hasAdapter } from '../providers/adapters.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import type { ProviderKeys } from '../tenancy/provider-keys.ts';
-import type { Candidate } from './context.ts';
+import type { CallContext, Candidate } from './context.ts';
+import { keySource } from './dispatch.ts';
 import { sizeMisfit, type RequestSize } from './limits.ts';
 
 export interface Needs {
@@ -33,7 +35,7 @@ export function fits(p: ModelProfile, needs: Needs): boolean {
 export function failoverChain(
   profile: ModelProfile | undefined,
   needs: Needs,
-  accountId: string,
+  ctx: CallContext,
   deps: { catalog: Catalog; providers: ProviderRegistry; providerKeys: ProviderKeys },
   size?: RequestSize,
 ): Candidate[] {
@@ -45,7 +47,7 @@ export function failoverChain(
     if (size && sizeMisfit(p, size)) continue; // a failover too small for the request would only fail again
     const info = deps.providers.get(p.provider);
     if (!info || !hasAdapter(info.wire)) continue;
-    if (!info.platformKey && !deps.providerKeys.has(accountId, p.provider)) continue;
+    if (keySource(ctx, p.provider, info, deps.providerKeys) === 'none') continue;
     out.push({ model: p.model, provider: p.provider, profile: p });
   }
   return out;

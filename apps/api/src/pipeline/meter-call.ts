@@ -43,7 +43,9 @@ export function priceCall(ctx: CallContext, usage: Usage): Costs {
   // What the call would have cost on the pinned or baseline model; unpriced → what it cost.
   const unpruned = ctx.prunedTokens ? { ...usage, promptTokens: usage.promptTokens + ctx.prunedTokens } : usage;
   const baseline = route.baselineProfile ? micros(costMicros(route.baselineProfile, unpruned)) : actual;
-  return { baseline, served, actual, exploration, saving: baseline - actual };
+  // a model with no price (unlisted, on the tenant's own key or a keyless vendor) says so: its 0 is not a cost
+  const unpriced = servedAttempt !== undefined && servedAttempt.profile === undefined;
+  return { baseline, served, actual, exploration, saving: baseline - actual, ...(unpriced ? { unpriced: true as const } : {}) };
 }
 
 /** Meters a call that failed: its error, no usage, and what its attempts spent. */

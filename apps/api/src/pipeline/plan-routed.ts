@@ -15,6 +15,8 @@ import { DEFAULT_ALLOWANCE_CALLS, DEFAULT_BUDGET_SHARE } from '../optimizer/opti
 import { lockedStep } from '../workflows/lockfile.ts';
 import { requestSize, sizeMisfit } from './limits.ts';
 import { routingOptions, STANDARD_TIER, type RoutingOptions } from './routing-options.ts';
+import { keySource } from './dispatch.ts';
+import { bindProviderKey } from './route.ts';
 
 /** The tenant's daily exploration budget unless the routing settings say otherwise (USD). */
 export const DEFAULT_DAILY_BUDGET_USD = 200;
@@ -45,13 +47,14 @@ export function strengthLifts(cheaper: ModelProfile[], kind: string | undefined)
   return Object.fromEntries(cheaper.map((m) => [m.model, strengthFor(m, kind) - mid]));
 }
 
-function reachable(s: Services, accountId: string, p: ModelProfile, allowed: string[] | undefined): boolean {
+/** Routes only among vendors the call holds a key for: one the client sent for that vendor, the tenant's stored one, or the platform's. */
+function reachable(s: Services, ctx: CallContext, p: ModelProfile, allowed: string[] | undefined): boolean {
   if (p.disabled || p.search_only || p.moderation_only) return false;
   if (!p.output_modalities.includes('text')) return false;
   if (allowed && !allowed.includes(p.provider)) return false;
   const info = s.providers.get(p.provider);
   if (!info || !hasAdapter(info.wire)) return false;
-  return info.platformKey !== undefined || s.providerKeys.has(accountId, p.provider);
+  return keySource(ctx, p.provider, info, s.providerKeys) !== 'none';
 }
 
 const EFFORT_ORDER = ['none', 'minimal', 'low', 'medium', 'high', 'max'];
@@ -101,13 +104,12 @@ const SIZE_REASONS = 3;
  * usable, else the ladder's top usable rung, else the strongest usable model.
  */
 function candidatesFor(ctx: CallContext, s: Services, settings: ReturnType<Services['routingSettings']['get']>, opts: RoutingOptions) {
-  const accountId = ctx.principal.accountId;
   const needs = needsOf(ctx.body);
   const size = requestSize(ctx.body);
   const tooSmall: string[] = [];
   const onLadder = opts.ladder ? new Set(opts.ladder) : null;
   const usable = s.catalog.all().filter((p) => {
-    if (!reachable(s, accountId, p, settings.allowed_providers) || !fits(p, needs)) return false;
+    if (!reachable(s, ctx, p, settings.allowed_providers) || !fits(p, needs)) return false;
     if (onLadder && !onLadder.has(p.model)) return false;
     const misfit = sizeMisfit(p, size);
     if (misfit) tooSmall.push(misfit);
@@ -136,6 +138,7 @@ export function tieredIdentity(id: { fingerprint: string; label: string }, tier:
 }
 
 export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
+  bindProviderKey(ctx, null); // the client did not choose the vendor: keys come only as x-provider-key-<vendor>
   const accountId = ctx.principal.accountId;
   const settings = s.routingSettings.get(accountId);
   const opts = routingOptions(settings, ctx, s.latency);

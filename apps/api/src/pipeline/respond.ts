@@ -21,6 +21,7 @@ export function optimizerBlock(costs: Costs, cacheHit = false) {
     actual_cost: usd(costs.actual),
     exploration_cost: usd(costs.exploration),
     saving: usd(costs.saving),
+    ...(costs.unpriced ? { unpriced: true as const } : {}),
   };
 }
 

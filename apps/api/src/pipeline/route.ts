@@ -1,5 +1,13 @@
 // Stage: route. A pinned model is honored verbatim; `auto` and `discover` are served
 // by the workflow's baseline until the optimizer has evidence for the step.
+//
+// Every call is priced or refused: a pinned name the catalog does not list is priced as its
+// catalog model when the admin aliased it (a dated snapshot), at the admin's unknown-model
+// price on the platform's key, or served unpriced only on a key the tenant holds (its own,
+// sent or stored); on the platform's key with no price it is refused 400 unknown_model,
+// naming the closest catalog models, once the budget stage has checked the cap and allowance.
+// A bare x-provider-key is bound here to the pinned model's vendor; a routed call, whose
+// vendor the client did not choose, takes keys only as x-provider-key-<vendor>.
 import type { ModelProfile } from '@optimizer/schema';
 import type { Catalog } from '../catalog/catalog.ts';
 import { ApiError } from '../errors.ts';
@@ -10,6 +18,8 @@ import { failoverChain, needsOf } from './failover.ts';
 import type { ProviderKeys } from '../tenancy/provider-keys.ts';
 import { isRoutedName } from './routing-options.ts';
 import { requestSize } from './limits.ts';
+import { keySource } from './dispatch.ts';
+import { profileAtPolicy } from '../catalog/catalog.ts';
 
 export function isRouted(model: string): boolean {
   return isRoutedName(model);
@@ -20,34 +30,80 @@ function meanStrength(p: ModelProfile): number {
   return v.length ? v.reduce((a, b) => a + (b ?? 0), 0) / v.length : 0;
 }
 
-/** The default baseline: the strongest enabled model on a provider the tenant can reach (adapter and key). */
-export function defaultBaseline(accountId: string, deps: RouteDeps): ModelProfile | undefined {
+/** The default baseline: the strongest enabled model on a provider the tenant can reach (adapter and key: the call's, the tenant's or the platform's). */
+export function defaultBaseline(accountId: string, deps: RouteDeps, clientKeys: ReadonlyMap<string, string> = new Map()): ModelProfile | undefined {
   let best: ModelProfile | undefined;
   for (const m of deps.catalog.all()) {
     if (m.disabled || m.search_only || m.moderation_only || !m.output_modalities.includes('text')) continue;
     const info = deps.providers.get(m.provider);
     if (!info || !hasAdapter(info.wire)) continue;
-    if (!info.platformKey && !deps.providerKeys.has(accountId, m.provider)) continue;
+    if (!info.platformKey && !clientKeys.has(m.provider) && !deps.providerKeys.has(accountId, m.provider)) continue;
     if (!best || meanStrength(m) > meanStrength(best) || (meanStrength(m) === meanStrength(best) && m.output_per_mtok > best.output_per_mtok)) best = m;
   }
   return best;
 }
 
 /**
- * A pinned name: a catalog model, or `provider/model` for a model the catalog does not
- * list (e.g. `anthropic/claude-x`), or else a model on OpenAI. Names that merely
- * contain a slash (`meta-llama/Llama-3.3-70B`) stay whole unless the prefix is a provider.
+ * A pinned name: a catalog model, an alias the admin set (priced as its catalog model, sent
+ * as named), or `provider/model` for a model the catalog does not list (e.g.
+ * `anthropic/claude-x`), or else a model on OpenAI. Names that merely contain a slash
+ * (`meta-llama/Llama-3.3-70B`) stay whole unless the prefix is a provider.
  */
-export function resolvePinned(name: string, catalog: Catalog, providers: ProviderRegistry): { model: string; provider: string; profile: ModelProfile | undefined } {
+export function resolvePinned(name: string, catalog: Catalog, providers: ProviderRegistry): { model: string; provider: string; profile: ModelProfile | undefined; aliasOf?: string } {
   const profile = catalog.get(name);
   if (profile) return { model: name, provider: profile.provider, profile };
+  const alias = catalog.aliasOf(name);
+  if (alias) return { model: name, provider: alias.provider, profile: alias, aliasOf: alias.model };
   const slash = name.indexOf('/');
   if (slash > 0 && providers.has(name.slice(0, slash))) {
     const model = name.slice(slash + 1);
+    const vendor = name.slice(0, slash);
     const p = catalog.get(model);
-    return { model, provider: name.slice(0, slash), profile: p?.provider === name.slice(0, slash) ? p : undefined };
+    if (p?.provider === vendor) return { model, provider: vendor, profile: p };
+    const a = catalog.aliasOf(model);
+    if (a?.provider === vendor) return { model, provider: vendor, profile: a, aliasOf: a.model };
+    return { model, provider: vendor, profile: undefined };
   }
   return { model: name, provider: 'openai', profile: undefined };
+}
+
+/**
+ * Binds the bare x-provider-key to the vendor the client pinned (an x-provider-key-<vendor>
+ * for it wins), or, on a routed call (`pinned` null), refuses it: the client did not choose
+ * the vendor, so its key would go wherever routing went.
+ */
+export function bindProviderKey(ctx: CallContext, pinned: string | null): void {
+  const bare = ctx.providerKeyHeader;
+  if (bare === undefined) return;
+  if (pinned === null) {
+    throw new ApiError('invalid_request', `model ${ctx.requestedModel} may be served by any vendor, so a bare x-provider-key cannot say which one it is for: send it as x-provider-key-<vendor> (e.g. x-provider-key-openai), one header per vendor.`, { param: 'x-provider-key' });
+  }
+  if (!ctx.clientKeys.has(pinned)) ctx.clientKeys.set(pinned, bare);
+}
+
+/** The refusal of a name the catalog does not list, on the platform's key with no price: with the closest catalog models. */
+export function unknownModel(name: string, provider: string, catalog: Catalog): ApiError {
+  const suggestions = catalog.closest(name);
+  return new ApiError(
+    'unknown_model',
+    `Model ${name} is not in the catalog, and on the platform's ${provider} key a call must be priced: ${suggestions.length ? `name a catalog model (closest: ${suggestions.join(', ')}), ` : ''}send your own key (x-provider-key-${provider}) to be served unpriced, or ask the admin for an alias or an unknown-model price.`,
+    { param: 'model', extra: { suggestions } },
+  );
+}
+
+/**
+ * The price of a pinned model the catalog does not list: none on a key the tenant holds (served
+ * unpriced, and said so) or on a keyless vendor (nothing is paid); the admin's unknown-model
+ * price on the platform's key; else none, and the call is to be refused (`ctx.unpricedRefusal`).
+ */
+export function priceUnlisted(ctx: CallContext, deps: RouteDeps, model: string, provider: string, output: 'text' | 'embedding'): { profile: ModelProfile | undefined; reason: string } {
+  const source = keySource(ctx, provider, deps.providers.get(provider), deps.providerKeys);
+  if (source === 'client' || source === 'tenant') return { profile: undefined, reason: `not in the catalog, forwarded to ${provider} unpriced on the tenant's own key` };
+  if (source === 'none') return { profile: undefined, reason: `not in the catalog, forwarded to ${provider} unpriced (a keyless vendor)` };
+  const price = deps.catalog.unknownModelPrice();
+  if (price) return { profile: profileAtPolicy(model, provider, price, output), reason: `not in the catalog, forwarded to ${provider} at the unknown-model price (${price.input_per_mtok}/${price.output_per_mtok} USD per million tokens)` };
+  ctx.unpricedRefusal = unknownModel(ctx.requestedModel, provider, deps.catalog);
+  return { profile: undefined, reason: `not in the catalog, and unpriced on the platform's key: refused` };
 }
 
 export interface RouteDeps {
@@ -60,14 +116,15 @@ export function route(ctx: CallContext, deps: RouteDeps): void {
   const { catalog, providers } = deps;
   const needs = needsOf(ctx.body);
   if (isRouted(ctx.requestedModel)) {
-    const baseline = defaultBaseline(ctx.principal.accountId, deps);
+    bindProviderKey(ctx, null);
+    const baseline = defaultBaseline(ctx.principal.accountId, deps, ctx.clientKeys);
     if (!baseline) throw new ApiError('provider_unavailable', 'No enabled model in the catalog can serve model "auto".');
     ctx.route = {
       model: baseline.model,
       provider: baseline.provider,
       requestedProvider: baseline.provider,
       profile: baseline,
-      failover: failoverChain(baseline, needs, ctx.principal.accountId, deps),
+      failover: failoverChain(baseline, needs, ctx, deps),
       pinned: false,
       baselineModel: baseline.model,
       baselineProfile: baseline,
@@ -75,23 +132,28 @@ export function route(ctx: CallContext, deps: RouteDeps): void {
     };
     return;
   }
-  const { model, provider, profile } = resolvePinned(ctx.requestedModel, catalog, providers);
-  if (profile && !profile.output_modalities.includes('text')) {
+  const resolved = resolvePinned(ctx.requestedModel, catalog, providers);
+  const { model, provider } = resolved;
+  const { profile: listed } = resolved;
+  if (listed && !listed.output_modalities.includes('text')) {
     throw new ApiError('invalid_request', `${model} is an embedding model: call POST /v1/embeddings with it.`, { param: 'model' });
   }
   const info = providers.get(provider);
   if (!info || !hasAdapter(info.wire)) {
     throw new ApiError('provider_unavailable', `Model ${ctx.requestedModel} is served by ${provider}, which is not configured on this gateway.`, { param: 'model' });
   }
+  bindProviderKey(ctx, provider);
+  const unlisted = listed ? null : priceUnlisted(ctx, deps, model, provider, 'text');
+  const profile = listed ?? unlisted?.profile;
   ctx.route = {
     model,
     provider,
     requestedProvider: provider,
     profile,
-    failover: failoverChain(profile, needs, ctx.principal.accountId, deps, requestSize(ctx.body)),
+    failover: failoverChain(profile, needs, ctx, deps, requestSize(ctx.body)),
     pinned: true,
     baselineModel: model,
     baselineProfile: profile,
-    reasons: [profile ? `pinned to ${model}: honored verbatim` : `pinned to ${model}: not in the catalog, forwarded to ${provider} unpriced`],
+    reasons: [unlisted ? `pinned to ${model}: ${unlisted.reason}` : resolved.aliasOf ? `pinned to ${model}: honored verbatim, priced as ${resolved.aliasOf} (an alias)` : `pinned to ${model}: honored verbatim`],
   };
 }

@@ -20,6 +20,12 @@ export const onPostgres = process.env.TEST_DB === 'postgres';
  * A test that sets FAST_PATH itself keeps its own.
  */
 export const fastPathEnv: Record<string, string> = process.env.TEST_FAST_PATH === 'off' ? { FAST_PATH: 'off' } : {};
+/**
+ * Tests name models the catalog does not list (the mocks' magic fault names: `error-5xx`,
+ * `slow`, …) on the platform's key: test gateways price them at zero, as an operator may
+ * (UNKNOWN_MODEL_PRICE). A test of that rule (unpriced-models.test.ts) sets `off`.
+ */
+export const unlistedPriceEnv: Record<string, string> = { UNKNOWN_MODEL_PRICE: '0,0' };
 const pgAdminUrl = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -91,6 +97,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<TestGatew
     LOG_LEVEL: 'info',
     ADMIN_KEY: adminKey,
     METER_FLUSH_MS: '50',
+    ...unlistedPriceEnv,
     ...fastPathEnv,
     ...(database.url ? { DATABASE_URL: database.url, REDIS_URL: redisUrl } : {}),
     ...opts.env,
