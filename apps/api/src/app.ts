@@ -12,6 +12,7 @@ import { registerSessionRoutes } from './routes/session.ts';
 import { registerAgentRoutes } from './routes/agents.ts';
 import { registerProviderKeyRoutes } from './routes/provider-keys.ts';
 import { registerAdminCatalogRoutes } from './routes/admin-catalog.ts';
+import { registerAdminMeterRoutes } from './routes/admin-meter.ts';
 import { registerPipelineRoutes } from './http/pipeline-routes.ts';
 import { registerCallRoutes } from './routes/calls.ts';
 import { registerWorkflowRoutes } from './routes/workflows.ts';
@@ -113,6 +114,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerAgentRoutes(app, services);
   registerProviderKeyRoutes(app, services);
   registerAdminCatalogRoutes(app, services);
+  registerAdminMeterRoutes(app, services);
   const completion = registerPipelineRoutes(app, services);
   registerCallRoutes(app, services);
   registerWorkflowRoutes(app, services);

@@ -152,7 +152,7 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
   const otel = otelOptions(config);
   // the SDK is loaded only when tracing is on: a gateway without it holds no tracer provider at all
   const tracing: Tracing | null = otel === null ? null : (await import('./telemetry/otel.ts')).createOtelTracing(otel);
-  const meter: Meter = new Meter({ db, walDir: join(dataDir, 'wal'), logger, flushMs: config.METER_FLUSH_MS, observe: (batch) => metrics.observe(batch) });
+  const meter: Meter = new Meter({ db, walDir: join(dataDir, 'wal'), logger, flushMs: config.METER_FLUSH_MS, observe: (batch) => metrics.observe(batch), quarantined: (rows) => metrics.meterQuarantined(rows) });
   await meter.start();
   const keys = new KeyCache(db, hot, hasher);
   await keys.start();

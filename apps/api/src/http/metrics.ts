@@ -44,6 +44,11 @@ export class Metrics {
     buckets: [50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000],
     registers: [this.registry],
   });
+  readonly #meterQuarantined = new Counter({
+    name: 'optimizer_meter_quarantined_rows_total',
+    help: 'Metering rows the database refused for what they hold, set aside in the quarantine (GET /v1/admin/meter/quarantine) so the rest of their batch was written.',
+    registers: [this.registry],
+  });
   readonly #vendorErrors = new Counter({
     name: 'optimizer_vendor_errors_total',
     help: 'Vendor attempts that failed, by provider and the vendor status (none: no answer).',
@@ -81,6 +86,11 @@ export class Metrics {
       child(this.#upstreamChildren, this.#upstream, a.provider, a.outcome).observe(a.latency_ms);
       if (a.outcome === 'error') child(this.#errorChildren, this.#vendorErrors, a.provider, a.status === null ? 'none' : String(a.status)).inc();
     }
+  }
+
+  /** Rows the meter newly quarantined. */
+  meterQuarantined(rows: number): void {
+    this.#meterQuarantined.inc(rows);
   }
 
   /** The exposition text, with `extra` series appended (text the registry does not hold). */

@@ -3,12 +3,17 @@
 // the lines recorded during one turn of the event loop go out in one write, and a
 // call is acknowledged only once its line is written (`written()`; the reply layer
 // waits for it). Inserts are idempotent by id (and time, on the partitioned tables), so a replay after a crash never
-// meters twice.
+// meters twice. Every row is made storable when it is recorded (meter/storable.ts: NUL and lone
+// surrogates become U+FFFD), and a batch PostgreSQL refuses for what a row holds is split until
+// the refused rows are found: they are quarantined (meter/quarantine.ts) and the rest is written.
+// A connection outage is different: the whole batch stays on disk and is retried.
 import { CompiledQuery } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { conflictKeys, tables, type MeterBatch } from './rows.ts';
 import { WriteAheadLog } from './wal.ts';
+import { isDataError, MeterQuarantine, type MeterKind } from './quarantine.ts';
+import { storableJson } from './storable.ts';
 
 export type { ActivityRow, CallRow, EventRow, LedgerRow, MeterBatch } from './rows.ts';
 
@@ -51,9 +56,33 @@ function merge(into: JsonBatch, from: JsonBatch): void {
   for (const key of KEYS) for (const row of from[key]) into[key].push(row);
 }
 
-/** Adds a batch's rows (e.g. one replayed from the file) to `into`. */
-function mergeRows(into: JsonBatch, from: MeterBatch): void {
-  for (const key of KEYS) for (const row of from[key] ?? []) into[key].push(JSON.stringify(row));
+/**
+ * Adds a line's rows replayed from the file to `into`, made storable: a file an earlier version
+ * wrote may hold NUL or lone surrogates. A line that is not an object, or a table that is not a
+ * list, holds nothing the meter wrote; a row that is not an object is left for the database to refuse (quarantined).
+ */
+function mergeRows(into: JsonBatch, from: unknown): void {
+  if (!from || typeof from !== 'object' || Array.isArray(from)) return;
+  for (const key of KEYS) {
+    const rows = (from as Record<string, unknown>)[key];
+    if (Array.isArray(rows)) for (const row of rows) into[key].push(storableJson(row));
+  }
+}
+
+/** One row of a batch, with its table: the unit the meter splits a refused batch into. */
+interface Item {
+  kind: MeterKind;
+  json: string;
+}
+
+function itemsOf(batch: JsonBatch): Item[] {
+  return KEYS.flatMap((kind) => batch[kind].map((json) => ({ kind, json })));
+}
+
+function batchOf(items: Item[]): JsonBatch {
+  const batch = emptyBatch();
+  for (const i of items) batch[i.kind].push(i.json);
+  return batch;
 }
 
 export class Meter {
@@ -83,12 +112,26 @@ export class Meter {
   /** Sees every batch as it is recorded (the metrics). */
   readonly #observe: ((batch: MeterBatch) => void) | undefined;
 
-  constructor(opts: { db: Database; walDir: string; logger: Logger; flushMs: number; observe?: (batch: MeterBatch) => void }) {
+  /** Rows the database refused for what they hold, set aside so their batch is written (the admin sees and replays them). */
+  readonly quarantine: MeterQuarantine;
+
+  /** `quarantined` hears how many rows were newly set aside (the metrics' counter). */
+  constructor(opts: { db: Database; walDir: string; logger: Logger; flushMs: number; observe?: (batch: MeterBatch) => void; quarantined?: (rows: number) => void }) {
     this.#observe = opts.observe;
     this.#db = opts.db;
     this.#wal = new WriteAheadLog(opts.walDir);
     this.#logger = opts.logger;
     this.#flushMs = opts.flushMs;
+    this.quarantine = new MeterQuarantine({
+      db: opts.db,
+      logger: opts.logger,
+      counted: opts.quarantined,
+      write: (kind, json) => {
+        const batch = emptyBatch();
+        batch[kind].push(json);
+        return this.#write(batch);
+      },
+    });
   }
 
   /** Hears which accounts' wallets were debited by calls just written to the database (auto top-up, wallet-low). */
@@ -104,8 +147,8 @@ export class Meter {
   async start(): Promise<void> {
     for (const seg of this.#wal.leftovers()) {
       const batch = emptyBatch();
-      for (const e of seg.entries) mergeRows(batch, e as MeterBatch);
-      await this.#write(batch);
+      for (const e of seg.entries) mergeRows(batch, e);
+      await this.#store(batch, 'replay'); // a row the database refuses is quarantined, never fatal
       this.#wal.remove(seg.path);
       if (batch.calls.length) this.#logger.info({ calls: batch.calls.length }, 'replayed metering records left by an earlier run');
     }
@@ -161,7 +204,7 @@ export class Meter {
       const pending = this.#unwrittenRows[key];
       let list = '';
       for (let i = 0; i < rows.length; i++) {
-        const json = JSON.stringify(rows[i]);
+        const json = storableJson(rows[i]);
         pending.push(json);
         list = i === 0 ? json : `${list},${json}`;
       }
@@ -222,7 +265,7 @@ export class Meter {
     const debited = this.#walletDebited;
     this.#walletDebited = new Set();
     try {
-      await this.#write(batch);
+      await this.#store(batch, 'flush');
       for (const s of this.#segments.splice(0)) this.#wal.remove(s);
       if (debited.size > 0) this.#onWalletDebited?.(debited);
     } catch (err) {
@@ -230,6 +273,35 @@ export class Meter {
       merge(batch, this.#pending);
       this.#pending = batch;
       this.#logger.warn({ err, calls: batch.calls.length }, 'metering write failed; kept on disk and retried');
+    }
+  }
+
+  /**
+   * Writes a batch; when the database refuses it for what a row holds, halves it until each
+   * refused row stands alone, writes the rest and quarantines those rows (about 2·log2(n)
+   * statements per bad row; every insert is idempotent, so a half written twice is written once).
+   * Throws on anything else (an outage): the caller keeps the batch on disk and retries it.
+   */
+  async #store(batch: JsonBatch, source: 'flush' | 'replay'): Promise<void> {
+    try {
+      await this.#write(batch);
+    } catch (err) {
+      if (!isDataError(err)) throw err;
+      this.#logger.warn({ err, source }, 'metering batch refused for what a row holds; splitting it to set the refused rows aside');
+      await this.#split(itemsOf(batch), source, err);
+    }
+  }
+
+  async #split(items: Item[], source: 'flush' | 'replay', err: unknown): Promise<void> {
+    if (items.length === 1) return this.quarantine.add(items[0]!.kind, items[0]!.json, err, source);
+    const mid = items.length >> 1;
+    for (const half of [items.slice(0, mid), items.slice(mid)]) {
+      try {
+        await this.#write(batchOf(half));
+      } catch (e) {
+        if (!isDataError(e)) throw e;
+        await this.#split(half, source, e);
+      }
     }
   }
 

@@ -64,6 +64,7 @@ import {
   workflowRef,
 } from '@optimizer/schema';
 import { modelProfileDefaults } from '../admin/catalog.ts';
+import { meterQuarantineQuery, meterQuarantineRef } from '../routes/admin-meter.ts';
 import { LEDGER_ENTRIES_SHOWN } from '../billing/view.ts';
 import { errorCatalogue, type ErrorCode } from '../errors.ts';
 import { embeddingsBodySchema } from '../pipeline/embeddings.ts';
@@ -340,6 +341,21 @@ const upstream: ErrorCode[] = [
   'upstream_timeout',
 ];
 
+/** An entry of the meter's quarantine (meter/quarantine.ts). */
+const quarantinedRow = obj({
+  id: str,
+  kind: { enum: ['calls', 'activity', 'events', 'evidence', 'outcomes', 'recordings', 'ledger'] },
+  table: nullable(str),
+  account_id: nullable(str),
+  sqlstate: nullable(str),
+  reason: str,
+  source: { enum: ['flush', 'replay'] },
+  status: { enum: ['quarantined', 'replayed', 'discarded'] },
+  created_at: time,
+  resolved_at: nullable(time),
+  row: { description: 'The row as the meter had it: its JSON, parsed (the text when it does not parse).' },
+});
+
 const readiness = obj({ status: { enum: ['ready', 'not_ready'] }, checks: { type: 'object', additionalProperties: { enum: ['ok', 'down'] } } });
 
 /** Every route the REST door serves, in the order app.ts registers them. */
@@ -504,6 +520,40 @@ export const operations: Operation[] = [
     ok: { status: 200, description: "The probe's outcome.", schema: view('`provider` and what the probe found.') },
     errors: ['not_found'],
   },
+  // admin-meter.ts
+  {
+    method: 'get',
+    path: '/v1/admin/meter/quarantine',
+    tag: 'Admin',
+    summary: 'Metering rows the database refused, set aside',
+    description: 'Newest first. A row PostgreSQL refuses for what it holds (SQLSTATE class 22, 23 or 54) is quarantined so the rest of its batch is written; each entry has the row, the table it was for, the reason and SQLSTATE. `status` defaults to those still quarantined.',
+    auth: 'admin',
+    input: { schema: meterQuarantineQuery, from: 'query' },
+    ok: { status: 200, description: 'The entries.', schema: list(quarantinedRow) },
+    errors: ['not_found'],
+  },
+  { method: 'get', path: '/v1/admin/meter/quarantine/:id', tag: 'Admin', summary: 'One quarantined metering row', auth: 'admin', input: { schema: meterQuarantineRef, from: 'params' }, ok: { status: 200, description: 'The entry.', schema: quarantinedRow }, errors: ['not_found'] },
+  {
+    method: 'post',
+    path: '/v1/admin/meter/quarantine/:id/replay',
+    tag: 'Admin',
+    summary: 'Write a quarantined row again, once its cause is fixed',
+    description: 'Idempotent: a row already stored is not stored twice. Refused again: 409 with the reason, and the row stays quarantined.',
+    auth: 'admin',
+    input: { schema: meterQuarantineRef, from: 'params' },
+    ok: { status: 200, description: 'The entry, now `replayed`.', schema: quarantinedRow },
+    errors: ['not_found', 'conflict'],
+  },
+  {
+    method: 'post',
+    path: '/v1/admin/meter/quarantine/:id/discard',
+    tag: 'Admin',
+    summary: 'Give a quarantined row up',
+    auth: 'admin',
+    input: { schema: meterQuarantineRef, from: 'params' },
+    ok: { status: 200, description: 'The entry, now `discarded` (kept, never written).', schema: quarantinedRow },
+    errors: ['not_found', 'conflict'],
+  },
   // pipeline-routes.ts
   {
     method: 'post',
@@ -662,7 +712,7 @@ export const operations: Operation[] = [
     auth: 'control',
     input: { schema: outcomeRequest, from: 'body' },
     ok: { status: 202, description: 'Accepted.', schema: view('The outcome as recorded.') },
-    errors: ['not_found'],
+    errors: ['not_found', 'invalid_request'],
   },
   { method: 'get', path: '/v1/settings/routing', tag: 'Settings', summary: 'Routing settings', auth: 'control', ok: { status: 200, description: 'The settings stored (a field not set takes the gateway default).', schema: routingSettingsWrite } },
   {

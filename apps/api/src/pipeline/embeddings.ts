@@ -30,6 +30,7 @@ import { optimizerBlock, responseHeaders } from './respond.ts';
 import { bindProviderKey, isRouted, priceUnlisted, resolvePinned } from './route.ts';
 import { countTokens } from './tokens.ts';
 import { reserveCall } from './budget-stage.ts';
+import { unstorable } from '../meter/storable.ts';
 
 /** OpenAI's limit on inputs per request. */
 const MAX_INPUTS = 2048;
@@ -79,6 +80,18 @@ export function embeddingsResponse(parsed: ParsedEmbeddings, model: string, usag
     model,
     usage: { prompt_tokens: usage.promptTokens, total_tokens: usage.promptTokens },
   };
+}
+
+/** A model name is printable ASCII, as on chat (pipeline/annotate.ts): it is echoed in a response header and kept in the call's record. */
+const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/;
+
+/**
+ * The fields that name something cannot hold NUL or a lone surrogate (PostgreSQL cannot store
+ * them, and the call's record keeps the model). The input is text to embed: it may hold anything.
+ */
+function refuseUnnamable(body: EmbeddingsBody): void {
+  if (NOT_PRINTABLE_ASCII.test(body.model)) throw new ApiError('invalid_request', 'model: a model name is printable ASCII (no CR, LF, NUL or other control or non-ASCII characters).', { param: 'model' });
+  if (body.user !== undefined && unstorable(body.user)) throw new ApiError('invalid_request', 'user: NUL and unpaired UTF-16 surrogates (\\u0000, \\ud800…) cannot be stored; this field names something and cannot hold them.', { param: 'user' });
 }
 
 function newContext(request: PipelineRequest): CallContext {
@@ -187,6 +200,7 @@ export function embeddingsHandler(s: Services): PipelineHandler {
     const upstream = upstreamSignal(reply, s.config.UPSTREAM_TOTAL_TIMEOUT_MS);
     try {
       const body = parseWith(embeddingsBodySchema, request.body, 'invalid_request');
+      refuseUnnamable(body);
       ctx.requestedModel = body.model;
       ctx.body = body;
       const req: EmbeddingInput = { input: inputList(body.input), ...(body.dimensions !== undefined ? { dimensions: body.dimensions } : {}), ...(body.user !== undefined ? { user: body.user } : {}) };

@@ -16,6 +16,7 @@ import { AutoTopup } from './0016-auto-topup.ts';
 import { PartitionedCalls } from './0017-partitioned-calls.ts';
 import { ActionOrder } from './0018-action-order.ts';
 import { CallRollups } from './0019-call-rollups.ts';
+import { MeterQuarantine } from './0020-meter-quarantine.ts';
 
 /** Every migration, in order. A new one is appended here; applied ones are never edited. */
 export const migrations = [
@@ -37,4 +38,5 @@ export const migrations = [
   { name: '0017-partitioned-calls', class: PartitionedCalls },
   { name: '0018-action-order', class: ActionOrder },
   { name: '0019-call-rollups', class: CallRollups },
+  { name: '0020-meter-quarantine', class: MeterQuarantine },
 ];
