@@ -131,15 +131,14 @@ describe('a rate-limited tenant', { timeout: 60_000 }, () => {
     expect(statuses(await Promise.all(Array.from({ length: 9 }, () => complete(rig.gw, t.api_key))))).toEqual([...Array(8).fill(200), 429]);
   });
 
-  it('counts tokens on the prompt before dispatch, settles them to the answer’s usage, and refuses a prompt larger than the limit outright', async () => {
+  it('reserves the prompt and max_tokens before dispatch, settles them to the answer’s usage, and refuses a prompt larger than the limit outright', async () => {
     const t = await signup(rig.gw);
-    // each call uses 60 tokens (the vendor's usage); its prompt bound is under 40
+    // each call uses 60 tokens (the vendor's usage); it reserves its prompt's bound (under 40) plus its max_tokens (50)
     expect((await putLimits(rig.gw, t.api_key, { tenant: { tokens_per_minute: 150 } })).status).toBe(200);
     await awayFromMinuteEdge();
     expect((await complete(rig.gw, t.api_key, 'one')).status).toBe(200);
-    expect((await complete(rig.gw, t.api_key, 'two')).status).toBe(200);
-    expect((await complete(rig.gw, t.api_key, 'three')).status).toBe(200); // 120 settled + its bound fit under 150
-    const refused = await complete(rig.gw, t.api_key, 'four'); // 180 settled: no room left
+    expect((await complete(rig.gw, t.api_key, 'two')).status).toBe(200); // 60 settled + its reservation fit under 150
+    const refused = await complete(rig.gw, t.api_key, 'three'); // 120 settled + what it may use (about 60) would pass 150
     expect(refused.status).toBe(429);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toContain('150 tokens per minute');
 
