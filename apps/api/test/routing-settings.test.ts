@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelProfile } from '@optimizer/schema';
 import { authed } from './support/gateway.ts';
-import { startRig, type Rig } from './support/vendor.ts';
+import { ROUTING_CLEARED, startRig, type Rig } from './support/vendor.ts';
 import { warmStep } from './support/optimizer.ts';
 import { stepIdentity } from '../src/optimizer/fingerprint.ts';
 import { tieredIdentity } from '../src/pipeline/plan-routed.ts';
@@ -26,8 +26,9 @@ async function settings(body: Record<string, unknown>): Promise<Response> {
   return fetch(`${rig.gw.url}/v1/settings/routing`, { method: 'PUT', headers: authed(rig.tenant.api_key), body: JSON.stringify(body) });
 }
 
+/** The settings become exactly `body`: every other field back to its default (a write merges). */
 async function use(body: Record<string, unknown>): Promise<void> {
-  const r = await settings(body);
+  const r = await settings({ ...ROUTING_CLEARED, ...body });
   expect(r.status, await r.clone().text()).toBe(200);
 }
 

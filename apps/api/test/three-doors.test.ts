@@ -381,10 +381,12 @@ describe('writes: each door does the same', () => {
   it('writes routing settings on any door and reads them back on the others', async () => {
     const before = await trpc.settings.routing.query();
     await readGql('setRoutingSettings', { input: 'RoutingSettingsInput!' }, { input: { allowedProviders: ['openai'], baselineModel: 'gpt-4.1', qualityFloor: 0.96, cache: { ttlSeconds: 60 }, ladders: { fast_tier: ['gpt-4o-mini'] } } }, 'Mutation');
-    expect(await data('/v1/settings/routing')).toEqual({ allowed_providers: ['openai'], baseline_model: 'gpt-4.1', quality_floor: 0.96, cache: { ttl_seconds: 60 }, ladders: { fast_tier: ['gpt-4o-mini'] } });
+    // a write merges: GET shows the effective settings, defaults filled in
+    expect(await data('/v1/settings/routing')).toMatchObject({ allowed_providers: ['openai'], baseline_model: 'gpt-4.1', quality_floor: 0.96, cache: { ttl_seconds: 60, exact: false, semantic: false }, ladders: { fast_tier: ['gpt-4o-mini'] } });
     await trpc.settings.setRouting.mutate({ ...before, quality_floor: 0.97 });
     expect((await readGql('routingSettings')).qualityFloor).toBe(0.97);
-    expect((await rest(rig.gw.url, creds, 'PUT', '/v1/settings/routing', before)).status).toBe(200);
+    // ladders merge tier by tier: the added tier goes back with a null
+    expect((await rest(rig.gw.url, creds, 'PUT', '/v1/settings/routing', { ...before, ladders: { ...before.ladders, fast_tier: null } })).status).toBe(200);
     expect(await trpc.settings.routing.query()).toEqual(before);
   });
 

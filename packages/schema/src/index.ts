@@ -11,3 +11,4 @@ export * from './alerts.ts';
 export * from './billing.ts';
 export * from './managed.ts';
 export * from './limits.ts';
+export * from './settings-write.ts';

@@ -3,7 +3,7 @@ export { OptimizerError, isOptimizerError, type PaymentErrorType, parseRetryAfte
 export { parseSSE, type SSEEvent } from './sse.ts';
 export { ChatCompletionStream } from './stream.ts';
 export { Run, type RunOptions, type StepOptions } from './run.ts';
-export { routingSettingsSchema, routingTierSchema, routingTiers, type RoutingSettings, type RoutingTier } from './routing-settings.ts';
+export { routingSettingsSchema, routingSettingsView, routingTierSchema, routingTiers, type RoutingSettings, type RoutingSettingsWrite, type RoutingTier } from './routing-settings.ts';
 export { outcomeReportSchema } from './resources/outcomes.ts';
 export type { Agent, AgentKey, CreatedAgent, CreatedKey } from './resources/agents.ts';
 export type { Workflows, WorkflowEvent, WorkflowSummary } from './resources/workflows.ts';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OptimizerClient, OptimizerError, routingSettingsSchema, type RoutingSettings } from '../src/index.ts';
+import { OptimizerClient, OptimizerError, routingSettingsSchema, type RoutingSettingsWrite as RoutingSettings } from '../src/index.ts';
 import { startServer, type TestServer } from './server.ts';
 
 let server: TestServer;

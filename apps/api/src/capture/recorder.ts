@@ -6,7 +6,7 @@
 import type { CaptureSettings } from '@optimizer/schema';
 import type { CallContext } from '../pipeline/context.ts';
 import type { RecordingRow } from '../meter/rows.ts';
-import { redactDeep } from './redact.ts';
+import { redactDeep, redactText } from './redact.ts';
 
 export interface CaptureNote {
   content: 'metadata' | 'full';
@@ -60,4 +60,15 @@ export function recordingRow(ctx: CallContext, call: { status: number; error_cod
     request,
     response,
   };
+}
+
+/**
+ * What the optimizer's evidence may keep of an answer's text on this call (optimizer/evidence.ts,
+ * storedProbe): the text only where the call's capture keeps the content (`full`), masked when
+ * it redacts PII; else nothing (evidence then keeps only what agreement compares).
+ */
+export function evidenceText(ctx: CallContext): (text: string) => string | null {
+  const note = ctx.capture;
+  if (note?.content !== 'full') return () => null;
+  return note.redact ? (text) => redactText(text).text : (text) => text;
 }

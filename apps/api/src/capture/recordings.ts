@@ -1,5 +1,6 @@
 // The recordings domain (spec 2.7, 4.2, 4.5): the tenant's capture settings, the recordings of a
-// workflow page by page, the stored responses behind a set of calls, and the retention sweep.
+// workflow page by page, the stored responses behind a set of calls, and the retention sweep
+// (recordings, and the answer texts the optimizer's evidence may keep only as capture allows).
 // Every read checks that the workflow is the tenant's (404 otherwise); the doors only call these.
 import { CAPTURE_DEFAULTS, type CaptureSettings, type RecordingView } from '@optimizer/schema';
 import type { Database } from '../db/database.ts';
@@ -7,11 +8,16 @@ import { ApiError } from '../errors.ts';
 import type { HotStore } from '../hot/store.ts';
 import type { Logger } from '../logger.ts';
 import type { Meter } from '../meter/meter.ts';
+import { storedProbe, type Probe } from '../optimizer/evidence.ts';
 import type { RecordingRow } from '../meter/rows.ts';
 import { TopicSettings } from '../settings/topic-settings.ts';
 import type { Accounts } from '../tenancy/accounts.ts';
 
 type StoredRow = Omit<RecordingRow, 'created_at'> & { created_at: Date | string };
+
+/** Evidence rows rewritten per statement batch, and batches per sweep (a backlog takes several sweeps). */
+const EVIDENCE_SWEEP_BATCH = 500;
+const EVIDENCE_SWEEP_BATCHES = 20;
 
 function view(r: StoredRow): RecordingView {
   return {
@@ -68,6 +74,7 @@ export class Recordings {
     await this.settings.start();
     this.#timer = setInterval(() => {
       this.sweep().catch((err: unknown) => this.#logger.warn({ err }, 'recordings retention sweep failed; it runs again at the next turn'));
+      this.sweepEvidence().catch((err: unknown) => this.#logger.warn({ err }, 'evidence text sweep failed; it runs again at the next turn'));
     }, this.#sweepMs);
     this.#timer.unref();
   }
@@ -143,5 +150,36 @@ export class Recordings {
         'run',
       )) as { affectedRows?: number };
     return res.affectedRows ?? 0;
+  }
+
+  /**
+   * Strips the answer texts from evidence that capture no longer lets keep them: every probe
+   * row of a tenant whose capture is not `full` (rows of earlier versions kept texts whatever
+   * capture said), and under `full` those older than its retention. What agreement compares
+   * stays (storedProbe derives it from the text first), so the optimizer reads the row the
+   * same; how many rows were rewritten. Runs with the recordings' sweep, a batch at a time.
+   */
+  async sweepEvidence(now: Date = new Date()): Promise<number> {
+    await this.#meter.flush(); // evidence still on its way is swept with the rest
+    const conn = this.#db.em().getConnection();
+    let stripped = 0;
+    for (let batch = 0; batch < EVIDENCE_SWEEP_BATCHES; batch++) {
+      const rows = (await conn.execute(
+        `select e.id, e.sample from evidence e
+          left join tenant_settings t on t.account_id = e.account_id and t.topic = 'capture'
+          where e.kind = 'probe' and (e.sample->>'baselineText') is not null
+            and (coalesce(t.settings->>'content', ?) <> 'full'
+                 or e.created_at < ?::timestamptz - make_interval(days => coalesce((t.settings->>'retention_days')::int, ?)))
+          order by e.created_at limit ?`,
+        [CAPTURE_DEFAULTS.content, now.toISOString(), CAPTURE_DEFAULTS.retention_days, EVIDENCE_SWEEP_BATCH],
+      )) as { id: string; sample: Probe | string }[];
+      for (const r of rows) {
+        const sample = typeof r.sample === 'string' ? (JSON.parse(r.sample) as Probe) : r.sample;
+        await conn.execute('update evidence set sample = ? where id = ?', [JSON.stringify(storedProbe(sample, () => null)), r.id], 'run');
+      }
+      stripped += rows.length;
+      if (rows.length < EVIDENCE_SWEEP_BATCH) break;
+    }
+    return stripped;
   }
 }

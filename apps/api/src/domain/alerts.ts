@@ -4,7 +4,7 @@
 // the tenant-directed client's write check (under `public-only`, a URL that can only be
 // private is refused; the socket is checked again at delivery).
 import type { z } from 'zod';
-import type { AlertSettings, CreateWebhookRequest, webhookRef } from '@optimizer/schema';
+import type { AlertSettings, CreateWebhookRequest, SettingsPatch, webhookRef } from '@optimizer/schema';
 import { ApiError } from '../errors.ts';
 import type { Services } from '../services.ts';
 import type { Tenant } from './tenant.ts';
@@ -16,9 +16,11 @@ export async function alertSettings(s: Services, t: Tenant) {
   return { ...s.alertSettings.get(t.accountId), webhooks: await s.webhookEndpoints.list(t.accountId) };
 }
 
-export async function putAlertSettings(s: Services, t: Tenant, q: AlertSettings) {
-  if (q.email_to.length > 0 && !s.config.SMTP_URL) throw new ApiError('validation_failed', 'email_to: this gateway has no SMTP server configured (SMTP_URL).', { param: 'email_to' });
-  await s.alertSettings.put(t.accountId, q);
+/** Merges the write into the stored settings (a field left out keeps its value; null: its default), then checks the result. */
+export async function putAlertSettings(s: Services, t: Tenant, q: SettingsPatch<AlertSettings>) {
+  const next = s.alertSettings.preview(t.accountId, q);
+  if (q.email_to && q.email_to.length > 0 && !s.config.SMTP_URL) throw new ApiError('validation_failed', 'email_to: this gateway has no SMTP server configured (SMTP_URL).', { param: 'email_to' });
+  await s.alertSettings.store(t.accountId, next);
   return alertSettings(s, t);
 }
 

@@ -2,7 +2,7 @@
 // capture settings, a workflow's recordings page by page (or one step's), and one recording
 // in full. The recordings domain checks that the workflow is the tenant's (404 otherwise).
 import type { z } from 'zod';
-import type { CaptureSettings, recordingRef, recordingsInput } from '@optimizer/schema';
+import type { CaptureSettings, recordingRef, recordingsInput, SettingsPatch } from '@optimizer/schema';
 import type { Services } from '../services.ts';
 import type { Tenant } from './tenant.ts';
 
@@ -10,7 +10,8 @@ export function captureSettings(s: Services, t: Tenant) {
   return s.recordings.settings.get(t.accountId);
 }
 
-export function putCaptureSettings(s: Services, t: Tenant, q: CaptureSettings) {
+/** Merges the write into the stored settings (a field left out keeps its value; null: its default). */
+export function putCaptureSettings(s: Services, t: Tenant, q: SettingsPatch<CaptureSettings>) {
   return s.recordings.settings.put(t.accountId, q);
 }
 

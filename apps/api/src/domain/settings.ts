@@ -1,15 +1,16 @@
 // The tenant's settings: routing (spec 4.5) and stored provider keys (never returned).
+// A routing write merges into what is stored (settings/merge.ts); reads show the defaults filled in.
 import type { z } from 'zod';
-import type { providerRef, putProviderKeyInput, RoutingSettingsWrite } from '@optimizer/schema';
+import type { providerRef, putProviderKeyInput, RoutingSettingsPatch } from '@optimizer/schema';
 import { ApiError } from '../errors.ts';
 import type { Services } from '../services.ts';
 import type { Tenant } from './tenant.ts';
 
 export function routingSettings(s: Services, t: Tenant) {
-  return s.routingSettings.get(t.accountId);
+  return s.routingSettings.effective(t.accountId);
 }
 
-export function putRoutingSettings(s: Services, t: Tenant, q: RoutingSettingsWrite) {
+export function putRoutingSettings(s: Services, t: Tenant, q: RoutingSettingsPatch) {
   return s.routingSettings.put(t.accountId, q);
 }
 

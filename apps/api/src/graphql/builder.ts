@@ -65,21 +65,27 @@ export function toWire(input: Record<string, unknown>): Record<string, unknown> 
 
 const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-/** toWire at every depth, but the values under `verbatim` keys (maps keyed by the tenant's names) stay as sent. */
-export function toWireDeep(input: unknown, verbatim: ReadonlySet<string> = new Set()): unknown {
-  if (Array.isArray(input)) return input.map((v) => toWireDeep(v, verbatim));
+/**
+ * toWire at every depth, but the values under `verbatim` keys (maps keyed by the tenant's names) stay as sent.
+ * `keepNulls`: a field the client set to null stays null (a settings write: null returns it to its default).
+ */
+export function toWireDeep(input: unknown, verbatim: ReadonlySet<string> = new Set(), keepNulls = false): unknown {
+  if (Array.isArray(input)) return input.map((v) => toWireDeep(v, verbatim, keepNulls));
   if (typeof input !== 'object' || input === null) return input;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(input)) {
-    if (v === null || v === undefined) continue;
+    if (v === undefined || (v === null && !keepNulls)) continue;
     const key = snake(k);
-    out[key] = verbatim.has(key) ? v : toWireDeep(v, verbatim);
+    out[key] = verbatim.has(key) ? v : toWireDeep(v, verbatim, keepNulls);
   }
   return out;
 }
 
 /** The GraphQL name of a wire field path (`input_per_mtok` → `inputPerMtok`; `strengths.code` stays). */
 export function fromWire(path: string): string {
+
+/** A settings write's arguments in the wire shape: nulls kept (each returns its field to the default). */
+export const settingsWire = (verbatim: ReadonlySet<string> = new Set()) => (args: Record<string, unknown>) => toWireDeep(args.input, verbatim, true);
   return path.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 }
 

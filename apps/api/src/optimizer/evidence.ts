@@ -3,11 +3,19 @@
 // (outcomes the client reported, judge checks, quality-gate failures). From it,
 // every policy's retention of the baseline's quality is estimated with a lower
 // confidence bound, and its expected cost per call.
-import { agree, normalizeAnswer } from './normalize.ts';
+//
+// Answers are kept as the tenant's capture setting allows (storedProbe): their text only under
+// capture `full`, else only what agreement compares (answerKey: the short normalized form, or a
+// hash of a long one) and whether the baseline's answer ran long; the retention sweep strips
+// the texts once capture's retention passes (capture/recordings.ts).
+import { answerKey, normalizeAnswer } from './normalize.ts';
 import { parsePolicy, policyKey, type Policy } from './policies.ts';
 
 export interface ProbeAnswer {
-  text: string;
+  /** The answer's text: only where the tenant's capture keeps texts (`full`), and until its retention passes. */
+  text?: string;
+  /** What agreement compares (answerKey); rows of earlier versions have only the text. */
+  key?: string;
   /** Judged score, or null when it agrees with the baseline's answer (same score). */
   score: number | null;
   costMicros: number;
@@ -49,12 +57,16 @@ export interface Probe {
    * When pruning changed the request: the baseline's answer to the request as sent, and its
    * grade (null when it agrees with the answer to the pruned request).
    */
-  unpruned?: { text: string; score: number | null };
+  unpruned?: { text?: string; key?: string; score: number | null };
   /** What exploring on this request cost (probe answers and judge grades), for the exploration budgets. */
   spentMicros?: number;
   /** A second, independent grade of the baseline's answer (sampled): the judge's self-consistency. */
   baselineRegrade?: number;
-  baselineText: string;
+  /** The baseline's (or the served policy's) answer: kept as ProbeAnswer's text is. */
+  baselineText?: string;
+  baselineKey?: string;
+  /** Whether that answer ran long or over several lines (free-form), kept without the text. */
+  baselineLong?: boolean;
   baselineCostMicros: number;
   answers: Record<string, ProbeAnswer>;
 }
@@ -159,12 +171,54 @@ class Scores {
   }
 }
 
+/** What agreement compares of a kept answer: its key, or for a row that kept only the text, the text's. */
+function keyOf(a: { text?: string | undefined; key?: string | undefined }): string {
+  return a.key ?? answerKey(a.text ?? '');
+}
+
+function baseKey(p: Probe): string {
+  return p.baselineKey ?? answerKey(p.baselineText ?? '');
+}
+
+/** Whether two kept answers say the same thing (agree() on their texts, read from their keys). */
+function same(a: { text?: string | undefined; key?: string | undefined }, b: { text?: string | undefined; key?: string | undefined }): boolean {
+  return keyOf(a) === keyOf(b);
+}
+
+/** A free-form answer: over several lines, or longer normalized than a short one. */
+function runsLong(text: string): boolean {
+  return text.trim().includes('\n') || normalizeAnswer(text).length > SHORT_ANSWER_CHARS;
+}
+
+/**
+ * A probe as the tenant's capture setting lets evidence keep it: every answer's agreement key
+ * and the baseline's length class always; the texts only when `keepText` gives them back (capture
+ * `full`: masked when it redacts PII), else none. The optimizer's memory holds this form too, so
+ * every replica decides on the same evidence, loaded or not.
+ */
+export function storedProbe(p: Probe, keepText: (text: string) => string | null): Probe {
+  const kept = (text: string | undefined, key: string | undefined) => {
+    const k = key ?? answerKey(text ?? '');
+    const t = text === undefined ? null : keepText(text);
+    return t === null ? { key: k } : { text: t, key: k };
+  };
+  const base = kept(p.baselineText, p.baselineKey);
+  const { baselineText: _t, baselineKey: _k, ...rest } = p;
+  const out: Probe = { ...rest, ...(base.text !== undefined ? { baselineText: base.text } : {}), baselineKey: base.key, baselineLong: p.baselineLong ?? runsLong(p.baselineText ?? ''), answers: {} };
+  for (const [m, a] of Object.entries(p.answers)) {
+    const { text, key, ...grade } = a;
+    out.answers[m] = { ...kept(text, key), ...grade };
+  }
+  if (p.unpruned) out.unpruned = { ...kept(p.unpruned.text, p.unpruned.key), score: p.unpruned.score };
+  return out;
+}
+
 /**
  * An answer's score minus that of the answer the probe compared it with: 0 when they agree,
  * the judge's difference when both were graded, else unknown.
  */
 function gradedDiff(p: Probe, a: ProbeAnswer): number | null {
-  if (agree(a.text, p.baselineText)) return 0;
+  if (keyOf(a) === baseKey(p)) return 0;
   return a.score !== null && p.baselineScore !== null ? a.score - p.baselineScore : null;
 }
 
@@ -172,7 +226,7 @@ function scoreOf(p: Probe, model: string): number | null {
   const a = p.answers[model];
   if (!a) return null;
   if (a.score !== null) return a.score;
-  return agree(a.text, p.baselineText) ? (p.baselineScore ?? null) : null;
+  return keyOf(a) === baseKey(p) ? (p.baselineScore ?? null) : null;
 }
 
 export class StepEvidence {
@@ -303,7 +357,7 @@ export class StepEvidence {
         if (models.length === 0 || answers.some((a) => !a)) continue;
         n++;
         const [a, b] = answers as ProbeAnswer[];
-        if (b ? agree(a!.text, b.text) && !agree(a!.text, p.baselineText) : !agree(a!.text, p.baselineText)) differ++;
+        if (b ? same(a!, b) && keyOf(a!) !== baseKey(p) : keyOf(a!) !== baseKey(p)) differ++;
       }
       d = { n, rate: n ? differ / n : 0 };
       this.#disagreement.set(key, d);
@@ -338,7 +392,7 @@ export class StepEvidence {
       const p = this.probes[i]!;
       if (p.reference) continue;
       n++;
-      if (p.baselineText.trim().includes('\n') || normalizeAnswer(p.baselineText).length > SHORT_ANSWER_CHARS) long++;
+      if (p.baselineLong ?? runsLong(p.baselineText ?? '')) long++;
     }
     return n >= 5 && long / n > FREE_FORM_SHARE;
   }
@@ -355,7 +409,7 @@ export class StepEvidence {
       if (p.reference) continue;
       for (const a of Object.values(p.answers)) {
         n++;
-        if (!agree(a.text, p.baselineText)) differ++;
+        if (keyOf(a) !== baseKey(p)) differ++;
       }
     }
     return { n, share: n ? differ / n : 0 };
@@ -482,7 +536,7 @@ export class StepEvidence {
     const diffs: number[] = [];
     for (const p of this.probes) {
       if (!p.unpruned) continue;
-      if (agree(p.unpruned.text, p.baselineText)) diffs.push(0);
+      if (keyOf(p.unpruned) === baseKey(p)) diffs.push(0);
       else if (p.unpruned.score !== null && p.baselineScore !== null) diffs.push((p.baselineScore - p.unpruned.score) / (1 - 2 * e));
     }
     const mb = Math.max(0, (this.baselineMean() - e) / (1 - 2 * e));
@@ -598,7 +652,7 @@ export class StepEvidence {
         const b = p.answers[policy.b];
         if (!a || !b) return null;
         const cost = a.costMicros + b.costMicros;
-        return agree(a.text, b.text) ? differs(policy.a, cost) : { diff: 0, differs: false, judged: false, cost: cost + p.baselineCostMicros };
+        return same(a, b) ? differs(policy.a, cost) : { diff: 0, differs: false, judged: false, cost: cost + p.baselineCostMicros };
       }
       default:
         return null;
@@ -638,7 +692,7 @@ export class StepEvidence {
         const b = p.answers[policy.b];
         if (!a || !b) return null;
         const cost = a.costMicros + b.costMicros;
-        return agree(a.text, b.text) ? served(policy.a, cost) : escalated(cost);
+        return same(a, b) ? served(policy.a, cost) : escalated(cost);
       }
       case 'confirm': {
         const a = p.answers[policy.model];
@@ -648,7 +702,7 @@ export class StepEvidence {
         for (const m of policy.by) {
           const h = p.answers[m]!;
           cost += h.costMicros;
-          if (agree(a.text, h.text)) return served(policy.model, cost);
+          if (same(a, h)) return served(policy.model, cost);
         }
         return escalated(cost);
       }
@@ -656,7 +710,7 @@ export class StepEvidence {
         const answers = policy.models.map((m) => p.answers[m]);
         if (answers.some((a) => !a)) return null;
         const cost = answers.reduce((c, a) => c + a!.costMicros, 0);
-        return answers.every((a) => agree(a!.text, answers[0]!.text)) ? served(policy.models[0]!, cost) : escalated(cost);
+        return answers.every((a) => same(a!, answers[0]!)) ? served(policy.models[0]!, cost) : escalated(cost);
       }
     }
   }

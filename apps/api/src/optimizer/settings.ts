@@ -1,11 +1,35 @@
 // Per-tenant routing settings: held in memory (hot path), written through to the
-// database and reloaded on every replica by a notice.
-import type { RoutingSettingsWrite } from '@optimizer/schema';
+// database and reloaded on every replica by a notice. Stored is what the tenant set; a
+// write merges into it (settings/merge.ts: a field left out keeps its value, null returns it
+// to its default). The hot path reads the fields set (`get`) and applies its defaults where
+// it uses them; GET answers `effective`, the same defaults filled in.
+import { routingSettingsWrite, type RoutingSettingsPatch, type RoutingSettingsView, type RoutingSettingsWrite } from '@optimizer/schema';
 import type { Database } from '../db/database.ts';
 import type { HotStore } from '../hot/store.ts';
+import { mergeSettings, mergeWrite, type Stored } from '../settings/merge.ts';
 
 const CHANGED = 'routing-settings:changed';
 export const DEFAULT_FLOOR = 0.95;
+
+/**
+ * What a field left unset means, as the routing code reads it (routing-options.ts,
+ * plan-routed.ts, cache-stage.ts, DEFAULT_BUDGET_SHARE in optimizer.ts): kept in step with
+ * those by the routing-settings tests. A null depends on the call (see routingSettingsView).
+ */
+export const ROUTING_DEFAULTS: RoutingSettingsView = {
+  mode: 'auto',
+  allowed_providers: null,
+  tiebreak: 'cost',
+  ladders: {},
+  band: 0,
+  learning_mode: 'explore',
+  advanced_search: true,
+  baseline_model: null,
+  judge_model: null,
+  quality_floor: DEFAULT_FLOOR,
+  exploration: { step_share: 0.1, step_budget_usd: null, daily_budget_usd: 200 },
+  cache: { exact: false, semantic: false, ttl_seconds: 3600, semantic_threshold: null },
+};
 
 export class RoutingSettings {
   readonly #db: Database;
@@ -27,21 +51,29 @@ export class RoutingSettings {
     this.#byAccount = new Map(rows.map((r) => [r.account_id, r.settings]));
   }
 
+  /** The fields the tenant set (the routing code applies its defaults to the rest). */
   get(accountId: string): RoutingSettingsWrite {
     return this.#byAccount.get(accountId) ?? {};
+  }
+
+  /** The tenant's settings with every default filled in (what GET answers). */
+  effective(accountId: string): RoutingSettingsView {
+    return mergeSettings(ROUTING_DEFAULTS as unknown as Stored, this.get(accountId) as Stored) as unknown as RoutingSettingsView;
   }
 
   floor(accountId: string): number {
     return this.get(accountId).quality_floor ?? DEFAULT_FLOOR;
   }
 
-  async put(accountId: string, s: RoutingSettingsWrite): Promise<RoutingSettingsWrite> {
+  /** Merges `patch` into the tenant's settings (fields left out keep their values; null: the default); the effective settings. */
+  async put(accountId: string, patch: RoutingSettingsPatch): Promise<RoutingSettingsView> {
+    const { stored } = mergeWrite(routingSettingsWrite, this.get(accountId) as Stored, patch);
     await this.#db
       .em()
       .getConnection()
-      .execute('insert into routing_settings (account_id, settings) values (?, ?) on conflict (account_id) do update set settings = excluded.settings, updated_at = now()', [accountId, JSON.stringify(s)]);
-    this.#byAccount.set(accountId, s);
+      .execute('insert into routing_settings (account_id, settings) values (?, ?) on conflict (account_id) do update set settings = excluded.settings, updated_at = now()', [accountId, JSON.stringify(stored)]);
+    this.#byAccount.set(accountId, stored as RoutingSettingsWrite);
     await this.#hot.publish(CHANGED, accountId);
-    return s;
+    return this.effective(accountId);
   }
 }

@@ -9,7 +9,8 @@ import type { Candidate, CallContext } from './context.ts';
 import { completeOn, type Completed } from './complete.ts';
 import { agree, normalizeAnswer } from '../optimizer/normalize.ts';
 import { judgeBody, parseGrade } from '../optimizer/judge.ts';
-import type { Probe, ProbeAnswer } from '../optimizer/evidence.ts';
+import { storedProbe, type Probe, type ProbeAnswer } from '../optimizer/evidence.ts';
+import { evidenceText } from '../capture/recorder.ts';
 import type { Decision, StepKey } from '../optimizer/optimizer.ts';
 import { JudgePanel } from '../optimizer/judge-panel.ts';
 import type { RunCall } from '../optimizer/outcomes.ts';
@@ -209,7 +210,8 @@ async function explore(ctx: CallContext, s: Services, signal: AbortSignal, plan:
     const answer: ProbeAnswer = { text: c.answer, score: same && !policy.startsWith('verify:') ? null : (g?.score ?? null), costMicros: costOf(c), ...(g ? { judgeCostMicros: g.micros } : {}) };
     probe.answers[m] = answer;
   }
-  ctx.evidence.push(s.optimizer.recordProbe(plan.step, probe));
+  // evidence keeps the answers' texts only as the tenant's capture allows; else what agreement compares
+  ctx.evidence.push(s.optimizer.recordProbe(plan.step, storedProbe(probe, evidenceText(ctx))));
 }
 
 /**

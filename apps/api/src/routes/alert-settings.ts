@@ -2,7 +2,7 @@
 // endpoints under it: create (the signing secret is in that answer only), rotate, delete.
 // Thin: input through the shared schema, then the domain (domain/alerts.ts), which holds the rules.
 import type { FastifyInstance } from 'fastify';
-import { alertSettings, createWebhookRequest, webhookRef } from '@optimizer/schema';
+import { alertSettingsPatch, createWebhookRequest, webhookRef } from '@optimizer/schema';
 import { alertSettings as readAlerts, createWebhook, putAlertSettings, removeWebhook, rotateWebhook } from '../domain/alerts.ts';
 import { controlAuth, principalOf } from '../http/auth.ts';
 import { restInput } from '../http/rest-input.ts';
@@ -14,7 +14,7 @@ export function registerAlertSettingsRoutes(app: FastifyInstance, s: Services): 
 
   app.get('/v1/settings/alerts', { onRequest }, async (request) => readAlerts(s, principalOf(request)));
 
-  app.put('/v1/settings/alerts', { onRequest }, async (request) => putAlertSettings(s, principalOf(request), parseWith(alertSettings, request.body)));
+  app.put('/v1/settings/alerts', { onRequest }, async (request) => putAlertSettings(s, principalOf(request), parseWith(alertSettingsPatch, request.body)));
 
   app.post('/v1/settings/alerts/webhooks', { onRequest }, async (request, reply) => {
     return reply.code(201).send(await createWebhook(s, principalOf(request), parseWith(createWebhookRequest, request.body)));

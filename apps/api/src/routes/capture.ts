@@ -1,7 +1,7 @@
 // Capture settings (spec 4.5) and a workflow's recordings (spec 4.2). Thin: input through the
 // shared schema, then the domain (domain/capture.ts), which checks ownership.
 import type { FastifyInstance } from 'fastify';
-import { captureSettings, recordingRef, recordingsInput } from '@optimizer/schema';
+import { captureSettingsPatch, recordingRef, recordingsInput } from '@optimizer/schema';
 import { captureSettings as readCapture, getRecording, listRecordings, putCaptureSettings } from '../domain/capture.ts';
 import { controlAuth, principalOf } from '../http/auth.ts';
 import { restInput } from '../http/rest-input.ts';
@@ -13,7 +13,7 @@ export function registerCaptureRoutes(app: FastifyInstance, s: Services): void {
 
   app.get('/v1/settings/capture', { onRequest }, async (request) => readCapture(s, principalOf(request)));
 
-  app.put('/v1/settings/capture', { onRequest }, async (request) => putCaptureSettings(s, principalOf(request), parseWith(captureSettings, request.body)));
+  app.put('/v1/settings/capture', { onRequest }, async (request) => putCaptureSettings(s, principalOf(request), parseWith(captureSettingsPatch, request.body)));
 
   app.get('/v1/workflows/:id/recordings', { onRequest }, async (request) => listRecordings(s, principalOf(request), restInput(recordingsInput, request, 'query')));
 

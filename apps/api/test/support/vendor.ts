@@ -31,15 +31,20 @@ export async function startRig(opts: GatewayOptions & { vendorOptions?: Paramete
   return rig;
 }
 
+/** Every routing field back to its default: a routing write merges, so a write that must be the whole settings clears first. */
+export const ROUTING_CLEARED: Record<string, null> = Object.fromEntries(
+  ['mode', 'allowed_providers', 'tiebreak', 'ladders', 'band', 'learning_mode', 'advanced_search', 'baseline_model', 'judge_model', 'quality_floor', 'exploration', 'cache'].map((k) => [k, null]),
+);
+
 /**
- * Writes the rig tenant's routing settings for `auto` on the mock's OpenAI models, with
- * gpt-4.1 as the baseline, plus `extra`; the response, for its status.
+ * Sets the rig tenant's routing settings to `auto` on the mock's OpenAI models, with
+ * gpt-4.1 as the baseline, plus `extra` (nothing else: earlier settings are cleared); the response, for its status.
  */
 export function routeOnMockOpenAI(rig: Rig, extra: Record<string, unknown> = {}): Promise<Response> {
   return fetch(`${rig.gw.url}/v1/settings/routing`, {
     method: 'PUT',
     headers: authed(rig.tenant.api_key),
-    body: JSON.stringify({ allowed_providers: ['openai'], baseline_model: 'gpt-4.1', ...extra }),
+    body: JSON.stringify({ ...ROUTING_CLEARED, allowed_providers: ['openai'], baseline_model: 'gpt-4.1', ...extra }),
   });
 }
 

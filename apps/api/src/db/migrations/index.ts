@@ -17,6 +17,7 @@ import { PartitionedCalls } from './0017-partitioned-calls.ts';
 import { ActionOrder } from './0018-action-order.ts';
 import { CallRollups } from './0019-call-rollups.ts';
 import { MeterQuarantine } from './0020-meter-quarantine.ts';
+import { EvidenceTexts } from './0022-evidence-texts.ts';
 
 /** Every migration, in order. A new one is appended here; applied ones are never edited. */
 export const migrations = [
@@ -39,4 +40,5 @@ export const migrations = [
   { name: '0018-action-order', class: ActionOrder },
   { name: '0019-call-rollups', class: CallRollups },
   { name: '0020-meter-quarantine', class: MeterQuarantine },
+  { name: '0022-evidence-texts', class: EvidenceTexts },
 ];

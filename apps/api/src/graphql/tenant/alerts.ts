@@ -1,10 +1,10 @@
 // The alert settings over GraphQL (spec 4.5, 6): email, the spend cap and its thresholds, the
 // events that alert, and the webhook endpoints (a signing secret only in the create and
 // rotate answers). Event names are strings: `spend_cap.threshold` is no GraphQL enum name.
-import { alertSettings as alertSchema, createWebhookRequest, webhookRef, type AlertSettings } from '@optimizer/schema';
+import { alertSettingsPatch, createWebhookRequest, webhookRef, type AlertSettings } from '@optimizer/schema';
 import type { WebhookEndpointView } from '../../alerts/webhook-endpoints.ts';
 import { alertSettings, createWebhook, putAlertSettings, removeWebhook, rotateWebhook } from '../../domain/alerts.ts';
-import { builder, capability, reader, toWireDeep } from '../builder.ts';
+import { builder, capability, reader, settingsWire } from '../builder.ts';
 
 type Secret = WebhookEndpointView & { secret: string };
 
@@ -43,7 +43,7 @@ const Alerts = builder.objectRef<AlertSettings & { webhooks: WebhookEndpointView
 });
 
 const AlertsInput = builder.inputType('AlertSettingsInput', {
-  description: 'Replaces the alert settings whole, as PUT /v1/settings/alerts does; a field left out takes its default.',
+  description: 'Merges into the alert settings, as PUT /v1/settings/alerts does: a field left out keeps its value, null returns it to its default.',
   fields: (t) => ({ spendCapUsd: t.float(), spendThresholds: t.intList(), walletLowUsd: t.float(), emailTo: t.stringList(), events: t.stringList() }),
 });
 
@@ -56,7 +56,7 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  setAlertSettings: t.field({ type: Alerts, args: { input: t.arg({ type: AlertsInput, required: true }) }, resolve: capability(alertSchema, putAlertSettings, (args) => toWireDeep(args.input)) }),
+  setAlertSettings: t.field({ type: Alerts, args: { input: t.arg({ type: AlertsInput, required: true }) }, resolve: capability(alertSettingsPatch, putAlertSettings, settingsWire()) }),
   createAlertWebhook: t.field({ type: EndpointWithSecret, args: { url: t.arg.string({ required: true }) }, resolve: capability(createWebhookRequest, createWebhook) }),
   rotateAlertWebhook: t.field({ type: EndpointWithSecret, args: { id: t.arg.string({ required: true }) }, resolve: capability(webhookRef, rotateWebhook) }),
   removeAlertWebhook: t.field({ type: Removed, args: { id: t.arg.string({ required: true }) }, resolve: capability(webhookRef, removeWebhook) }),

@@ -1,9 +1,9 @@
 // Content capture and recordings over GraphQL (spec 4.5, 2.7, 4.2): the capture settings, a
 // workflow's recordings page by page (or one step's), and one recording in full. REST's
 // fields, camelCased; the request and response as the vendor and the client saw them are JSON.
-import { captureSettings as captureSchema, recordingRef, recordingsInput, type CaptureSettings, type RecordingView } from '@optimizer/schema';
+import { captureSettings as captureSchema, captureSettingsPatch, recordingRef, recordingsInput, type CaptureSettings, type RecordingView } from '@optimizer/schema';
 import { captureSettings, getRecording, listRecordings, putCaptureSettings } from '../../domain/capture.ts';
-import { builder, capability, reader, toWireDeep } from '../builder.ts';
+import { builder, capability, reader, settingsWire } from '../builder.ts';
 
 type Page = Awaited<ReturnType<typeof listRecordings>>;
 
@@ -21,7 +21,7 @@ const Capture = builder.objectRef<CaptureSettings>('CaptureSettings').implement(
 });
 
 const CaptureInput = builder.inputType('CaptureSettingsInput', {
-  description: 'Replaces the capture settings whole, as PUT /v1/settings/capture does; a field left out takes its default.',
+  description: 'Merges into the capture settings, as PUT /v1/settings/capture does: a field left out keeps its value, null returns it to its default.',
   fields: (t) => ({ content: t.field({ type: CaptureContent }), retentionDays: t.int(), redactPii: t.boolean() }),
 });
 
@@ -86,6 +86,6 @@ builder.mutationFields((t) => ({
   setCaptureSettings: t.field({
     type: Capture,
     args: { input: t.arg({ type: CaptureInput, required: true }) },
-    resolve: capability(captureSchema, putCaptureSettings, (args) => toWireDeep(args.input)),
+    resolve: capability(captureSettingsPatch, putCaptureSettings, settingsWire()),
   }),
 }));

@@ -1,7 +1,7 @@
 // The guard settings over GraphQL (spec 4.5): PII redaction and the prompt-injection policy.
-import { guardSettings as guardSchema, injectionPolicy, piiKinds, type GuardSettings } from '@optimizer/schema';
+import { guardSettingsPatch, injectionPolicy, piiKinds, type GuardSettings } from '@optimizer/schema';
 import { guardSettings, putGuardSettings } from '../../domain/guard.ts';
-import { builder, capability, reader, toWireDeep } from '../builder.ts';
+import { builder, capability, reader, settingsWire } from '../builder.ts';
 
 const PiiKind = builder.enumType('PiiKind', { values: piiKinds });
 const InjectionPolicy = builder.enumType('InjectionPolicy', {
@@ -18,7 +18,7 @@ const Guard = builder.objectRef<GuardSettings>('GuardSettings').implement({
 });
 
 const GuardInput = builder.inputType('GuardSettingsInput', {
-  description: 'Replaces the guard settings whole, as PUT /v1/settings/guard does; a field left out takes its default.',
+  description: 'Merges into the guard settings, as PUT /v1/settings/guard does: a field left out keeps its value, null returns it to its default.',
   fields: (t) => ({ redactPii: t.boolean(), piiKinds: t.field({ type: [PiiKind] }), injection: t.field({ type: InjectionPolicy }) }),
 });
 
@@ -27,5 +27,5 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  setGuardSettings: t.field({ type: Guard, args: { input: t.arg({ type: GuardInput, required: true }) }, resolve: capability(guardSchema, putGuardSettings, (args) => toWireDeep(args.input)) }),
+  setGuardSettings: t.field({ type: Guard, args: { input: t.arg({ type: GuardInput, required: true }) }, resolve: capability(guardSettingsPatch, putGuardSettings, settingsWire()) }),
 }));

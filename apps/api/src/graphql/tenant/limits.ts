@@ -1,9 +1,9 @@
 // Rate limits over GraphQL (design §10): requests and tokens per minute for the tenant and for
 // single keys, within the platform's ceiling. Limits are Floats: a token limit may pass GraphQL's
 // 32-bit Int; a fraction is refused as REST refuses it.
-import { rateLimitSettings } from '@optimizer/schema';
+import { rateLimitSettingsPatch } from '@optimizer/schema';
 import { putRateLimits, rateLimits } from '../../domain/limits.ts';
-import { builder, capability, reader, toWireDeep } from '../builder.ts';
+import { builder, capability, reader, settingsWire } from '../builder.ts';
 
 type View = ReturnType<typeof rateLimits>;
 interface Window {
@@ -45,7 +45,7 @@ const KeyRateLimitInput = builder.inputType('KeyRateLimitInput', {
 });
 
 const RateLimitsInput = builder.inputType('RateLimitsInput', {
-  description: 'Replaces the rate limits whole, as PUT /v1/settings/limits does; a field left out takes its default (no limit).',
+  description: 'Merges into the rate limits, as PUT /v1/settings/limits does: a field left out keeps its value, null returns it to its default (no limit); keys, when sent, replace the list.',
   fields: (t) => ({ tenant: t.field({ type: RateWindowInput }), keys: t.field({ type: [KeyRateLimitInput] }) }),
 });
 
@@ -54,5 +54,5 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  setRateLimits: t.field({ type: RateLimits, args: { input: t.arg({ type: RateLimitsInput, required: true }) }, resolve: capability(rateLimitSettings, putRateLimits, (args) => toWireDeep(args.input)) }),
+  setRateLimits: t.field({ type: RateLimits, args: { input: t.arg({ type: RateLimitsInput, required: true }) }, resolve: capability(rateLimitSettingsPatch, putRateLimits, settingsWire()) }),
 }));

@@ -1,12 +1,13 @@
 // The tenant's settings over GraphQL: routing (spec 4.5) and stored provider keys (never
-// the key). The routing write goes through the same schema as REST's raw write; `ladders`
-// is keyed by the tenant's tier names, so it is JSON and its keys stay as sent.
-import { providerRef, putProviderKeyInput, routingSettingsWrite, type RoutingSettingsWrite } from '@optimizer/schema';
+// the key). The routing write goes through the same schema as REST's raw write and merges as
+// it does (a field left out keeps its value, null returns it to its default); `ladders` is
+// keyed by the tenant's tier names, so it is JSON and its keys stay as sent.
+import { providerRef, putProviderKeyInput, routingSettingsPatch, routingSettingsWrite, type RoutingSettingsView } from '@optimizer/schema';
 import { listProviderKeys, putProviderKey, putRoutingSettings, removeProviderKey, routingSettings } from '../../domain/settings.ts';
-import { builder, capability, reader, toWireDeep } from '../builder.ts';
+import { builder, capability, reader, settingsWire } from '../builder.ts';
 
-type Exploration = NonNullable<RoutingSettingsWrite['exploration']>;
-type Cache = NonNullable<RoutingSettingsWrite['cache']>;
+type Exploration = RoutingSettingsView['exploration'];
+type Cache = RoutingSettingsView['cache'];
 const shape = routingSettingsWrite.shape;
 
 const RoutingMode = builder.enumType('RoutingMode', { values: shape.mode.unwrap().options });
@@ -30,8 +31,8 @@ const CacheRef = builder.objectRef<Cache>('CacheSettings').implement({
   }),
 });
 
-const Routing = builder.objectRef<RoutingSettingsWrite>('RoutingSettings').implement({
-  description: 'The routing settings as stored; a field left unset takes its default.',
+const Routing = builder.objectRef<RoutingSettingsView>('RoutingSettings').implement({
+  description: 'The effective routing settings: the defaults filled in; a null default depends on the call (docs/routing-settings.md).',
   fields: (t) => ({
     mode: t.field({ type: RoutingMode, nullable: true, resolve: (r) => r.mode }),
     allowedProviders: t.exposeStringList('allowed_providers', { nullable: true }),
@@ -57,7 +58,7 @@ const CacheInput = builder.inputType('CacheSettingsInput', {
 });
 
 const RoutingInput = builder.inputType('RoutingSettingsInput', {
-  description: 'Replaces the routing settings whole, as PUT /v1/settings/routing does.',
+  description: 'Merges into the routing settings, as PUT /v1/settings/routing does: a field left out keeps its value, null returns it to its default.',
   fields: (t) => ({
     mode: t.field({ type: RoutingMode }),
     allowedProviders: t.stringList(),
@@ -96,7 +97,7 @@ builder.mutationFields((t) => ({
   setRoutingSettings: t.field({
     type: Routing,
     args: { input: t.arg({ type: RoutingInput, required: true }) },
-    resolve: capability(routingSettingsWrite, putRoutingSettings, (args) => toWireDeep(args.input, LADDERS)),
+    resolve: capability(routingSettingsPatch, putRoutingSettings, settingsWire(LADDERS)),
   }),
   putProviderKey: t.field({
     type: ProviderKeyState,
