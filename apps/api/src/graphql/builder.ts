@@ -81,11 +81,11 @@ export function toWireDeep(input: unknown, verbatim: ReadonlySet<string> = new S
   return out;
 }
 
-/** The GraphQL name of a wire field path (`input_per_mtok` → `inputPerMtok`; `strengths.code` stays). */
-export function fromWire(path: string): string {
-
 /** A settings write's arguments in the wire shape: nulls kept (each returns its field to the default). */
 export const settingsWire = (verbatim: ReadonlySet<string> = new Set()) => (args: Record<string, unknown>) => toWireDeep(args.input, verbatim, true);
+
+/** The GraphQL name of a wire field path (`input_per_mtok` → `inputPerMtok`; `strengths.code` stays). */
+export function fromWire(path: string): string {
   return path.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 }
 
