@@ -28,7 +28,7 @@ export type CaptureContent =
   | 'metadata'
   | 'none';
 
-/** Replaces the capture settings whole, as PUT /v1/settings/capture does; a field left out takes its default. */
+/** Merges into the capture settings, as PUT /v1/settings/capture does: a field left out keeps its value, null returns it to its default. */
 export type CaptureSettingsInput = {
   content?: CaptureContent | null | undefined;
   redactPii?: boolean | null | undefined;
@@ -45,7 +45,7 @@ export type ExplorationBudgetInput = {
   stepShare?: number | null | undefined;
 };
 
-/** Replaces the guard settings whole, as PUT /v1/settings/guard does; a field left out takes its default. */
+/** Merges into the guard settings, as PUT /v1/settings/guard does: a field left out keeps its value, null returns it to its default. */
 export type GuardSettingsInput = {
   injection?: InjectionPolicy | null | undefined;
   piiKinds?: Array<PiiKind> | null | undefined;
@@ -136,7 +136,7 @@ export type ProviderInput = {
   wire?: WireFormat | null | undefined;
 };
 
-/** Replaces the rate limits whole, as PUT /v1/settings/limits does; a field left out takes its default (no limit). */
+/** Merges into the rate limits, as PUT /v1/settings/limits does: a field left out keeps its value, null returns it to its default (no limit); keys, when sent, replace the list. */
 export type RateLimitsInput = {
   keys?: Array<KeyRateLimitInput> | null | undefined;
   tenant?: RateWindowInput | null | undefined;
@@ -160,7 +160,7 @@ export type RoutingMode =
   | 'off'
   | 'pinned';
 
-/** Replaces the routing settings whole, as PUT /v1/settings/routing does. */
+/** Merges into the routing settings, as PUT /v1/settings/routing does: a field left out keeps its value, null returns it to its default. */
 export type RoutingSettingsInput = {
   advancedSearch?: boolean | null | undefined;
   allowedProviders?: Array<string> | null | undefined;

@@ -105,29 +105,29 @@ export interface RouterInputs {
   };
   "settings.routing": void;
   "settings.setRouting": {
-    advanced_search?: boolean;
-    allowed_providers?: Array<string>;
-    band?: number;
-    baseline_model?: string;
-    cache?: {
-      exact?: boolean;
-      semantic?: boolean;
-      semantic_threshold?: number;
-      ttl_seconds?: number;
+    advanced_search?: boolean | null;
+    allowed_providers?: Array<string> | null;
+    band?: null | number;
+    baseline_model?: null | string;
+    cache?: null | {
+      exact?: boolean | null;
+      semantic?: boolean | null;
+      semantic_threshold?: null | number;
+      ttl_seconds?: null | number;
     };
-    exploration?: {
-      daily_budget_usd?: number;
-      step_budget_usd?: number;
-      step_share?: number;
+    exploration?: null | {
+      daily_budget_usd?: null | number;
+      step_budget_usd?: null | number;
+      step_share?: null | number;
     };
-    judge_model?: string;
-    ladders?: {
-      [key: string]: Array<string>;
+    judge_model?: null | string;
+    ladders?: null | {
+      [key: string]: Array<string> | null | undefined;
     };
-    learning_mode?: "exploit" | "explore" | "off";
-    mode?: "auto" | "off" | "pinned";
-    quality_floor?: number;
-    tiebreak?: "cost" | "latency" | "quality";
+    learning_mode?: "exploit" | "explore" | "off" | null;
+    mode?: "auto" | "off" | "pinned" | null;
+    quality_floor?: null | number;
+    tiebreak?: "cost" | "latency" | "quality" | null;
   };
   "settings.providerKeys": void;
   "settings.putProviderKey": {
@@ -139,15 +139,15 @@ export interface RouterInputs {
   };
   "settings.capture": void;
   "settings.setCapture": {
-    content?: "full" | "metadata" | "none";
-    redact_pii?: boolean;
-    retention_days?: number;
+    content?: "full" | "metadata" | "none" | null;
+    redact_pii?: boolean | null;
+    retention_days?: null | number;
   };
   "settings.guard": void;
   "settings.setGuard": {
-    injection?: "allow" | "block" | "flag";
-    pii_kinds?: Array<"card" | "email" | "iban" | "national_id" | "phone" | "secret">;
-    redact_pii?: boolean;
+    injection?: "allow" | "block" | "flag" | null;
+    pii_kinds?: Array<"card" | "email" | "iban" | "national_id" | "phone" | "secret"> | null;
+    redact_pii?: boolean | null;
   };
   "settings.limits": void;
   "settings.setLimits": {
@@ -155,18 +155,18 @@ export interface RouterInputs {
       key_id: string;
       requests_per_minute?: null | number;
       tokens_per_minute?: null | number;
-    }>;
-    tenant?: {
+    }> | null;
+    tenant?: null | {
       requests_per_minute?: null | number;
       tokens_per_minute?: null | number;
     };
   };
   "settings.alerts": void;
   "settings.setAlerts": {
-    email_to?: Array<string>;
-    events?: Array<"auto_topup_failed" | "drift" | "failover" | "resettled" | "spend_cap.threshold" | "wallet_low">;
+    email_to?: Array<string> | null;
+    events?: Array<"auto_topup_failed" | "drift" | "failover" | "resettled" | "spend_cap.threshold" | "wallet_low"> | null;
     spend_cap_usd?: null | number;
-    spend_thresholds?: Array<number>;
+    spend_thresholds?: Array<number> | null;
     wallet_low_usd?: null | number;
   };
   "settings.createWebhook": {
@@ -937,54 +937,54 @@ export interface RouterOutputs {
     revoked: true;
   };
   "settings.routing": {
-    advanced_search?: boolean;
-    allowed_providers?: Array<string>;
-    band?: number;
-    baseline_model?: string;
-    cache?: {
-      exact?: boolean;
-      semantic?: boolean;
-      semantic_threshold?: number;
-      ttl_seconds?: number;
+    advanced_search: boolean;
+    allowed_providers: Array<string> | null;
+    band: number;
+    baseline_model: null | string;
+    cache: {
+      exact: boolean;
+      semantic: boolean;
+      semantic_threshold: null | number;
+      ttl_seconds: number;
     };
-    exploration?: {
-      daily_budget_usd?: number;
-      step_budget_usd?: number;
-      step_share?: number;
+    exploration: {
+      daily_budget_usd: number;
+      step_budget_usd: null | number;
+      step_share: number;
     };
-    judge_model?: string;
-    ladders?: {
+    judge_model: null | string;
+    ladders: {
       [key: string]: Array<string>;
     };
-    learning_mode?: "exploit" | "explore" | "off";
-    mode?: "auto" | "off" | "pinned";
-    quality_floor?: number;
-    tiebreak?: "cost" | "latency" | "quality";
+    learning_mode: "exploit" | "explore" | "off";
+    mode: "auto" | "off" | "pinned";
+    quality_floor: number;
+    tiebreak: "cost" | "latency" | "quality";
   };
   "settings.setRouting": {
-    advanced_search?: boolean;
-    allowed_providers?: Array<string>;
-    band?: number;
-    baseline_model?: string;
-    cache?: {
-      exact?: boolean;
-      semantic?: boolean;
-      semantic_threshold?: number;
-      ttl_seconds?: number;
+    advanced_search: boolean;
+    allowed_providers: Array<string> | null;
+    band: number;
+    baseline_model: null | string;
+    cache: {
+      exact: boolean;
+      semantic: boolean;
+      semantic_threshold: null | number;
+      ttl_seconds: number;
     };
-    exploration?: {
-      daily_budget_usd?: number;
-      step_budget_usd?: number;
-      step_share?: number;
+    exploration: {
+      daily_budget_usd: number;
+      step_budget_usd: null | number;
+      step_share: number;
     };
-    judge_model?: string;
-    ladders?: {
+    judge_model: null | string;
+    ladders: {
       [key: string]: Array<string>;
     };
-    learning_mode?: "exploit" | "explore" | "off";
-    mode?: "auto" | "off" | "pinned";
-    quality_floor?: number;
-    tiebreak?: "cost" | "latency" | "quality";
+    learning_mode: "exploit" | "explore" | "off";
+    mode: "auto" | "off" | "pinned";
+    quality_floor: number;
+    tiebreak: "cost" | "latency" | "quality";
   };
   "settings.providerKeys": Array<{
     key_set: true;
