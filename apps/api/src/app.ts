@@ -1,7 +1,9 @@
 // Builds the HTTP server: parsers, error envelope, auth, routes and the web app.
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { installErrorHandler } from './http/error-handler.ts';
-import { registerWeb } from './http/web.ts';
+import { notFoundPage, registerWeb } from './http/web.ts';
+import { installDoorGuards } from './http/door-guard.ts';
+import { registerAdminSignupRoutes } from './routes/admin-signup.ts';
 import { FastPath } from './http/fast-path.ts';
 import { serverWithFastPath } from './http/fast-server.ts';
 import { clientErrorCode, failConnection, type AnswerInFlight, type InFlight } from './http/client-error.ts';
@@ -80,6 +82,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
   });
   recordRoutes(app);
+  // each route's body limit and the doors' abuse limits, for every route registered from here on
+  installDoorGuards(app, { config: services.config, doors: services.doors, notFound: notFoundPage });
   app.decorateRequest('principal', null);
 
   app.removeAllContentTypeParsers();
@@ -114,6 +118,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerAgentRoutes(app, services);
   registerProviderKeyRoutes(app, services);
   registerAdminCatalogRoutes(app, services);
+  registerAdminSignupRoutes(app, services);
   registerAdminMeterRoutes(app, services);
   const completion = registerPipelineRoutes(app, services);
   registerCallRoutes(app, services);
@@ -147,6 +152,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     completion,
     written: () => services.meter.written(),
     closing: () => closing,
+    doors: services.doors,
+    trustProxy: services.config.TRUST_PROXY,
   });
   return app;
 }

@@ -94,7 +94,21 @@ export const configSchema = z
     AZURE_OPENAI_API_VERSION: z.string().min(1).default('2024-10-21'),
     /** Addresses admin-registered providers may reach: `any` (design §11: a self-hosted vLLM) or `public-only`. */
     CUSTOM_PROVIDER_ADDRESS_POLICY: z.enum(['any', 'public-only']).default('any'),
+    /** The largest body the data plane (chat completions, embeddings) reads; every other route has a smaller limit (below, docs/decisions.md). */
     BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
+    /** The largest body a route without a key reads (signup, login, the email confirmation, the estimate): checked from Content-Length and while it streams. */
+    PUBLIC_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024, 'must be at least 1024 (1 KiB)').max(1024 * 1024, 'must be at most 1048576 (1 MiB)').default(8 * 1024),
+    /** The largest payment webhook body read (Stripe's events are a few KB). */
+    WEBHOOK_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024, 'must be at least 1024 (1 KiB)').max(16 * 1024 * 1024, 'must be at most 16777216 (16 MiB)').default(64 * 1024),
+    /** The largest body of a control-plane or admin route (REST, tRPC, GraphQL), read only once the key or session is checked. */
+    CONTROL_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024, 'must be at least 1024 (1 KiB)').max(256 * 1024 * 1024, 'must be at most 268435456 (256 MiB)').default(1024 * 1024),
+    /** Abuse limits per client address on the doors without a key (docs/decisions.md, "Hostile input"); counted in Redis when it is configured. */
+    DOOR_SIGNUP_PER_HOUR: z.coerce.number().int().min(1).max(1e9).default(10),
+    DOOR_LOGIN_PER_MINUTE: z.coerce.number().int().min(1).max(1e9).default(10),
+    DOOR_ESTIMATE_PER_MINUTE: z.coerce.number().int().min(1).max(1e9).default(60),
+    DOOR_ADMIN_PER_MINUTE: z.coerce.number().int().min(1).max(1e9).default(300),
+    /** Requests with a wrong tenant or admin key one address may make per minute; past it every unknown key from it gets 429 until the minute ends. */
+    DOOR_BAD_KEY_PER_MINUTE: z.coerce.number().int().min(1).max(1e9).default(20),
     /** From a request's first byte until its head is read, absolute (node:http's headersTimeout). */
     HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
     /** From a request's first byte until its body is read, absolute (node:http's requestTimeout). */
@@ -170,8 +184,11 @@ export const configSchema = z
     SEMANTIC_CHECK_RATE: z.coerce.number().min(0).max(1).default(0.2),
     /** The platform's share of what a call saved, charged per call and shown on statements; below 1, so a fee never exceeds the saving. */
     BILLING_FEE_RATE: z.coerce.number().min(0).max(0.99, 'must be below 1 (the fee is a share of the saving)').default(0.2),
-    /** Free credit every new tenant gets for tuning on the platform's keys, in USD (docs/decisions.md, Billing). */
-    BILLING_DEV_ALLOWANCE_USD: z.coerce.number().min(0).max(10_000).default(25),
+    /**
+     * Free credit a new tenant gets for tuning on the platform's keys, in USD (docs/decisions.md, Billing):
+     * the starting value of the admin's signup setting (PUT /v1/admin/settings/signup), which then rules.
+     */
+    BILLING_DEV_ALLOWANCE_USD: z.coerce.number().min(0).max(10_000).default(5),
     /**
      * The price of a model the catalog does not list, on the platform's keys: `off` (such a model is
      * served only on the tenant's own key; else 400 unknown_model), or `<input>,<output>` USD per

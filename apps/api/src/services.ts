@@ -61,6 +61,9 @@ import { Payments } from './billing/payments.ts';
 import { AutoTopups } from './billing/auto-topup.ts';
 import { Statements } from './billing/statements.ts';
 import { Subscriptions } from './billing/subscriptions.ts';
+import { SignupSettings } from './tenancy/signup-settings.ts';
+import { SignupAllowance } from './tenancy/signup-allowance.ts';
+import { DoorThrottle, doorLimits } from './limits/door-throttle.ts';
 
 export interface Services {
   config: Config;
@@ -114,6 +117,10 @@ export interface Services {
   autoTopups: AutoTopups;
   statements: Statements;
   subscriptions: Subscriptions;
+  /** What a new account is promised (the admin's signup setting) and its email confirmation. */
+  signup: SignupAllowance;
+  /** Abuse limits per client address on the doors without a key. */
+  doors: DoorThrottle;
   close(): Promise<void>;
 }
 
@@ -219,6 +226,10 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
   const billing = new BillingView({ db, meter, budget, config });
   const webhookEndpoints = new WebhookEndpoints(db, envelope);
   const outbox = new Outbox(db);
+  const signupSettings = new SignupSettings({ db, hot, defaultAllowanceUsd: config.BILLING_DEV_ALLOWANCE_USD });
+  await signupSettings.start();
+  const signupAllowance = new SignupAllowance({ db, hasher, settings: signupSettings, budget, outbox, publicUrl: config.PUBLIC_URL });
+  accounts.attachAllowance(signupAllowance);
   const deliverer = new Deliverer({
     outbox,
     endpoints: webhookEndpoints,
@@ -285,6 +296,8 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
     partitions,
     budget,
     billing,
+    signup: signupAllowance,
+    doors: new DoorThrottle(hot, doorLimits(config)),
     payments,
     autoTopups,
     statements: new Statements({ db, meter, feeRate: config.BILLING_FEE_RATE }),

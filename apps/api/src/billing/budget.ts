@@ -124,14 +124,30 @@ export class Budget {
     await this.#hot.budget(keyOf(accountId), { kind: 'credit', wallet: walletMicros, allowance: allowanceMicros, funded: walletMicros > 0 });
   }
 
-  /** Grants the dev allowance once (idempotent by its transaction id), dated at signup. */
-  async grantAllowance(accountId: string): Promise<void> {
-    if (this.#allowanceMicros <= 0) return;
-    const [account] = (await this.#db.em().getConnection().execute('select created_at from accounts where id = ?', [accountId])) as { created_at: Date | string }[];
-    if (!account) return;
+  /**
+   * Grants the dev allowance once (idempotent by its transaction id), dated at signup: what the
+   * account was promised at signup (tenancy/signup-allowance.ts; the configured default for
+   * accounts made before), and only once its email is confirmed when that was asked. True when
+   * this call granted it.
+   */
+  async grantAllowance(accountId: string): Promise<boolean> {
+    const [account] = (await this.#db
+      .em()
+      .getConnection()
+      .execute('select created_at, dev_allowance_micros::text as micros, confirmation_required, email_confirmed_at from accounts where id = ?', [accountId])) as {
+      created_at: Date | string;
+      micros: string | null;
+      confirmation_required: boolean;
+      email_confirmed_at: Date | string | null;
+    }[];
+    if (!account) return false;
+    if (account.confirmation_required && account.email_confirmed_at === null) return false;
+    const amount = account.micros === null ? this.#allowanceMicros : Number(account.micros);
+    if (amount <= 0) return false;
     const at = new Date(account.created_at);
-    const rows = transfer({ txn: `allowance:${accountId}`, accountId, from: 'grants', to: 'dev_allowance', amount: this.#allowanceMicros, kind: 'allowance', at });
-    await this.#db.em().getConnection().execute(INSERT_LEDGER, [JSON.stringify(rows)]);
+    const rows = transfer({ txn: `allowance:${accountId}`, accountId, from: 'grants', to: 'dev_allowance', amount, kind: 'allowance', at });
+    const inserted = (await this.#db.em().getConnection().execute(`${INSERT_LEDGER} returning id`, [JSON.stringify(rows)])) as unknown[];
+    return Array.isArray(inserted) && inserted.length > 0;
   }
 
   /** Loads a tenant's counters from the ledger and the month's call records (once per tenant and month). */

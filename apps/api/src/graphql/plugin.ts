@@ -12,6 +12,7 @@ import { createYoga, maskError as defaultMaskError, type Plugin, type YogaLogger
 import { ApiError, type ErrorCode } from '../errors.ts';
 import { bearer, controlPrincipal } from '../http/auth.ts';
 import { isDependencyDown } from '../http/dependency-down.ts';
+import { closeIfBodyPending } from '../http/door-guard.ts';
 import { csrfErrorOf } from '../http/session-cookie.ts';
 import type { Logger } from '../logger.ts';
 import type { Services } from '../services.ts';
@@ -130,25 +131,32 @@ export function registerGraphQL(app: FastifyInstance, s: Services): void {
     context: ({ who }) => ({ services: s, ...who }),
   });
 
+  // who is asking is settled as soon as the head is read, before any of the body (http/door-guard.ts)
+  const asking = new WeakMap<FastifyRequest, Who>();
   app.route({
     url: GRAPHQL_PATH,
     method: ['GET', 'POST'],
-    handler: async (req, reply) => {
-      let who: Who = { admin: false, tenant: null, csrfError: null };
-      if (!wantsPage(req)) {
-        try {
-          who = await whoIsAsking(s, req);
-        } catch (err) {
-          if (!(err instanceof ApiError)) throw err;
-          s.logger[err.entry.log]({ code: err.code, status: err.status }, 'graphql: no valid key or session');
-          const e = toGraphQLError(err);
-          return reply
-            .status(401)
-            .header('www-authenticate', 'Bearer')
-            .header('content-type', 'application/graphql-response+json; charset=utf-8')
-            .send(JSON.stringify({ errors: [{ message: 'The GraphQL door needs Authorization: Bearer <key> (a tenant key or the admin key) or a dashboard session.', extensions: { ...e.extensions, code: 'UNAUTHENTICATED' } }] }));
-        }
+    onRequest: async (req, reply) => {
+      if (wantsPage(req)) return;
+      try {
+        const who = await whoIsAsking(s, req);
+        if (who.admin) await s.doors.hit('admin', req.ip);
+        asking.set(req, who);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        if (err.code === 'rate_limited') throw err;
+        s.logger[err.entry.log]({ code: err.code, status: err.status }, 'graphql: no valid key or session');
+        const e = toGraphQLError(err);
+        closeIfBodyPending(req, reply);
+        return reply
+          .status(401)
+          .header('www-authenticate', 'Bearer')
+          .header('content-type', 'application/graphql-response+json; charset=utf-8')
+          .send(JSON.stringify({ errors: [{ message: 'The GraphQL door needs Authorization: Bearer <key> (a tenant key or the admin key) or a dashboard session.', extensions: { ...e.extensions, code: 'UNAUTHENTICATED' } }] }));
       }
+    },
+    handler: async (req, reply) => {
+      const who: Who = asking.get(req) ?? { admin: false, tenant: null, csrfError: null };
       const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply, who });
       response.headers.forEach((value, key) => void reply.header(key, value));
       return reply.status(response.status).send(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);

@@ -69,6 +69,17 @@ export class MemoryHotStore implements HotStore {
   async del(key: string): Promise<void> {
     this.#map.delete(key);
   }
+  async count(key: string, ttlMs: number): Promise<number> {
+    const now = Date.now();
+    const e = this.#map.get(key);
+    if (!e || e.expiresAt <= now) {
+      this.#map.set(key, { value: '1', expiresAt: now + ttlMs });
+      return 1;
+    }
+    const n = Number(e.value) + 1;
+    e.value = String(n);
+    return n;
+  }
   async saveIdempotency(id: string, rec: IdempotencyRecord, ttlMs: number): Promise<void> {
     const expiresAt = Date.now() + ttlMs;
     this.#journal?.append({ id, expiresAt, rec }); // on disk before the answer leaves

@@ -8,6 +8,7 @@ import { deliver, type HotStore, type IdempotencyRecord, type MessageHandler } f
 
 type Client = ReturnType<typeof createClient>;
 
+const COUNT_SCRIPT = "local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return n";
 const BUDGET_SHA = createHash('sha1').update(BUDGET_SCRIPT).digest('hex');
 
 const idempotencySchema = new Schema(
@@ -61,6 +62,11 @@ export class RedisHotStore implements HotStore {
   }
   async del(key: string): Promise<void> {
     await this.#client.del(this.#prefix + key);
+  }
+  async count(key: string, ttlMs: number): Promise<number> {
+    // one round trip: the count and, on the first, its expiry (a counter never outlives its window)
+    const n = await this.#client.eval(COUNT_SCRIPT, { keys: [this.#prefix + key], arguments: [String(Math.max(1, Math.round(ttlMs)))] });
+    return Number(n);
   }
   async saveIdempotency(id: string, rec: IdempotencyRecord, ttlMs: number): Promise<void> {
     await this.#idempotency.save(id, { ...rec });

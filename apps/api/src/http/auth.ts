@@ -25,10 +25,19 @@ export function bearer(request: FastifyRequest): string | null {
 export async function tenantOf(keys: KeyCache, request: FastifyRequest): Promise<Principal> {
   const key = bearer(request);
   if (!key) throw new ApiError('missing_api_key');
-  if (!key.startsWith(TENANT_KEY_PREFIX)) throw new ApiError('invalid_api_key');
+  // an address past the bad-key limit: a key not already known here is refused unlooked-up (limits/door-throttle.ts)
+  const blocked = request.server.doors?.blocked(request.ip) ?? null;
+  if (blocked !== null && !keys.cached(key)) throw blocked;
+  if (!key.startsWith(TENANT_KEY_PREFIX)) throw await badKey(request, new ApiError('invalid_api_key'));
   const p = await keys.resolve(key);
-  if (!p) throw new ApiError('invalid_api_key');
+  if (!p) throw await badKey(request, new ApiError('invalid_api_key'));
   return p;
+}
+
+/** A refused bearer key, counted against the client address: the refusal, or the 429 once past the limit. */
+async function badKey(request: FastifyRequest, err: ApiError): Promise<ApiError> {
+  const doors = request.server.doors;
+  return doors ? doors.failed(request.ip, err) : err;
 }
 
 export function tenantAuth(keys: KeyCache) {
@@ -72,7 +81,7 @@ export function controlAuth(s: { keys: KeyCache; sessions: Sessions }) {
 export function adminAuth(admin: AdminAuth) {
   return async function authenticateAdmin(request: FastifyRequest): Promise<void> {
     const key = bearer(request);
-    if (!key || !admin.check(key)) throw new ApiError('invalid_admin_key');
+    if (!key || !admin.check(key)) throw await badKey(request, new ApiError('invalid_admin_key'));
   };
 }
 

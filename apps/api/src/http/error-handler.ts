@@ -3,7 +3,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { ApiError, isApiError } from '../errors.ts';
 import { isDependencyDown } from './dependency-down.ts';
-import { REFUSED_BODY_READ } from './fast-server.ts';
+import { closeIfBodyPending } from './door-guard.ts';
 
 const fastifyCodes: Record<string, () => ApiError> = {
   FST_ERR_CTP_BODY_TOO_LARGE: () => new ApiError('payload_too_large'),
@@ -32,7 +32,8 @@ export function installErrorHandler(app: FastifyInstance): void {
     const level = e.entry.log;
     request.log[level]({ code: e.code, status: e.status, err: e.code === 'internal' ? err : undefined }, e.message);
     // A request refused before its large body arrived: close rather than read it all to drop it.
-    if (!request.raw.complete && Number(request.headers['content-length'] ?? 0) > REFUSED_BODY_READ) void reply.header('connection', 'close');
+    // (A chunked body, of unknown length, too; the client is given a moment to read the answer: http/door-guard.ts.)
+  closeIfBodyPending(request, reply);
     void reply.status(e.status).headers(e.headers).send(e.toBody());
   });
 }

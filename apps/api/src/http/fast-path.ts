@@ -14,6 +14,7 @@ import { toApiError } from './error-handler.ts';
 import type { FastHandler, FastRequest, FastResponse } from './fast-server.ts';
 import type { PipelineHandler, PipelineRequest, ResponseSink } from '../pipeline/sink.ts';
 import { parseJsonBody } from './json-body.ts';
+import { clientAddress, type DoorThrottle } from '../limits/door-throttle.ts';
 
 /**
  * The pipeline's response sink (pipeline/sink.ts) on a FastResponse, answering as Fastify's reply would. `send` takes what
@@ -123,6 +124,10 @@ export interface FastPathDeps {
   written: () => Promise<void> | null;
   /** True once the server is closing: Fastify then answers 503 itself. */
   closing: () => boolean;
+  /** The doors' abuse limits: wrong keys are counted per client address, as on Fastify (http/auth.ts). */
+  doors?: DoorThrottle;
+  /** Whether the client address is X-Forwarded-For's first (TRUST_PROXY), as Fastify's request.ip. */
+  trustProxy?: boolean;
 }
 
 const ROUTE = '/v1/chat/completions';
@@ -149,11 +154,14 @@ export class FastPath implements FastHandler {
     return isJson(headers['content-type']) && !this.#d.closing();
   }
 
-  authenticate(h: Record<string, string>): Principal | Promise<Principal> {
+  authenticate(h: Record<string, string>, remote?: string): Principal | Promise<Principal> {
     // as the route's onRequest hook does, from memory when possible
     const m = h.authorization === undefined ? null : BEARER.exec(h.authorization);
     if (!m) throw new ApiError('missing_api_key');
     const key = m[1]!;
+    // an address past the bad-key limit: a key not known here is refused unlooked-up (as tenantOf does)
+    const blocked = this.#d.doors?.blocked(clientAddress(remote, h['x-forwarded-for'], this.#d.trustProxy === true)) ?? null;
+    if (blocked !== null && !this.#d.cachedKey(key)) throw blocked;
     if (!key.startsWith(TENANT_KEY_PREFIX)) throw new ApiError('invalid_api_key');
     const cached = this.#d.cachedKey(key);
     if (cached === null) throw new ApiError('invalid_api_key');
@@ -168,7 +176,18 @@ export class FastPath implements FastHandler {
     const reply = new RawReply(res, performance.now(), this.#d.written);
     res.once('finish', () => this.#d.metrics.incRoute(ROUTE, res.statusCode));
     reply.header('connection', 'close'); // the body is not read (see fast-server.ts)
-    this.#fail(err, reqIdOf(h), reply);
+    const reqId = reqIdOf(h);
+    // a wrong key answered here (not handed to Fastify, which counts its own) counts against the address
+    const doors = this.#d.doors;
+    if (doors && err instanceof ApiError && err.code === 'invalid_api_key') {
+      const ip = clientAddress(res.socket.remoteAddress, h['x-forwarded-for'], this.#d.trustProxy === true);
+      doors.failed(ip, err).then(
+        (e) => this.#fail(e, reqId, reply),
+        (e: unknown) => this.#fail(e, reqId, reply),
+      );
+      return;
+    }
+    this.#fail(err, reqId, reply);
   }
 
   serve(req: FastRequest, res: FastResponse): void {

@@ -27,7 +27,7 @@ export interface FastHandler {
    * Checks the bearer key as soon as the head is read, before any of the body: the key's
    * owner (or a promise of it); a throw (a rejection) when the request is refused.
    */
-  authenticate(headers: Record<string, string>): Principal | Promise<Principal>;
+  authenticate(headers: Record<string, string>, remoteAddress?: string): Principal | Promise<Principal>;
   serve(request: FastRequest, res: FastResponse): void;
   /** Answers a request refused at its head (the reply closes the connection). */
   refuse(err: unknown, headers: Record<string, string>, res: FastResponse): void;
@@ -358,7 +358,7 @@ class FastConnection {
       // The key is checked now, before any of the body is kept (see #refused).
       let principal: Principal | Promise<Principal>;
       try {
-        principal = handler.authenticate(headers);
+        principal = handler.authenticate(headers, this.socket.remoteAddress);
       } catch (err) {
         return this.#refused(err);
       }

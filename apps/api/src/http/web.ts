@@ -1,5 +1,5 @@
 // Serves the built web app under /optimizer/ and answers every unknown path with
-// its HTML page and status 404 (the single-page-app fallback of the spec).
+// its HTML page and status 404 (the single-page-app fallback of the spec), before any body.
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -31,9 +31,18 @@ const securityHeaders = {
   'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'",
 };
 
+let cachedIndex: string | null = null;
+const page = async () => (cachedIndex ??= await indexHtml());
+
+/**
+ * The answer to an unknown path: the web app's page with status 404. Given as soon as the head is
+ * read (http/door-guard.ts), so a body sent to an unknown path is never read.
+ */
+export async function notFoundPage(_request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  return reply.status(404).headers(securityHeaders).type('text/html; charset=utf-8').send(await page());
+}
+
 export function registerWeb(app: FastifyInstance): void {
-  let cachedIndex: string | null = null;
-  const page = async () => (cachedIndex ??= await indexHtml());
 
   const serve = async (request: FastifyRequest, reply: FastifyReply) => {
     const rel = (request.params as { '*': string })['*'] ?? '';
@@ -53,7 +62,5 @@ export function registerWeb(app: FastifyInstance): void {
   app.get('/optimizer', serve);
   app.get('/optimizer/*', serve);
 
-  app.setNotFoundHandler(async (_request, reply) => {
-    return reply.status(404).headers(securityHeaders).type('text/html; charset=utf-8').send(await page());
-  });
+  app.setNotFoundHandler(notFoundPage);
 }

@@ -70,6 +70,8 @@ import {
 import { modelProfileDefaults } from '../admin/catalog.ts';
 import { meterQuarantineQuery, meterQuarantineRef } from '../routes/admin-meter.ts';
 import { LEDGER_ENTRIES_SHOWN } from '../billing/view.ts';
+import { signupConfirmRequest } from '../routes/signup.ts';
+import { signupSettingsSchema, signupSettingsWrite } from '../tenancy/signup-settings.ts';
 import { errorCatalogue, type ErrorCode } from '../errors.ts';
 import { embeddingsBodySchema } from '../pipeline/embeddings.ts';
 
@@ -384,11 +386,39 @@ export const operations: Operation[] = [
     path: '/v1/signup',
     tag: 'Accounts',
     summary: 'Create an account and its first workflow',
-    description: 'The tenant key (`api_key`) is in this answer only.',
+    description:
+      'The tenant key (`api_key`) is in this answer only. The new account is promised the dev allowance the admin set (GET /v1/admin/settings/signup); `email_confirmation: pending` says it is granted once the link emailed to the address is used (POST /v1/signup/confirm). Limited per client address (DOOR_SIGNUP_PER_HOUR): past it, 429 with Retry-After.',
     auth: 'none',
     input: { schema: signupRequest, from: 'body' },
-    ok: { status: 201, description: 'The account, its workflow and its first key.', schema: obj({ account_id: str, workflow_id: str, api_key: { type: 'string', pattern: '^sk-opt-' } }), headers: noStore },
-    errors: ['conflict'],
+    ok: {
+      status: 201,
+      description: 'The account, its workflow and its first key.',
+      schema: obj({ account_id: str, workflow_id: str, api_key: { type: 'string', pattern: '^sk-opt-' }, email_confirmation: { enum: ['pending', 'not_required'] } }),
+      headers: noStore,
+    },
+    errors: ['conflict', 'rate_limited'],
+  },
+  {
+    method: 'get',
+    path: '/v1/signup/confirm',
+    tag: 'Accounts',
+    summary: "Confirm a new account's email (the emailed link)",
+    description: 'Grants the dev allowance the account was promised at signup, once; a second use answers the same. Limited per client address.',
+    auth: 'none',
+    input: { schema: signupConfirmRequest, from: 'query' },
+    ok: { status: 200, description: 'Confirmed.', schema: obj({ account_id: str, confirmed: { const: true }, dev_allowance_usd: num }), headers: noStore },
+    errors: ['not_found', 'rate_limited'],
+  },
+  {
+    method: 'post',
+    path: '/v1/signup/confirm',
+    tag: 'Accounts',
+    summary: "Confirm a new account's email (the emailed token)",
+    description: 'As the link does, with the token in the body.',
+    auth: 'none',
+    input: { schema: signupConfirmRequest, from: 'body' },
+    ok: { status: 200, description: 'Confirmed.', schema: obj({ account_id: str, confirmed: { const: true }, dev_allowance_usd: num }), headers: noStore },
+    errors: ['not_found', 'rate_limited'],
   },
   {
     method: 'post',
@@ -399,7 +429,7 @@ export const operations: Operation[] = [
     auth: 'none',
     input: { schema: loginRequest, from: 'body' },
     ok: { status: 200, description: 'Signed in; the cookie is set.', schema: obj({ account_id: str, workflow_id: str }), headers: { 'Set-Cookie': { description: 'The session cookie (HttpOnly, SameSite=Lax).', schema: str } } },
-    errors: ['invalid_login'],
+    errors: ['invalid_login', 'rate_limited'],
   },
   {
     method: 'post',
@@ -937,10 +967,11 @@ export const operations: Operation[] = [
     path: '/v1/estimate',
     tag: 'Billing',
     summary: 'Project the saving on a monthly spend',
-    description: 'For a prospect, from measured benchmark results; deliberately under-claims.',
+    description: 'For a prospect, from measured benchmark results; deliberately under-claims. Limited per client address (DOOR_ESTIMATE_PER_MINUTE).',
     auth: 'none',
     input: { schema: estimateRequest, from: 'body' },
     ok: { status: 200, description: 'The projection.', schema: view('A projection of saving and fee.') },
+    errors: ['rate_limited'],
   },
   {
     method: 'get',
@@ -1014,7 +1045,7 @@ export const operations: Operation[] = [
     description: 'Called by Stripe; the `Stripe-Signature` header over the raw body is the authentication. Each event id is credited once.',
     auth: 'stripe',
     ok: { status: 200, description: 'Received.', schema: obj({ received: { const: true }, credited: { type: 'boolean' } }) },
-    errors: ['invalid_signature', 'payment_unavailable'],
+    errors: ['invalid_signature', 'payment_unavailable', 'payload_too_large'],
   },
   {
     method: 'get',
@@ -1056,6 +1087,26 @@ export const operations: Operation[] = [
     ok: { status: 204, description: 'Credited.', content: 'none' },
     errors: ['not_found'],
   },
+  // admin-signup.ts
+  {
+    method: 'get',
+    path: '/v1/admin/settings/signup',
+    tag: 'Admin',
+    summary: "What a new account gets: its dev allowance on the platform's keys, and whether it waits for email confirmation",
+    auth: 'admin',
+    ok: { status: 200, description: 'The setting in force.', schema: signupSettingsSchema },
+  },
+  {
+    method: 'put',
+    path: '/v1/admin/settings/signup',
+    tag: 'Admin',
+    summary: 'Change what a new account gets',
+    description:
+      'Merges: a field left out keeps its value, null returns it to its default (BILLING_DEV_ALLOWANCE_USD, no confirmation). Applies to accounts made from now on; an account keeps what it was promised. `require_email_confirmation` needs the email channel (SMTP_URL).',
+    auth: 'admin',
+    input: { schema: signupSettingsWrite, from: 'body' },
+    ok: { status: 200, description: 'The setting in force after the write.', schema: signupSettingsSchema },
+  },
 ];
 
 /** The errors a route can answer with beyond its own list: from its auth, its input, and the server. */
@@ -1065,6 +1116,8 @@ function errorsOf(op: Operation): ErrorCode[] {
   if (op.auth === 'tenant' || op.auth === 'control') ['missing_api_key', 'invalid_api_key'].forEach((c) => codes.add(c as ErrorCode));
   if (op.auth === 'control' && write) codes.add('csrf_rejected');
   if (op.auth === 'admin') codes.add('invalid_admin_key');
+  // wrong keys from one address, and the admin routes, are limited per client address (limits/door-throttle.ts)
+  if (op.auth === 'tenant' || op.auth === 'control' || op.auth === 'admin') codes.add('rate_limited');
   if (op.input?.from === 'body') ['invalid_json', 'unsupported_media_type', 'payload_too_large'].forEach((c) => codes.add(c as ErrorCode));
   if (op.input) codes.add(op.input.bodyError ?? 'validation_failed');
   else if (/:\w+/.test(op.path)) codes.add('validation_failed');

@@ -5,6 +5,7 @@ import { Account, ApiKey, Workflow } from '../db/entities.ts';
 import { ApiError } from '../errors.ts';
 import { keyHint, newId, newTenantKey, type KeyHasher } from '../security/secrets.ts';
 import type { KeyCache } from './key-cache.ts';
+import type { SignupAllowance } from './signup-allowance.ts';
 
 export interface AgentView {
   id: string;
@@ -21,6 +22,7 @@ export class Accounts {
   readonly #db: Database;
   readonly #hasher: KeyHasher;
   readonly #keys: KeyCache;
+  #allowance: SignupAllowance | null = null;
 
   constructor(db: Database, hasher: KeyHasher, keys: KeyCache) {
     this.#db = db;
@@ -28,19 +30,33 @@ export class Accounts {
     this.#keys = keys;
   }
 
+  /** What new accounts are promised (set once the billing services exist; see services.ts). */
+  attachAllowance(allowance: SignupAllowance): void {
+    this.#allowance = allowance;
+  }
+
   async signup(input: { company: string; email: string }) {
     const email = input.email.trim().toLowerCase();
-    const { account, workflow, issued } = await this.#db.em().transactional(async (em) => {
+    const { account, workflow, issued, promised } = await this.#db.em().transactional(async (em) => {
       if (await em.count(Account, { email })) throw new ApiError('conflict', 'An account with this email already exists.', { param: 'email' });
       const account = em.create(Account, { id: newId('acct'), company: input.company.trim(), email });
       await em.flush();
       const workflow = em.create(Workflow, { id: newId('wf'), accountId: account.id, name: 'default' });
       await em.flush();
       const issued = this.#issueKey(em, account.id, workflow.id);
-      return { account, workflow, issued };
+      await em.flush();
+      const promised = this.#allowance ? await this.#allowance.promise(em, account.id) : null;
+      return { account, workflow, issued, promised };
     });
     this.#keys.remember(issued.hash, { accountId: account.id, workflowId: workflow.id, keyId: issued.id });
-    return { account_id: account.id, workflow_id: workflow.id, api_key: issued.key };
+    if (promised?.token) await this.#allowance!.mail(account.id, email, promised.token);
+    return {
+      account_id: account.id,
+      workflow_id: workflow.id,
+      api_key: issued.key,
+      /** `pending`: the dev allowance waits for the link emailed to this address. */
+      email_confirmation: promised?.confirmationRequired ? ('pending' as const) : ('not_required' as const),
+    };
   }
 
   #issueKey(em: ReturnType<Database['em']>, accountId: string, workflowId: string) {

@@ -21,6 +21,19 @@ export const onPostgres = process.env.TEST_DB === 'postgres';
  */
 export const fastPathEnv: Record<string, string> = process.env.TEST_FAST_PATH === 'off' ? { FAST_PATH: 'off' } : {};
 /**
+ * The suite signs up, logs in and sends wrong keys from 127.0.0.1 by the thousand: test gateways
+ * get abuse limits no test reaches, and the dev allowance the billing tests were written for. A
+ * test of the limits themselves (door-abuse.test.ts) sets its own.
+ */
+export const generousDoorsEnv: Record<string, string> = {
+  DOOR_SIGNUP_PER_HOUR: '1000000000',
+  DOOR_LOGIN_PER_MINUTE: '1000000000',
+  DOOR_ESTIMATE_PER_MINUTE: '1000000000',
+  DOOR_ADMIN_PER_MINUTE: '1000000000',
+  DOOR_BAD_KEY_PER_MINUTE: '1000000000',
+  BILLING_DEV_ALLOWANCE_USD: '25',
+};
+/**
  * Tests name models the catalog does not list (the mocks' magic fault names: `error-5xx`,
  * `slow`, …) on the platform's key: test gateways price them at zero, as an operator may
  * (UNKNOWN_MODEL_PRICE). A test of that rule (unpriced-models.test.ts) sets `off`.
@@ -97,6 +110,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<TestGatew
     LOG_LEVEL: 'info',
     ADMIN_KEY: adminKey,
     METER_FLUSH_MS: '50',
+    ...generousDoorsEnv,
     ...unlistedPriceEnv,
     ...fastPathEnv,
     ...(database.url ? { DATABASE_URL: database.url, REDIS_URL: redisUrl } : {}),

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { fastPathEnv, unlistedPriceEnv } from './gateway.ts';
+import { fastPathEnv, generousDoorsEnv, unlistedPriceEnv } from './gateway.ts';
 
 const mainTs = join(import.meta.dirname, '../../src/main.ts');
 
@@ -34,7 +34,7 @@ export function replicaEnv(databaseUrl: string, vendorUrl: string, platformKey: 
 
 export async function spawnGateway(env: Record<string, string>): Promise<GatewayProcess> {
   const proc = spawn(process.execPath, [mainTs], {
-    env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'info', ...unlistedPriceEnv, ...fastPathEnv, ...env },
+    env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'info', ...generousDoorsEnv, ...unlistedPriceEnv, ...fastPathEnv, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

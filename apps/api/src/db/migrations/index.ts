@@ -17,6 +17,7 @@ import { PartitionedCalls } from './0017-partitioned-calls.ts';
 import { ActionOrder } from './0018-action-order.ts';
 import { CallRollups } from './0019-call-rollups.ts';
 import { MeterQuarantine } from './0020-meter-quarantine.ts';
+import { SignupAllowance } from './0021-signup-allowance.ts';
 import { EvidenceTexts } from './0022-evidence-texts.ts';
 
 /** Every migration, in order. A new one is appended here; applied ones are never edited. */
@@ -40,5 +41,6 @@ export const migrations = [
   { name: '0018-action-order', class: ActionOrder },
   { name: '0019-call-rollups', class: CallRollups },
   { name: '0020-meter-quarantine', class: MeterQuarantine },
+  { name: '0021-signup-allowance', class: SignupAllowance },
   { name: '0022-evidence-texts', class: EvidenceTexts },
 ];
