@@ -1,6 +1,6 @@
 // A client's provider key goes only to the vendor it was sent for (issue 30): the bare
-// x-provider-key is bound to the pinned model's vendor and refused on a routed model, where
-// keys come as x-provider-key-<vendor>; routing chooses only among vendors it holds a key for,
+// x-provider-key is bound to the pinned model's vendor, or on a routed model to the baseline's
+// (the model the call goes to unrouted); x-provider-key-<vendor> names one vendor; routing chooses only among vendors it holds a key for,
 // and never shows one vendor's key to another. Two mock vendors record every header.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIMock, type MockVendor, type RecordedRequest } from '@optimizer/mock-providers';
@@ -57,18 +57,30 @@ describe('an auto call', { timeout: 60_000 }, () => {
     for (const b of bearers(openai.requests)) expect(b).toBe(`Bearer ${CLIENT_OPENAI}`);
   });
 
-  it('refuses a bare x-provider-key (its vendor is routing\'s choice) before any vendor call', async () => {
+  it("binds a bare x-provider-key to the baseline's vendor (the model the call goes to unrouted), never another", async () => {
     const t = await signup(keyed);
+    const put = await fetch(`${keyed.url}/v1/settings/routing`, { method: 'PUT', headers: authed(t.api_key), body: JSON.stringify({ allowed_providers: ['openai', 'mistral'], baseline_model: 'mistral-large-latest' }) });
+    expect(put.status).toBe(200);
     for (const model of ['auto', 'discover', 'auto:fast']) {
-      const r = await chat(keyed, t.api_key, model, { 'x-provider-key': CLIENT_OPENAI });
-      expect(r.status, model).toBe(400);
-      const { error } = (await r.json()) as { error: { code: string; param: string; message: string } };
-      expect(error).toMatchObject({ code: 'invalid_request', param: 'x-provider-key' });
-      expect(error.message).toContain('x-provider-key-');
-      expect(error.message).not.toContain(CLIENT_OPENAI);
+      const r = await chat(keyed, t.api_key, model, { 'x-provider-key': CLIENT_MISTRAL });
+      expect(r.status, model).toBe(200);
     }
-    expect(openai.requests).toHaveLength(0);
+    expect(mistral.requests.length).toBeGreaterThan(0);
+    expect(seen(openai.requests).some((v) => v.includes(CLIENT_MISTRAL))).toBe(false);
+    for (const b of bearers(openai.requests)) expect(b).toBe(`Bearer ${PLATFORM_OPENAI}`);
+    expect(bearers(mistral.requests)).toEqual(new Set([`Bearer ${CLIENT_MISTRAL}`]));
+  });
+
+  it('with no key but the bare one, an auto call is served only by the vendor it was bound to', async () => {
+    const t = await signup(keyless);
+    const put = await fetch(`${keyless.url}/v1/settings/routing`, { method: 'PUT', headers: authed(t.api_key), body: JSON.stringify({ allowed_providers: ['openai', 'mistral'] }) });
+    expect(put.status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      const r = await chat(keyless, t.api_key, 'auto', { 'x-provider-key': CLIENT_OPENAI });
+      expect(r.status).toBe(200);
+    }
     expect(mistral.requests).toHaveLength(0);
+    expect(bearers(openai.requests)).toEqual(new Set([`Bearer ${CLIENT_OPENAI}`]));
   });
 
   it('routes only among vendors it holds a key for: with only a Mistral key sent, OpenAI is never called', async () => {

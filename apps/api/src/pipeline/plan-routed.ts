@@ -137,11 +137,24 @@ export function tieredIdentity(id: { fingerprint: string; label: string }, tier:
   return { fingerprint: createHash('sha256').update(`${id.fingerprint}\0tier\0${tier}`).digest('base64url').slice(0, 22), label: id.label, display: `${id.label} [${tier}]` };
 }
 
+/**
+ * The vendor a routed call's bare x-provider-key is for: the tenant's baseline model's, else the
+ * baseline the call would get were the key good for any vendor (the model it would go to
+ * unrouted). Routing then reaches that vendor with the client's key and others only with keys
+ * the call holds for them.
+ */
+function bareKeyVendor(ctx: CallContext, s: Services, settings: ReturnType<Services['routingSettings']['get']>, opts: RoutingOptions): string {
+  const named = settings.baseline_model ? s.catalog.get(settings.baseline_model) : undefined;
+  if (named) return named.provider;
+  const anyVendor = new Map(s.catalog.all().map((p) => [p.provider, ctx.providerKeyHeader!]));
+  return candidatesFor({ ...ctx, clientKeys: anyVendor }, s, settings, opts).baseline.provider;
+}
+
 export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
-  bindProviderKey(ctx, null); // the client did not choose the vendor: keys come only as x-provider-key-<vendor>
   const accountId = ctx.principal.accountId;
   const settings = s.routingSettings.get(accountId);
   const opts = routingOptions(settings, ctx, s.latency);
+  if (ctx.providerKeyHeader !== undefined) bindProviderKey(ctx, bareKeyVendor(ctx, s, settings, opts));
   const { usable, baseline, reasons: fitReasons } = candidatesFor(ctx, s, settings, opts);
   const judgeModel = settings.judge_model && s.catalog.get(settings.judge_model) ? settings.judge_model : baseline.model;
   const cheaperModels = usable.filter((m) => m.model !== baseline.model && blendedPrice(m) < blendedPrice(baseline));

@@ -6,8 +6,8 @@
 // price on the platform's key, or served unpriced only on a key the tenant holds (its own,
 // sent or stored); on the platform's key with no price it is refused 400 unknown_model,
 // naming the closest catalog models, once the budget stage has checked the cap and allowance.
-// A bare x-provider-key is bound here to the pinned model's vendor; a routed call, whose
-// vendor the client did not choose, takes keys only as x-provider-key-<vendor>.
+// A bare x-provider-key is bound here to the pinned model's vendor (plan-routed binds a
+// routed call's to its baseline's vendor); x-provider-key-<vendor> names one vendor.
 import type { ModelProfile } from '@optimizer/schema';
 import type { Catalog } from '../catalog/catalog.ts';
 import { ApiError } from '../errors.ts';
@@ -68,17 +68,14 @@ export function resolvePinned(name: string, catalog: Catalog, providers: Provide
 }
 
 /**
- * Binds the bare x-provider-key to the vendor the client pinned (an x-provider-key-<vendor>
- * for it wins), or, on a routed call (`pinned` null), refuses it: the client did not choose
- * the vendor, so its key would go wherever routing went.
+ * Binds the bare x-provider-key to the vendor it was sent for: the pinned model's, or on a
+ * routed call the baseline's (the model the call would go to unrouted). An
+ * x-provider-key-<vendor> for that vendor wins. The key never reaches another vendor.
  */
-export function bindProviderKey(ctx: CallContext, pinned: string | null): void {
+export function bindProviderKey(ctx: CallContext, vendor: string): void {
   const bare = ctx.providerKeyHeader;
   if (bare === undefined) return;
-  if (pinned === null) {
-    throw new ApiError('invalid_request', `model ${ctx.requestedModel} may be served by any vendor, so a bare x-provider-key cannot say which one it is for: send it as x-provider-key-<vendor> (e.g. x-provider-key-openai), one header per vendor.`, { param: 'x-provider-key' });
-  }
-  if (!ctx.clientKeys.has(pinned)) ctx.clientKeys.set(pinned, bare);
+  if (!ctx.clientKeys.has(vendor)) ctx.clientKeys.set(vendor, bare);
 }
 
 /** The refusal of a name the catalog does not list, on the platform's key with no price: with the closest catalog models. */
@@ -116,7 +113,9 @@ export function route(ctx: CallContext, deps: RouteDeps): void {
   const { catalog, providers } = deps;
   const needs = needsOf(ctx.body);
   if (isRouted(ctx.requestedModel)) {
-    bindProviderKey(ctx, null);
+    const bare = ctx.providerKeyHeader;
+    const unrouted = bare === undefined ? undefined : defaultBaseline(ctx.principal.accountId, deps, new Map(deps.catalog.all().map((p) => [p.provider, bare])));
+    if (unrouted) bindProviderKey(ctx, unrouted.provider);
     const baseline = defaultBaseline(ctx.principal.accountId, deps, ctx.clientKeys);
     if (!baseline) throw new ApiError('provider_unavailable', 'No enabled model in the catalog can serve model "auto".');
     ctx.route = {
