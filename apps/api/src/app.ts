@@ -1,6 +1,7 @@
 // Builds the HTTP server: parsers, error envelope, auth, routes and the web app.
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { installErrorHandler } from './http/error-handler.ts';
+import { frameworkErrors, installErrorHandler } from './http/error-handler.ts';
+import { installInputGuard } from './http/rest-input.ts';
 import { notFoundPage, registerWeb } from './http/web.ts';
 import { installDoorGuards } from './http/door-guard.ts';
 import { registerAdminSignupRoutes } from './routes/admin-signup.ts';
@@ -80,6 +81,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     // X-Forwarded-Proto/-Host are believed only when the operator says a proxy sets them (decides the session cookie's Secure flag and the CSRF origin).
     trustProxy: services.config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true },
+    // the router's own refusals (a path that does not decode, a parameter too long) in the catalogue's envelope
+    frameworkErrors,
   });
   recordRoutes(app);
   // each route's body limit and the doors' abuse limits, for every route registered from here on
@@ -112,6 +115,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   });
 
   installErrorHandler(app);
+  installInputGuard(app);
   registerHealthRoutes(app, services);
   registerSignupRoutes(app, services);
   registerSessionRoutes(app, services);

@@ -29,8 +29,9 @@ export const createWebhookRequest = z
     url: z
       .url({ protocol: /^https?$/, error: 'url must be an http:// or https:// URL' })
       .max(2048)
-      .refine((u) => !new URL(u).username && !new URL(u).password, 'url must not carry credentials')
-      .refine((u) => !new URL(u).hash, 'url must not carry a fragment'),
+      // (zod runs these after a failed check too: a string that is not a URL is left to the check above)
+      .refine((u) => !URL.canParse(u) || (!new URL(u).username && !new URL(u).password), 'url must not carry credentials')
+      .refine((u) => !URL.canParse(u) || !new URL(u).hash, 'url must not carry a fragment'),
   })
   .strict();
 export type CreateWebhookRequest = z.infer<typeof createWebhookRequest>;

@@ -76,7 +76,7 @@ export const providerWriteSchema = z
       .refine((u) => !URL.canParse(u) || (new URL(u).username === '' && new URL(u).password === ''), 'base_url must not carry credentials (user:password@): send the key as api_key')
       // the gateway appends the vendor's path to the base URL: a query or fragment would end up in the middle of it
       .refine((u) => !URL.canParse(u) || (new URL(u).search === '' && new URL(u).hash === '' && !/[?#]/.test(u)), 'base_url must not carry a query string or fragment')
-      .refine((u) => /\/v\d+[a-z0-9]*\/?$/i.test(new URL(u).pathname), 'base_url must end with the vendor version suffix, e.g. https://host/v1'),
+      .refine((u) => !URL.canParse(u) || /\/v\d+[a-z0-9]*\/?$/i.test(new URL(u).pathname), 'base_url must end with the vendor version suffix, e.g. https://host/v1'),
     api_key: z.string().min(1).max(4096).optional(),
     enabled: z.boolean().default(true),
     wire: z.enum(['openai', 'anthropic', 'gemini']).default('openai'),

@@ -37,6 +37,9 @@ builder.scalarType('JSON', {
   parseValue: (v) => v,
 });
 
+/** Marks a root field as the platform admin's: the schema a tenant is served leaves it out (schema.ts). */
+export const ADMIN_FIELD = { admin: true } as const;
+
 /** The services, for the platform admin only (UNAUTHENTICATED otherwise). */
 export function adminServices(ctx: GraphQLContext): Services {
   if (!ctx.admin) throw new ApiError('invalid_admin_key');

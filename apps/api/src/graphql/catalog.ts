@@ -3,7 +3,7 @@
 import { capabilitySchema, modalitySchema, modelProfileSchema, reasoningEffortSchema, type Capability, type ModelProfile } from '@optimizer/schema';
 import { putModel, removeModel, setModelDisabled } from '../admin/catalog.ts';
 import { ApiError } from '../errors.ts';
-import { adminServices, builder, toWire } from './builder.ts';
+import { ADMIN_FIELD, adminServices, builder, toWire } from './builder.ts';
 
 const Modality = builder.enumType('Modality', { values: modalitySchema.options });
 const ReasoningEffort = builder.enumType('ReasoningEffort', { values: reasoningEffortSchema.options });
@@ -94,6 +94,7 @@ function strengthsRecord(list: readonly { capability: string; score: number }[] 
 
 builder.queryFields((t) => ({
   catalog: t.field({
+    extensions: ADMIN_FIELD,
     type: [Model],
     description: 'Every model in the catalog, by name.',
     resolve: (_root, _args, ctx) => {
@@ -102,6 +103,7 @@ builder.queryFields((t) => ({
     },
   }),
   model: t.field({
+    extensions: ADMIN_FIELD,
     type: Model,
     nullable: true,
     args: { name: t.arg.string({ required: true }) },
@@ -114,6 +116,7 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   putModel: t.field({
+    extensions: ADMIN_FIELD,
     type: Model,
     description: 'Creates or replaces one model.',
     args: { input: t.arg({ type: ModelInput, required: true }) },
@@ -126,6 +129,7 @@ builder.mutationFields((t) => ({
     },
   }),
   removeModel: t.boolean({
+    extensions: ADMIN_FIELD,
     description: 'Deletes a model from the catalog; NOT_FOUND when it is not there.',
     args: { model: t.arg.string({ required: true }) },
     resolve: async (_root, { model }, ctx) => {
@@ -135,6 +139,7 @@ builder.mutationFields((t) => ({
     },
   }),
   setModelDisabled: t.field({
+    extensions: ADMIN_FIELD,
     type: Model,
     description: 'Takes a model out of routing (or back in) without touching its profile.',
     args: { model: t.arg.string({ required: true }), disabled: t.arg.boolean({ required: true }) },

@@ -9,15 +9,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { getOperationAST, GraphQLError } from 'graphql';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, maskError as defaultMaskError, type Plugin, type YogaLogger } from 'graphql-yoga';
-import { ApiError, type ErrorCode } from '../errors.ts';
+import { ApiError, errorCatalogue, type ErrorCode } from '../errors.ts';
 import { bearer, controlPrincipal } from '../http/auth.ts';
-import { isDependencyDown } from '../http/dependency-down.ts';
+import { toApiError } from '../http/error-handler.ts';
 import { closeIfBodyPending } from '../http/door-guard.ts';
 import { csrfErrorOf } from '../http/session-cookie.ts';
 import type { Logger } from '../logger.ts';
 import type { Services } from '../services.ts';
 import { fromWire, type GraphQLContext } from './builder.ts';
-import { schema } from './schema.ts';
+import { schema, tenantSchema } from './schema.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -65,9 +65,44 @@ export function toGraphQLError(e: ApiError, at?: GraphQLError): GraphQLError {
 }
 
 function maskError(error: unknown, message: string, isDev?: boolean): Error {
-  const api = apiErrorOf(error) ?? (isDependencyDown(error) ? new ApiError('unavailable') : null);
-  if (api && api.code !== 'internal') return toGraphQLError(api, error instanceof GraphQLError ? error : undefined);
+  // a database refusing a value (the caller's input) or an outage, as REST classifies them
+  const api = apiErrorOf(error) ?? toApiError(error instanceof GraphQLError ? (error.originalError ?? error) : error);
+  if (api.code !== 'internal') return toGraphQLError(api, error instanceof GraphQLError ? error : undefined);
   return defaultMaskError(error, message, isDev);
+}
+
+/** The catalogue's code for a GraphQL error that did not come from one (the document's syntax or validation, the transport). */
+function catalogueCodeOf(e: GraphQLError): ErrorCode {
+  const code = e.extensions.code;
+  if (code === 'GRAPHQL_PARSE_FAILED' || code === 'GRAPHQL_VALIDATION_FAILED' || code === 'BAD_USER_INPUT' || code === 'BAD_REQUEST') return 'invalid_request';
+  if (code === 'UNAUTHENTICATED') return 'missing_api_key';
+  if (code === 'FORBIDDEN') return 'forbidden';
+  const status = (e.extensions.http as { status?: number } | undefined)?.status;
+  if (status === 413) return 'payload_too_large';
+  if (status === 415) return 'unsupported_media_type';
+  if (status === 404) return 'not_found';
+  if (status !== undefined && status >= 400 && status < 500) return /JSON/i.test(e.message) ? 'invalid_json' : 'invalid_request';
+  return 'internal';
+}
+
+/** Every error an answer carries names the catalogue's code (apiCode), its type and status, as the errors our resolvers throw do. */
+function useCatalogueCodes(): Plugin<GraphQLContext> {
+  return {
+    onResultProcess({ result }) {
+      for (const r of Array.isArray(result) ? result : [result]) {
+        const errors = (r as { errors?: readonly GraphQLError[] }).errors;
+        for (const e of errors ?? []) {
+          if (!(e instanceof GraphQLError) || typeof e.extensions.apiCode === 'string') continue;
+          const code = catalogueCodeOf(e);
+          const ext = e.extensions as Record<string, unknown>;
+          ext.apiCode = code;
+          ext.type = errorCatalogue[code].type;
+          ext.status ??= errorCatalogue[code].status;
+          ext.code ??= codes[code] ?? code.toUpperCase();
+        }
+      }
+    },
+  };
 }
 
 /** Yoga logs a masked error at error level; a caller's mistake logs at its catalogue level, as on REST. */
@@ -118,7 +153,8 @@ function wantsPage(req: FastifyRequest): boolean {
 
 export function registerGraphQL(app: FastifyInstance, s: Services): void {
   const yoga = createYoga<ServerContext, GraphQLContext>({
-    schema,
+    // the admin sees the admin's fields; a tenant's introspection shows only the tenant's
+    schema: ({ who }) => (who.admin ? schema : tenantSchema),
     graphqlEndpoint: GRAPHQL_PATH,
     // served from the package, not a CDN: the page works on a gateway with no way out
     graphiql: { title: 'Optimizer GraphQL', credentials: 'same-origin' },
@@ -127,7 +163,7 @@ export function registerGraphQL(app: FastifyInstance, s: Services): void {
     cors: false,
     logging: yogaLogger(s.logger),
     maskedErrors: { maskError },
-    plugins: [useCsrfOnMutations()],
+    plugins: [useCsrfOnMutations(), useCatalogueCodes()],
     context: ({ who }) => ({ services: s, ...who }),
   });
 

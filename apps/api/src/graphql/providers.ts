@@ -3,7 +3,7 @@
 import { providerWriteSchema } from '@optimizer/schema';
 import type { ProviderView } from '../providers/custom-providers.ts';
 import { putProvider, removeProvider, testProvider, type ProviderTestResult } from '../admin/providers.ts';
-import { adminServices, builder, toWire } from './builder.ts';
+import { ADMIN_FIELD, adminServices, builder, toWire } from './builder.ts';
 
 const WireFormat = builder.enumType('WireFormat', {
   description: 'The API dialect a custom provider speaks.',
@@ -43,6 +43,7 @@ const ProviderInput = builder.inputType('ProviderInput', {
 
 builder.queryFields((t) => ({
   providers: t.field({
+    extensions: ADMIN_FIELD,
     type: [Provider],
     description: 'Built-in providers as configured, then the custom ones.',
     resolve: (_root, _args, ctx) => {
@@ -54,6 +55,7 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   putProvider: t.field({
+    extensions: ADMIN_FIELD,
     type: Provider,
     description: 'Registers or replaces a custom provider; it takes effect on the next request.',
     args: { name: t.arg.string({ required: true }), input: t.arg({ type: ProviderInput, required: true }) },
@@ -63,6 +65,7 @@ builder.mutationFields((t) => ({
     },
   }),
   removeProvider: t.boolean({
+    extensions: ADMIN_FIELD,
     args: { name: t.arg.string({ required: true }) },
     resolve: async (_root, { name }, ctx) => {
       const services = adminServices(ctx);
@@ -71,6 +74,7 @@ builder.mutationFields((t) => ({
     },
   }),
   testProvider: t.field({
+    extensions: ADMIN_FIELD,
     type: ProviderTest,
     description: "One live authenticated call (listing models); the vendor's error comes back verbatim.",
     args: { name: t.arg.string({ required: true }) },

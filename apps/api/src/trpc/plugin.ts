@@ -4,7 +4,7 @@
 // REST gives, and a cookie-authenticated mutation must pass the same CSRF check.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
-import { ApiError } from '../errors.ts';
+import { toApiError } from '../http/error-handler.ts';
 import { controlPrincipal } from '../http/auth.ts';
 import { csrfErrorOf } from '../http/session-cookie.ts';
 import type { Services } from '../services.ts';
@@ -17,7 +17,9 @@ async function contextFor(s: Services, req: FastifyRequest): Promise<TrpcContext
     const { principal, viaCookie } = await controlPrincipal(s, req);
     return { services: s, principal, authError: null, csrfError: viaCookie ? csrfErrorOf(req) : null };
   } catch (err) {
-    if (err instanceof ApiError) return { services: s, principal: null, authError: err, csrfError: null };
+    // a refused key, or the store that checks it unreachable (503 `unavailable`, as on REST)
+    const api = toApiError(err);
+    if (api.code !== 'internal') return { services: s, principal: null, authError: api, csrfError: null };
     throw err;
   }
 }

@@ -71,9 +71,9 @@ import { listProviderKeys, putProviderKey, putRoutingSettings, removeProviderKey
 import { agentGraph, listStepCalls, listSteps, patchStep } from '../domain/steps.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { finalizeReport, listWorkflows, moveWorkflow, workflowEventList, workflowLockfile, workflowReport, workflowStage } from '../domain/workflows.ts';
-import { ApiError } from '../errors.ts';
-import { isDependencyDown } from '../http/dependency-down.ts';
-import { parseWith } from '../http/validate.ts';
+import { ApiError, errorCatalogue, type ErrorCode } from '../errors.ts';
+import { toApiError } from '../http/error-handler.ts';
+import { parseWith, refuseUnstorable } from '../http/validate.ts';
 import type { Services } from '../services.ts';
 
 export interface TrpcContext {
@@ -103,6 +103,27 @@ const CODES: Record<number, TRPC_ERROR_CODE_KEY> = {
   504: 'GATEWAY_TIMEOUT',
 };
 
+/** tRPC's own failures (a body that is not JSON, an unknown procedure, the wrong method) as the catalogue's codes. */
+const FROM_TRPC: Partial<Record<TRPC_ERROR_CODE_KEY, ErrorCode>> = {
+  PARSE_ERROR: 'invalid_json',
+  BAD_REQUEST: 'invalid_request',
+  UNAUTHORIZED: 'missing_api_key',
+  FORBIDDEN: 'forbidden',
+  NOT_FOUND: 'not_found',
+  METHOD_NOT_SUPPORTED: 'invalid_request',
+  NOT_IMPLEMENTED: 'invalid_request',
+  TIMEOUT: 'request_timeout',
+  CONFLICT: 'conflict',
+  PRECONDITION_FAILED: 'invalid_request',
+  PAYLOAD_TOO_LARGE: 'payload_too_large',
+  UNSUPPORTED_MEDIA_TYPE: 'unsupported_media_type',
+  UNPROCESSABLE_CONTENT: 'validation_failed',
+  TOO_MANY_REQUESTS: 'rate_limited',
+  BAD_GATEWAY: 'upstream_error',
+  SERVICE_UNAVAILABLE: 'unavailable',
+  GATEWAY_TIMEOUT: 'upstream_timeout',
+};
+
 /** An ApiError as a TRPCError; the ApiError rides as the cause, for the error formatter. */
 export function toTrpcError(e: ApiError): TRPCError {
   return new TRPCError({ code: CODES[e.status] ?? 'INTERNAL_SERVER_ERROR', message: e.code === 'internal' ? 'Internal error.' : e.message, cause: e });
@@ -114,7 +135,9 @@ const t = initTRPC.context<TrpcContext>().create({
   errorFormatter({ shape, error }) {
     const api = error.cause instanceof ApiError ? error.cause : null;
     const retryAfter = api?.headers['retry-after'];
-    return { ...shape, data: { ...api?.extra, ...shape.data, stack: undefined, apiCode: api?.code ?? null, type: api?.entry.type ?? null, param: api?.param ?? null, ...(retryAfter ? { retryAfter: Number(retryAfter) } : {}) } };
+    // every error names a catalogue code: ours, or the nearest one for tRPC's own
+    const apiCode: ErrorCode = api?.code ?? (error.cause instanceof SyntaxError ? 'invalid_json' : FROM_TRPC[error.code]) ?? 'internal';
+    return { ...shape, data: { ...api?.extra, ...shape.data, stack: undefined, apiCode, type: errorCatalogue[apiCode].type, param: api?.param ?? null, ...(retryAfter ? { retryAfter: Number(retryAfter) } : {}) } };
   },
 });
 
@@ -124,7 +147,9 @@ async function domain<T>(fn: () => Promise<T> | T): Promise<T> {
     return await fn();
   } catch (err) {
     if (err instanceof ApiError) throw toTrpcError(err);
-    if (isDependencyDown(err)) throw toTrpcError(new ApiError('unavailable', undefined, { cause: err }));
+    // the database refusing a value is the caller's input; an outage is a 503, as on REST
+    const api = toApiError(err);
+    if (api.code !== 'internal') throw toTrpcError(api);
     throw err;
   }
 }
@@ -157,7 +182,12 @@ const open = t.procedure.use(async ({ next }) => {
  * type, and the check is parseWith's, so the message and field are the REST door's.
  */
 function shared<S extends z.ZodType>(schema: S) {
-  return { _input: undefined as unknown as z.input<S>, _output: undefined as unknown as z.output<S>, parse: (raw: unknown): z.output<S> => parseWith(schema, raw) };
+  const parse = (raw: unknown): z.output<S> => {
+    // text PostgreSQL cannot store is refused as REST refuses it (the outcome's ids are checked where it is taken)
+    if (schema !== (outcomeRequest as z.ZodType)) refuseUnstorable(raw, 'input field');
+    return parseWith(schema, raw);
+  };
+  return { _input: undefined as unknown as z.input<S>, _output: undefined as unknown as z.output<S>, parse };
 }
 
 type Capability<S extends z.ZodType, R> = (s: Services, t: Tenant, input: z.output<S>) => Promise<R> | R;
