@@ -488,8 +488,9 @@ describe('writes of capture, guard, alerts and billing: each door does the same'
     const viaGql = snake(await readGql('setCaptureSettings', { input: 'CaptureSettingsInput!' }, { input: { content: 'metadata', retentionDays: 7 } }, 'Mutation'));
     expect(viaGql).toEqual({ content: 'metadata', retention_days: 7, redact_pii: true });
     expect(await data('/v1/settings/capture')).toEqual(viaGql);
-    expect(await trpc.settings.setCapture.mutate({ content: 'none', redact_pii: false })).toEqual({ content: 'none', retention_days: 30, redact_pii: false });
-    expect(snake(await readGql('captureSettings'))).toEqual({ content: 'none', retention_days: 30, redact_pii: false });
+    // a write merges: retention_days, not sent, keeps its value
+    expect(await trpc.settings.setCapture.mutate({ content: 'none', redact_pii: false })).toEqual({ content: 'none', retention_days: 7, redact_pii: false });
+    expect(snake(await readGql('captureSettings'))).toEqual({ content: 'none', retention_days: 7, redact_pii: false });
     const viaRest = await rest(rig.gw.url, creds, 'PUT', '/v1/settings/capture', before);
     expect(viaRest.body).toEqual(before);
     expect(await trpc.settings.capture.query()).toEqual(before);
@@ -500,8 +501,9 @@ describe('writes of capture, guard, alerts and billing: each door does the same'
     const viaGql = snake(await readGql('setGuardSettings', { input: 'GuardSettingsInput!' }, { input: { redactPii: true, piiKinds: ['iban', 'national_id'], injection: 'block' } }, 'Mutation'));
     expect(viaGql).toEqual({ redact_pii: true, pii_kinds: ['iban', 'national_id'], injection: 'block' });
     expect(await data('/v1/settings/guard')).toEqual(viaGql);
-    expect(await trpc.settings.setGuard.mutate({ injection: 'allow' })).toEqual({ redact_pii: false, pii_kinds: ['email', 'phone', 'card', 'iban', 'national_id', 'secret'], injection: 'allow' });
-    expect(snake(await readGql('guardSettings'))).toMatchObject({ redact_pii: false, injection: 'allow' });
+    expect(await trpc.settings.setGuard.mutate({ injection: 'allow' })).toEqual({ redact_pii: true, pii_kinds: ['iban', 'national_id'], injection: 'allow' });
+    expect(snake(await readGql('guardSettings'))).toMatchObject({ redact_pii: true, injection: 'allow' });
+    expect(await trpc.settings.setGuard.mutate({ redact_pii: null, pii_kinds: null })).toEqual({ redact_pii: false, pii_kinds: ['email', 'phone', 'card', 'iban', 'national_id', 'secret'], injection: 'allow' });
     expect((await rest(rig.gw.url, creds, 'PUT', '/v1/settings/guard', before)).body).toEqual(before);
     expect(await trpc.settings.guard.query()).toEqual(before);
   });
@@ -511,8 +513,8 @@ describe('writes of capture, guard, alerts and billing: each door does the same'
     const viaGql = snake(await readGql('setRateLimits', { input: 'RateLimitsInput!' }, { input: { tenant: { requestsPerMinute: 600, tokensPerMinute: 100000 } } }, 'Mutation'));
     expect(viaGql).toMatchObject({ tenant: { requests_per_minute: 600, tokens_per_minute: 100000 }, keys: [] });
     expect(await data('/v1/settings/limits')).toEqual(viaGql);
-    expect(await trpc.settings.setLimits.mutate({ tenant: { requests_per_minute: 300 } })).toMatchObject({ tenant: { requests_per_minute: 300, tokens_per_minute: null } });
-    expect(snake(await readGql('rateLimits'))).toMatchObject({ tenant: { requests_per_minute: 300, tokens_per_minute: null } });
+    expect(await trpc.settings.setLimits.mutate({ tenant: { requests_per_minute: 300 } })).toMatchObject({ tenant: { requests_per_minute: 300, tokens_per_minute: 100000 } });
+    expect(snake(await readGql('rateLimits'))).toMatchObject({ tenant: { requests_per_minute: 300, tokens_per_minute: 100000 } });
     // a fraction is refused on every door as REST refuses it
     expect((await rest(rig.gw.url, creds, 'PUT', '/v1/settings/limits', { tenant: { requests_per_minute: 1.5 } })).status).toBe(422);
     const gqlBad = await gql(rig.gw.url, creds, operation('Mutation', 'setRateLimits', { input: 'RateLimitsInput!' }), { input: { tenant: { requestsPerMinute: 1.5 } } });
@@ -529,7 +531,7 @@ describe('writes of capture, guard, alerts and billing: each door does the same'
     expect(compact(snake(await readGql('alertSettings')))).toEqual(compact(viaTrpc));
     const viaGql = snake(await readGql('setAlertSettings', { input: 'AlertSettingsInput!' }, { input: { spendCapUsd: 300, events: ['resettled'] } }, 'Mutation'));
     expect(compact(viaGql)).toEqual(compact(await data('/v1/settings/alerts')));
-    expect(viaGql).toMatchObject({ spend_cap_usd: 300, spend_thresholds: [50, 80, 100], events: ['resettled'] });
+    expect(viaGql).toMatchObject({ spend_cap_usd: 300, spend_thresholds: [80], events: ['resettled'] });
 
     const made = [
       (await rest(rig.gw.url, creds, 'POST', '/v1/settings/alerts/webhooks', { url: 'https://hooks.example.com/rest' })).body,
