@@ -13,6 +13,7 @@ import type { HotStore } from '../hot/store.ts';
 import type { Logger } from '../logger.ts';
 import type { CachedAnswer } from './answer-cache.ts';
 import { newId } from '../security/secrets.ts';
+import { storableJson } from '../meter/storable.ts';
 import { defaultThresholdFor, effectiveThreshold, SemanticIndex, type Embedder } from './semantic/index.ts';
 import { describeEmbedder, type EmbedderStatus } from './semantic-metrics.ts';
 
@@ -508,7 +509,7 @@ export class SemanticCache {
                 vector text, answer jsonb, created_at timestamptz, expires_at timestamptz)
           where exists (select 1 from accounts a where a.id = x.account_id)
          on conflict (id) do nothing`,
-        [JSON.stringify(entries)],
+        [storableJson(entries)], // NUL or a lone surrogate in a question or an answer would fail every entry of the batch
       );
     }
     if (steps.length) {

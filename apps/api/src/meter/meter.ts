@@ -287,7 +287,9 @@ export class Meter {
       await this.#write(batch);
     } catch (err) {
       if (!isDataError(err)) throw err;
-      this.#logger.warn({ err, source }, 'metering batch refused for what a row holds; splitting it to set the refused rows aside');
+      // the code and message only: PostgreSQL's detail may quote the row (a prompt, an answer)
+      const sqlstate = (err as { code?: string }).code;
+      this.#logger.warn({ sqlstate, reason: err instanceof Error ? err.message : String(err), source }, 'metering batch refused for what a row holds; splitting it to set the refused rows aside');
       await this.#split(itemsOf(batch), source, err);
     }
   }
