@@ -93,7 +93,9 @@ describe('vendor errors through the gateway', () => {
   });
 
   it('replaces an error inside a 200 stream with our words, keeping only identifier fields', async () => {
-    answer = { status: 200, sse: [JSON.stringify({ error: { message: `${VENDOR_TEXT}: ${PLATFORM_KEY}`, type: 'server_error', code: PLATFORM_KEY } })] };
+    // after content (an error before any is answered as a real HTTP error: upstream-invalid.test.ts)
+    const chunk = JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4.1-mini', choices: [{ index: 0, delta: { content: 'hi' }, finish_reason: null }] });
+    answer = { status: 200, sse: [chunk, JSON.stringify({ error: { message: `${VENDOR_TEXT}: ${PLATFORM_KEY}`, type: 'server_error', code: PLATFORM_KEY } })] };
     const r = await complete({ stream: true });
     const text = await r.text();
     expect(text).toContain('openai reported an error in the stream.');

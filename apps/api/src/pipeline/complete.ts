@@ -3,10 +3,8 @@
 // exploration (probes, the judge).
 import type { ChatBody } from '../providers/types.ts';
 import type { Attempt, CallContext, Candidate } from './context.ts';
-import { dispatchOnce, transportError, type DispatchDeps } from './dispatch.ts';
-import { estimateUsage } from './respond.ts';
-import { sentSecrets } from '../providers/redact.ts';
-import { upstreamInvalid } from '../providers/vendor-shape.ts';
+import { dispatchOnce, type DispatchDeps } from './dispatch.ts';
+import { estimateUsage, readAnswer } from './respond.ts';
 
 export interface Completed {
   /** The OpenAI chat.completion JSON text, as the adapter produced it. */
@@ -34,21 +32,8 @@ export async function completeOn(ctx: CallContext, deps: DispatchDeps, signal: A
   const source = (body ?? ctx.body) as Record<string, unknown>;
   const { stream: _stream, stream_options: _options, ...whole } = source;
   const d = await dispatchOnce(ctx, deps, signal, candidate, role, whole as unknown as ChatBody);
-  let text: string;
-  try {
-    text = await d.response.body.text();
-  } catch (err) {
-    d.attempt.outcome = 'error';
-    throw transportError(err, d.target.provider.name);
-  }
-  d.attempt.latencyMs = performance.now() - d.startedAt;
-  let parsed;
-  try {
-    parsed = d.adapter.parseResponse(text, d.target);
-  } catch (err) {
-    d.attempt.outcome = 'error';
-    throw upstreamInvalid(d.target.provider.name, err, text, sentSecrets(d.target));
-  }
+  const { parsed, upstreamMs } = await readAnswer(d); // a transfer that failed, or a 502 upstream_invalid
+  d.attempt.latencyMs = upstreamMs;
   const { answer, finishReason } = answerOf(parsed.text);
   d.attempt.usage = parsed.usage ?? estimateUsage(ctx, answer);
   return { text: parsed.text, answer, finishReason, attempt: d.attempt, status: d.response.statusCode };

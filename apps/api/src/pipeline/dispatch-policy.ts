@@ -4,13 +4,20 @@
 // cross-vendor chain, writing a `failover` event. A vendor whose circuit is open for
 // the key the call would use is skipped (providers/circuit-breaker.ts: per vendor and
 // per key, so one tenant's failing key never shuts the vendor for the others). Every
-// attempt is recorded.
+// attempt is recorded. An attempt counts as answered only once its answer is read far
+// enough to know it is the vendor's: a JSON answer whole and checked, a stream up to its
+// first event. So an answer not in the vendor's shape (or a stream that opens with a vendor
+// error) is a vendor fault like a 5xx: it counts on that vendor and key's circuit and the
+// call fails over, all before any byte reaches the client.
 import { randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError } from '../errors.ts';
 import type { CallContext, Candidate } from './context.ts';
 import { candidateKey, dispatchOnce, transportError, type DispatchDeps, type Dispatched } from './dispatch.ts';
 import { breakerKey, type CircuitBreaker } from '../providers/circuit-breaker.ts';
+import { logInvalid } from '../providers/vendor-shape.ts';
+import { readAnswer } from './respond.ts';
+import { openStream } from './stream.ts';
 
 const BASE_BACKOFF_MS = 100;
 const MAX_BACKOFF_MS = 2_000;
@@ -89,7 +96,16 @@ export function circuitOpen(provider: string, breaker: CircuitBreaker, circuit: 
   });
 }
 
-export async function dispatchWithPolicy(ctx: CallContext, deps: DispatchDeps & { breaker: CircuitBreaker }, signal: AbortSignal): Promise<Dispatched> {
+/** One attempt on one candidate, read until it is known to be the vendor's answer: a JSON answer whole, a stream to its first event. */
+async function dispatchAndRead(ctx: CallContext, deps: DispatchDeps, signal: AbortSignal, candidate: Candidate): Promise<Dispatched> {
+  const d = await dispatchOnce(ctx, deps, signal, candidate);
+  if (ctx.stream) await openStream(d);
+  else d.answer = await readAnswer(d);
+  return d;
+}
+
+/** `logger` hears of each answer not in its vendor's shape that a failover leaves behind (the last one is logged where the call fails). */
+export async function dispatchWithPolicy(ctx: CallContext, deps: DispatchDeps & { breaker: CircuitBreaker; logger?: { warn(obj: object, msg: string): void } }, signal: AbortSignal): Promise<Dispatched> {
   const route = ctx.route!;
   const primary: Candidate = { model: route.model, provider: route.provider, profile: route.profile };
   const chain = [primary, ...route.failover];
@@ -98,6 +114,7 @@ export async function dispatchWithPolicy(ctx: CallContext, deps: DispatchDeps & 
     if (i > 0) {
       const from = chain[i - 1]!;
       const why = last instanceof ApiError ? `${last.code}: ${last.message}` : String(last);
+      if (last instanceof ApiError && deps.logger) logInvalid(deps.logger, last, ctx.id);
       ctx.events.push({ kind: 'failover', at: new Date(), payload: { call_id: ctx.id, from: from.model, from_provider: from.provider, to: candidate.model, to_provider: candidate.provider, reason: why } });
       route.reasons.push(`failed over from ${from.model} (${from.provider}) to ${candidate.model} (${candidate.provider}): ${why}`);
     }
@@ -111,7 +128,7 @@ export async function dispatchWithPolicy(ctx: CallContext, deps: DispatchDeps & 
       last = circuitOpen(candidate.provider, deps.breaker, circuit);
       continue;
     }
-    const r = await withRetries(candidate.provider, deps, signal, () => dispatchOnce(ctx, deps, signal, candidate), circuit);
+    const r = await withRetries(candidate.provider, deps, signal, () => dispatchAndRead(ctx, deps, signal, candidate), circuit);
     if (r.ok) {
       if (i > 0) Object.assign(route, { model: candidate.model, provider: candidate.provider, profile: candidate.profile });
       return r.value;

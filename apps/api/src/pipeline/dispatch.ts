@@ -15,6 +15,8 @@ import type { CallTarget, ChatAdapter, ChatBody, ProviderInfo } from '../provide
 import type { ProviderKeys } from '../tenancy/provider-keys.ts';
 import type { Attempt, CallContext, Candidate } from './context.ts';
 import { noUsage } from '../wire/usage.ts';
+import type { ReadAnswer } from './respond.ts';
+import type { Opening } from './stream.ts';
 
 export interface Dispatched {
   response: OutboundResponse;
@@ -23,6 +25,10 @@ export interface Dispatched {
   target: CallTarget;
   /** The served attempt; the respond stage fills in its usage, latency and outcome. */
   attempt: Attempt;
+  /** A JSON answer as the dispatch policy read and checked it (pipeline/respond.ts `readAnswer`). */
+  answer?: ReadAnswer;
+  /** A stream as the dispatch policy opened it: read up to its first event (pipeline/stream.ts `openStream`). */
+  opening?: Opening;
 }
 
 export interface DispatchDeps {

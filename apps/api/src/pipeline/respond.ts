@@ -50,22 +50,41 @@ function completionText(json: string): string {
   }
 }
 
-export async function respondJson(ctx: CallContext, d: Dispatched, reply: ResponseSink, meter: Meter, idempotency: Idempotency): Promise<void> {
+/** A vendor's JSON answer, read whole and checked against its shape. */
+export interface ReadAnswer {
+  parsed: ParsedCompletion;
+  /** From dispatch to the answer's last byte. */
+  upstreamMs: number;
+}
+
+/**
+ * Reads a dispatched JSON answer whole and checks it is the vendor's shape: a transfer that
+ * fails is the catalogue's transport error, an answer not in the shape a 502 `upstream_invalid`
+ * (never a 200 with what the vendor sent). The dispatch policy calls this before it counts the
+ * vendor as having answered, so both count on the vendor's circuit and may fail over.
+ */
+export async function readAnswer(d: Dispatched): Promise<ReadAnswer> {
   let text: string;
   try {
     text = await d.response.body.text();
   } catch (err) {
+    d.attempt.outcome = 'error';
+    d.attempt.latencyMs = performance.now() - d.startedAt;
     throw transportError(err, d.target.provider.name);
   }
   const upstreamMs = performance.now() - d.startedAt;
-  let parsed: ParsedCompletion;
   try {
-    parsed = d.adapter.parseResponse(text, d.target);
+    return { parsed: d.adapter.parseResponse(text, d.target), upstreamMs };
   } catch (err) {
     d.attempt.outcome = 'error';
-    throw upstreamInvalid(d.target.provider.name, err, text, sentSecrets(d.target)); // a 502, never a 200 with what the vendor sent
+    d.attempt.latencyMs = upstreamMs;
+    throw upstreamInvalid(d.target.provider.name, err, text, sentSecrets(d.target));
   }
-  text = parsed.text;
+}
+
+export async function respondJson(ctx: CallContext, d: Dispatched, reply: ResponseSink, meter: Meter, idempotency: Idempotency): Promise<void> {
+  const { parsed, upstreamMs } = d.answer ?? (await readAnswer(d));
+  const text = parsed.text;
   const usage = parsed.usage ?? estimateUsage(ctx, completionText(text));
   d.attempt.usage = usage;
   d.attempt.latencyMs = upstreamMs;

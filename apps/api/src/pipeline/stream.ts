@@ -1,7 +1,10 @@
 // Stage: respond (stream). Relays the vendor's SSE chunk by chunk as it arrives,
 // keeps the usage chunk for metering (passing it on only if the client asked), and
 // ends with the `optimizer` block on the final chunk before [DONE]. A client that
-// goes away cancels the upstream call; what was delivered is metered.
+// goes away cancels the upstream call; what was delivered is metered. The dispatch policy
+// opens the stream first (`openStream`): nothing is sent until the vendor's first event
+// is read, so a first event not in the vendor's shape, or a vendor error before any
+// content, is a real HTTP error that counts on the vendor's circuit and may fail over.
 import { ApiError } from '../errors.ts';
 import type { Meter } from '../meter/meter.ts';
 import type { ResponseSink } from './sink.ts';
@@ -11,8 +14,10 @@ import { transportError, type Dispatched } from './dispatch.ts';
 import type { Idempotency } from './idempotency.ts';
 import { meterCall } from './meter-call.ts';
 import type { Usage } from '../wire/usage.ts';
-import type { StreamEvent } from '../providers/types.ts';
-import { streamError } from '../providers/vendor-error.ts';
+import type { StreamDecoder, StreamEvent } from '../providers/types.ts';
+import type { BodySink } from '../providers/outbound.ts';
+import { streamError, tryJson, vendorIdentifier, vendorMessage } from '../providers/vendor-error.ts';
+import type { ErrorCode } from '../errors.ts';
 import { sentSecrets } from '../providers/redact.ts';
 import { logInvalid, upstreamInvalid } from '../providers/vendor-shape.ts';
 import { estimateUsage, optimizerBlock, responseHeaders } from './respond.ts';
@@ -40,6 +45,117 @@ function deliveredText(data: string[]): string {
     }
   }
   return out;
+}
+
+/** A stream read up to its first event, before any byte of it goes to the client. */
+export interface Opening {
+  /** The decoder that read the first events: the relay goes on with it. */
+  decoder: StreamDecoder;
+  /** What the first reads decoded to (at least one event), not yet relayed. */
+  events: StreamEvent[];
+  /** Hands the rest of the body to `sink`: what arrived since, then the live body. The body stays paused until the relay resumes it. */
+  attach(sink: BodySink): void;
+}
+
+/** The catalogue's code for an error a vendor reported inside a stream, by the OpenAI error type it carries. */
+const STREAM_ERROR_CODES: Record<string, ErrorCode> = {
+  rate_limit_error: 'upstream_rate_limited',
+  authentication_error: 'upstream_auth',
+  permission_error: 'upstream_auth',
+  invalid_request_error: 'upstream_bad_request',
+  not_found_error: 'upstream_not_found',
+  timeout_error: 'upstream_timeout',
+};
+
+/**
+ * A vendor error reported as a stream's first event, before any content: the catalogue's error
+ * for its type (a 5xx-like `upstream_error` unless the vendor says the key, the rate or the
+ * request is at fault), in our words, with the vendor's type and code only when they are
+ * identifiers that hold no secret the call sent.
+ */
+export function openingError(provider: string, data: string, secrets: readonly string[]): ApiError {
+  const j = tryJson(data) as { error?: { type?: unknown; code?: unknown } } | null;
+  const e = j && typeof j.error === 'object' && j.error !== null ? j.error : {};
+  const type = vendorIdentifier(e.type);
+  const code: ErrorCode = (typeof type === 'string' && STREAM_ERROR_CODES[type]) || 'upstream_error';
+  const clean = (v: string | number | null) => (typeof v === 'string' && secrets.some((x) => x !== '' && v.includes(x)) ? null : v);
+  return new ApiError(code, `${vendorMessage(provider, code)} (reported at the start of its stream)`, { extra: { vendor_type: clean(type), vendor_code: clean(vendorIdentifier(e.code)) } });
+}
+
+/**
+ * Reads a dispatched stream up to its first event and leaves it on `d.opening` for the relay.
+ * Rejects, with nothing sent to the client, when that event is not the vendor's shape (502
+ * `upstream_invalid`), is a vendor error before any content (`openingError`), or when the body
+ * ends before any event (`upstream_error`) or fails (the transport's error); the upstream
+ * request is then given up. The dispatch policy counts these like a 5xx before the first byte.
+ */
+export function openStream(d: Dispatched): Promise<void> {
+  const provider = d.target.provider.name;
+  const body = d.response.body;
+  const decoder = d.adapter.streamDecoder(d.target);
+  return new Promise<void>((resolve, reject) => {
+    // peeking: before the first event; held: after it, until the relay attaches; then forwarded
+    let state = 'peeking' as 'peeking' | 'held' | 'failed' | 'attached';
+    let sink: BodySink | null = null;
+    const pending: Buffer[] = [];
+    let ended = false;
+    let failed: Error | null = null;
+    const fail = (e: ApiError, destroy: boolean) => {
+      state = 'failed';
+      d.attempt.outcome = 'error';
+      d.attempt.latencyMs = performance.now() - d.startedAt;
+      if (destroy) body.destroy();
+      reject(e);
+    };
+    const open = (events: StreamEvent[], atEnd: boolean) => {
+      if (events.length === 0 && !atEnd) return; // nothing whole yet (a comment, a ping, half an event)
+      const content = events.findIndex((ev) => ev.kind === 'chunk');
+      const early = events.find((ev, i) => ev.kind === 'error' && (content < 0 || i < content));
+      if (early?.kind === 'error') return fail(openingError(provider, early.data, sentSecrets(d.target)), !atEnd);
+      if (events.length === 0) return fail(new ApiError('upstream_error', `${provider} ended the stream before sending any event.`), false);
+      state = 'held';
+      body.pause(); // the relay resumes it once it reads
+      d.opening = {
+        decoder: atEnd ? { push: (b) => decoder.push(b), end: () => [] } : decoder, // a decoder is ended once
+        events,
+        attach(s) {
+          state = 'attached';
+          sink = s;
+          for (const buf of pending.splice(0)) s.data(buf);
+          if (failed) s.error(failed);
+          else if (ended) s.end();
+        },
+      };
+      resolve();
+    };
+    body.consume({
+      data: (buf) => {
+        if (state === 'attached') return sink!.data(buf);
+        if (state === 'held') return void pending.push(buf);
+        if (state === 'failed') return;
+        try {
+          open(decoder.push(buf), false);
+        } catch (err) {
+          fail(upstreamInvalid(provider, err, '', sentSecrets(d.target)), true);
+        }
+      },
+      end: () => {
+        ended = true;
+        if (state === 'attached') return sink!.end();
+        if (state !== 'peeking') return;
+        try {
+          open(decoder.end(), true);
+        } catch (err) {
+          fail(upstreamInvalid(provider, err, '', sentSecrets(d.target)), false);
+        }
+      },
+      error: (err) => {
+        if (state === 'attached') return sink!.error(err);
+        if (state === 'held') failed = err;
+        else if (state === 'peeking') fail(transportError(err, provider), false);
+      },
+    });
+  });
 }
 
 /**
@@ -85,7 +201,9 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Respon
     }
   });
 
-  const decoder = d.adapter.streamDecoder(d.target);
+  // the events the dispatch policy read before the head, then the rest of the body
+  const opening: Opening = d.opening ?? { decoder: d.adapter.streamDecoder(d.target), events: [], attach: (sink) => d.response.body.consume(sink) };
+  const decoder = opening.decoder;
   // the guard's placeholders go back to the client's values, chunk by chunk
   const restorer = ctx.guard?.vault.size ? new ChunkRestorer(ctx.guard.vault) : null;
   const delivered: string[] = [];
@@ -142,7 +260,13 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Respon
       }
       resolve();
     };
-    body.consume({
+    try {
+      handle(opening.events);
+    } catch (err) {
+      finish(err, true);
+      body.destroy();
+    }
+    opening.attach({
       data: (buf) => {
         if (settled) return;
         try {
@@ -162,6 +286,7 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Respon
       },
       error: (err) => finish(err),
     });
+    if (!draining) body.resume(); // an opened stream was held paused until now
   });
   res.removeListener('drain', drained);
   socket?.removeListener('drain', drained);
