@@ -277,6 +277,7 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Respon
         }
       },
       end: () => {
+        if (settled) return;
         try {
           handle(decoder.end());
         } catch (err) {
