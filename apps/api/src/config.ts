@@ -94,7 +94,7 @@ export const configSchema = z
     AZURE_OPENAI_API_VERSION: z.string().min(1).default('2024-10-21'),
     /** Addresses admin-registered providers may reach: `any` (design §11: a self-hosted vLLM) or `public-only`. */
     CUSTOM_PROVIDER_ADDRESS_POLICY: z.enum(['any', 'public-only']).default('any'),
-    /** The largest body the data plane (chat completions, embeddings) reads; every other route has a smaller limit (below, docs/decisions.md). */
+    /** The largest body the data plane (chat completions, embeddings) reads, and a bound on every other route's limit (below, docs/decisions.md). */
     BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
     /** The largest body a route without a key reads (signup, login, the email confirmation, the estimate): checked from Content-Length and while it streams. */
     PUBLIC_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024, 'must be at least 1024 (1 KiB)').max(1024 * 1024, 'must be at most 1048576 (1 MiB)').default(8 * 1024),

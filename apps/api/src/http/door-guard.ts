@@ -32,12 +32,12 @@ const DATA_PLANE = new Set(['/v1/chat/completions', '/v1/embeddings']);
 const WEBHOOK = '/v1/billing/webhook';
 const ADMIN_PREFIX = '/v1/admin/';
 
-/** The body limit of a route, by its path. */
+/** The body limit of a route, by its path; BODY_LIMIT_BYTES bounds them all. */
 export function bodyLimitOf(url: string, c: Limits): number {
   if (DATA_PLANE.has(url)) return c.BODY_LIMIT_BYTES;
-  if (url === WEBHOOK) return c.WEBHOOK_BODY_LIMIT_BYTES;
-  if (url in PUBLIC) return c.PUBLIC_BODY_LIMIT_BYTES;
-  return c.CONTROL_BODY_LIMIT_BYTES;
+  if (url === WEBHOOK) return Math.min(c.WEBHOOK_BODY_LIMIT_BYTES, c.BODY_LIMIT_BYTES);
+  if (url in PUBLIC) return Math.min(c.PUBLIC_BODY_LIMIT_BYTES, c.BODY_LIMIT_BYTES);
+  return Math.min(c.CONTROL_BODY_LIMIT_BYTES, c.BODY_LIMIT_BYTES);
 }
 
 /** The door a route counts against before anything else runs, if any. */
@@ -71,6 +71,16 @@ export function closeIfBodyPending(request: FastifyRequest, reply: FastifyReply)
   if (!largeBodyPending(request)) return;
   void reply.header('connection', 'close');
   const socket = request.raw.socket;
+  // no more of it is read from now on, whatever node:http then asks of the socket (it resumes an
+  // unconsumed request to drain it, and a body cut off at its limit was left flowing): each piece
+  // read and dropped would still be a buffer for the garbage collector
+  socket.pause();
+  const handle = (socket as unknown as { _handle?: { readStop?: () => number; readStart?: () => number; reading?: boolean } | null })._handle;
+  if (handle?.readStop) {
+    handle.readStop();
+    handle.reading = false;
+    handle.readStart = () => 0;
+  }
   if (lingering.has(socket)) return;
   lingering.add(socket);
   // node:http ends a `connection: close` answer's socket with destroySoon, after resuming the request to drain it
