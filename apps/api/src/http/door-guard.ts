@@ -51,10 +51,11 @@ export function doorOf(url: string): Exclude<Door, 'bad_key'> | null {
  * REFUSED_BODY_READ announced, or a chunked body of unknown length.
  */
 export function largeBodyPending(request: FastifyRequest): boolean {
-  if (request.raw.complete) return false;
   const te = request.headers['transfer-encoding'];
-  if (te !== undefined && te !== '') return true;
-  return Number(request.headers['content-length'] ?? 0) > REFUSED_BODY_READ;
+  // chunked: whenever the body was not read to its end (refused before or while reading), however
+  // much of it happens to have arrived, so the answer does not depend on the network's timing
+  if (te !== undefined && te !== '') return !request.raw.readableEnded;
+  return !request.raw.complete && Number(request.headers['content-length'] ?? 0) > REFUSED_BODY_READ;
 }
 
 /** How long a connection whose body was left unread stays open after its answer, for the client to read it. */
