@@ -188,7 +188,7 @@ export const configSchema = z
      * Free credit a new tenant gets for tuning on the platform's keys, in USD (docs/decisions.md, Billing):
      * the starting value of the admin's signup setting (PUT /v1/admin/settings/signup), which then rules.
      */
-    BILLING_DEV_ALLOWANCE_USD: z.coerce.number().min(0).max(10_000).default(5),
+    BILLING_DEV_ALLOWANCE_USD: z.coerce.number().min(0).max(10_000).default(25),
     /**
      * The price of a model the catalog does not list, on the platform's keys: `off` (such a model is
      * served only on the tenant's own key; else 400 unknown_model), or `<input>,<output>` USD per

@@ -23,7 +23,7 @@ const SEMANTIC_ENV = { EMBEDDING_MODEL_DIR: modelDir, SEMANTIC_EMBED_TIMEOUT_MS:
 type Block = { cache_hit: boolean; baseline_cost: number; served_cost: number; actual_cost: number; exploration_cost: number; saving: number };
 type Answer = { status: number; cache: string | null; kind: string | null; json: { choices: { message: { content: string } }[]; optimizer: Block } };
 
-async function setSemantic(url: string, key: string, cache: Record<string, unknown> = { semantic: true, ttl_seconds: 600 }) {
+async function setSemantic(url: string, key: string, cache: Record<string, unknown> = { semantic: true, exact: false, ttl_seconds: 600 }) {
   const r = await fetch(`${url}/v1/settings/routing`, { method: 'PUT', headers: authed(key), body: JSON.stringify({ cache }) });
   expect(r.status).toBe(200);
 }

@@ -48,7 +48,7 @@ describe('clients type-check against the server', () => {
   const wrong: [file: string, door: string, message: RegExp][] = [
     ['wrong-trpc.ts', 'a tRPC input (calls)', /not assignable to type 'number'/],
     ['wrong-trpc-billing.ts', 'a tRPC input (top-up)', /not assignable to type 'number'/],
-    ['wrong-trpc-capture.ts', 'a tRPC input (capture settings)', /"everything"' is not assignable to type '"none" \| "metadata" \| "full"/],
+    ['wrong-trpc-capture.ts', 'a tRPC input (capture settings)', /"everything"' is not assignable to type '(NonNullable<)?"none" \| "metadata" \| "full"/],
     ['wrong-gql.ts', "a GraphQL document's variable (workflow detail)", /not assignable to type 'string'/],
     ['wrong-gql-recordings.ts', "a GraphQL document's variable (recordings)", /not assignable to type 'number'/],
   ];
