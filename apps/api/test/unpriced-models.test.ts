@@ -58,6 +58,18 @@ describe('a model the catalog does not list, on the platform key', { timeout: 60
     expect(await ledgerCharged(rig.gw, t.account_id)).toBe(0);
   });
 
+  it('refuses a name longer than any model id before comparing it with the catalog, and does not echo it', async () => {
+    const t = await signup(rig.gw);
+    const huge = 'gpt-' + 'a'.repeat(1024 * 1024);
+    for (const r of [await chat(rig.gw, t.api_key, huge), await embed(rig.gw, t.api_key, huge)]) {
+      expect(r.status).toBe(400);
+      const text = await r.text();
+      expect(text.length).toBeLessThan(1000);
+      expect(JSON.parse(text)).toMatchObject({ error: { code: 'invalid_request', param: 'model' } });
+    }
+    expect(rig.vendor.requests).toHaveLength(0);
+  });
+
   it('is served and charged as its catalog model through an alias; the vendor receives the name sent', async () => {
     const t = await signup(rig.gw);
     const put = await admin(rig.gw, 'PUT', '/v1/admin/catalog-aliases/gpt-4o-mini-2024-07-18', { model: 'gpt-4o-mini' });

@@ -9,12 +9,10 @@ import { parseWith } from '../http/validate.ts';
 import type { CallContext } from './context.ts';
 import { rememberText } from '../wire/serialized.ts';
 import { unstorable, unstorablePath } from '../meter/storable.ts';
+import { assertModelName } from '../providers/model-id.ts';
 
 /** Wrapped so a failure names the field as the client wrote it: optimizer.run.seq. */
 const annotated = z.object({ optimizer: optimizerAnnotation });
-
-/** A model name is printable ASCII: it is echoed in a response header, where CR, LF, NUL or a non-Latin-1 character would fail or split it. */
-const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/;
 
 function invalid(message: string, param: string): never {
   throw new ApiError('invalid_request', message, { param });
@@ -78,7 +76,7 @@ export function annotate(ctx: CallContext, raw: unknown, text?: string): void {
   const { optimizer, ...forwarded } = raw as Record<string, unknown>;
   const { model, messages, stream, stream_options } = forwarded;
   if (typeof model !== 'string' || model.length === 0) invalid('model: a model name (or "auto") is required.', 'model');
-  if (NOT_PRINTABLE_ASCII.test(model)) invalid('model: a model name is printable ASCII (no CR, LF, NUL or other control or non-ASCII characters).', 'model');
+  assertModelName(model);
   if (!Array.isArray(messages) || messages.length === 0) invalid('messages: at least one message is required.', 'messages');
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i] as { role?: unknown } | null;

@@ -13,7 +13,7 @@ import { ApiError } from '../errors.ts';
 import { toApiError } from '../http/error-handler.ts';
 import { parseWith } from '../http/validate.ts';
 import { embeddingAdapterFor } from '../providers/embedding-adapters.ts';
-import { assertModelId } from '../providers/model-id.ts';
+import { assertModelId, assertModelName } from '../providers/model-id.ts';
 import { redactError, sentSecrets } from '../providers/redact.ts';
 import type { CallTarget, EmbeddingAdapter, EmbeddingAnswer, EmbeddingInput, ParsedEmbeddings } from '../providers/types.ts';
 import type { Services } from '../services.ts';
@@ -82,15 +82,12 @@ export function embeddingsResponse(parsed: ParsedEmbeddings, model: string, usag
   };
 }
 
-/** A model name is printable ASCII, as on chat (pipeline/annotate.ts): it is echoed in a response header and kept in the call's record. */
-const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/;
-
 /**
  * The fields that name something cannot hold NUL or a lone surrogate (PostgreSQL cannot store
  * them, and the call's record keeps the model). The input is text to embed: it may hold anything.
  */
 function refuseUnnamable(body: EmbeddingsBody): void {
-  if (NOT_PRINTABLE_ASCII.test(body.model)) throw new ApiError('invalid_request', 'model: a model name is printable ASCII (no CR, LF, NUL or other control or non-ASCII characters).', { param: 'model' });
+  assertModelName(body.model);
   if (body.user !== undefined && unstorable(body.user)) throw new ApiError('invalid_request', 'user: NUL and unpaired UTF-16 surrogates (\\u0000, \\ud800…) cannot be stored; this field names something and cannot hold them.', { param: 'user' });
 }
 

@@ -8,11 +8,11 @@ import { ApiError } from '../errors.ts';
 
 /** One segment: starts with a letter or digit, then letters, digits and `. _ - : @ +`. */
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._:@+-]*$/;
-const MAX_LENGTH = 256;
+export const MAX_MODEL_NAME_LENGTH = 256;
 
 /** True when `model` is segments of identifier characters joined by single slashes. */
 export function isModelId(model: string): boolean {
-  if (model.length === 0 || model.length > MAX_LENGTH) return false;
+  if (model.length === 0 || model.length > MAX_MODEL_NAME_LENGTH) return false;
   for (const segment of model.split('/')) if (!SEGMENT.test(segment)) return false;
   return true;
 }
@@ -33,4 +33,17 @@ export function modelSegment(model: string): string {
 /** The name as a path of segments (slashes kept), once checked. */
 export function modelPath(model: string): string {
   return assertModelId(model).split('/').map(encodeURIComponent).join('/');
+}
+
+/** A model name is printable ASCII: it is echoed in a response header, where CR, LF, NUL or a non-Latin-1 character would fail or split it. */
+const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/;
+
+/**
+ * Refuses (400, param `model`) a requested name no model can have, before anything reads it:
+ * longer than an identifier may be (a long name would be echoed in the refusal and compared
+ * against every catalog name), or not printable ASCII. Chat and embeddings both ask this first.
+ */
+export function assertModelName(model: string): void {
+  if (model.length > MAX_MODEL_NAME_LENGTH) throw new ApiError('invalid_request', `model: a model name is at most ${MAX_MODEL_NAME_LENGTH} characters.`, { param: 'model' });
+  if (NOT_PRINTABLE_ASCII.test(model)) throw new ApiError('invalid_request', 'model: a model name is printable ASCII (no CR, LF, NUL or other control or non-ASCII characters).', { param: 'model' });
 }
