@@ -11,7 +11,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIMock, type MockVendor } from '@optimizer/mock-providers';
 import { seedDataDir, startGateway, testDatabase, type TestDatabase, type TestGateway } from './support/gateway.ts';
-import { spawnGateway } from './support/process.ts';
+import { rssBytes, settledRss, spawnGateway } from './support/process.ts';
 import { openRaw, type RawConnection } from './support/raw-http.ts';
 import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
 import { PLATFORM_KEY } from './support/vendor.ts';
@@ -22,28 +22,12 @@ const BODY_BYTES = 10 * 1024 * 1024;
 const PER_DOOR = 20;
 const PIECE = Buffer.alloc(256 * 1024, 'x');
 
-function rssBytes(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return Number(m![1]) * 1024;
-}
 
 /** Bytes the process has read through read-like system calls, sockets included (/proc/<pid>/io). */
 function bytesRead(pid: number): number {
   return Number(/rchar: (\d+)/.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))![1]);
 }
 
-/** The process's RSS once it has stopped moving. */
-async function settledRss(pid: number): Promise<number> {
-  const samples: number[] = [];
-  const until = Date.now() + 20_000;
-  for (;;) {
-    samples.push(rssBytes(pid));
-    const last = samples.slice(-5);
-    if (last.length === 5 && Math.max(...last) - Math.min(...last) < 1024 * 1024) return last[4]!;
-    if (Date.now() > until) return samples.at(-1)!;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 /** Writes the body (framed as chunks when `chunked`) until it is all sent or the server closed. */
 async function sendBody(c: RawConnection, chunked: boolean): Promise<void> {

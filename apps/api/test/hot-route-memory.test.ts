@@ -3,14 +3,14 @@
 // read, before they send a byte of it; they then try to send it all, and the process's
 // resident memory (read from /proc, the gateway running as its own process) grows by
 // less than 50 MB. Both doors: the socket path and node:http with Fastify.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIMock, type MockVendor } from '@optimizer/mock-providers';
 import { seedDataDir, testDatabase, type TestDatabase } from './support/gateway.ts';
-import { spawnGateway } from './support/process.ts';
+import { rssBytes, settledRss, spawnGateway } from './support/process.ts';
 import { chatRequest, openRaw, type RawConnection } from './support/raw-http.ts';
 import { PLATFORM_KEY } from './support/vendor.ts';
 
@@ -29,23 +29,7 @@ afterAll(async () => {
   await db.drop();
 });
 
-function rssBytes(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return Number(m![1]) * 1024;
-}
 
-/** The process's RSS once it has stopped moving (boot work such as loading models may still be going on). */
-async function settledRss(pid: number): Promise<number> {
-  const samples: number[] = [];
-  const until = Date.now() + 20_000;
-  for (;;) {
-    samples.push(rssBytes(pid));
-    const last = samples.slice(-5);
-    if (last.length === 5 && Math.max(...last) - Math.min(...last) < 1024 * 1024) return last[4]!;
-    if (Date.now() > until) return samples.at(-1)!;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 /** Writes `bytes` of body in 1 MiB pieces, waiting for the socket to drain between them. */
 async function sendBody(c: RawConnection, bytes: number): Promise<void> {

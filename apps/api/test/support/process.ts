@@ -2,6 +2,7 @@
 // multi-replica tests.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fastPathEnv, generousDoorsEnv, unlistedPriceEnv } from './gateway.ts';
 
@@ -58,4 +59,22 @@ export async function spawnGateway(env: Record<string, string>): Promise<Gateway
     });
   });
   return { url, proc, output: () => out, exited, kill: (s) => proc.kill(s) };
+}
+
+export function rssBytes(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(m![1]) * 1024;
+}
+
+/** A process's RSS once it has stopped moving (boot work such as loading models, or a burst's garbage, may still be settling). */
+export async function settledRss(pid: number): Promise<number> {
+  const samples: number[] = [];
+  const until = Date.now() + 20_000;
+  for (;;) {
+    samples.push(rssBytes(pid));
+    const last = samples.slice(-5);
+    if (last.length === 5 && Math.max(...last) - Math.min(...last) < 1024 * 1024) return last[4]!;
+    if (Date.now() > until) return samples.at(-1)!;
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
