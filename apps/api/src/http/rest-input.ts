@@ -30,9 +30,12 @@ export function restInput<S extends z.ZodType>(schema: S, request: FastifyReques
 
 /**
  * Data-plane routes whose bodies may carry any text (message content, a vendor's answer);
- * what they keep is made storable where it is kept (see docs/decisions.md).
+ * what they keep is made storable where it is kept (see docs/decisions.md). The payment
+ * processor's webhook too: its signature authenticates the body, and a signed event whose
+ * customer name held such text must still be credited (it keeps only ids and amounts), not
+ * refused and retried for days.
  */
-const FREE_TEXT_BODIES = new Set(['/v1/chat/completions', '/v1/completions', '/v1/responses', '/v1/embeddings', '/v1/outcomes']);
+const FREE_TEXT_BODIES = new Set(['/v1/chat/completions', '/v1/completions', '/v1/responses', '/v1/embeddings', '/v1/outcomes', '/v1/billing/webhook']);
 /** Doors that answer in their own shape and check their own inputs (tRPC, GraphQL). */
 const OWN_SHAPE = /^\/(trpc|graphql)(\/|$)/;
 
