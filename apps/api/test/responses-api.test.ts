@@ -150,6 +150,29 @@ describe.each([openai, anthropic].map((p) => [p.provider, p] as const))('POST /v
     expectOptimizerBlock(done.response.optimizer);
   });
 
+  it('ends a stream the vendor breaks mid-way with an error event and response.failed, on which the SDK throws', async () => {
+    const r = await fetch(`${gw.url}/v1/responses`, { method: 'POST', headers: authed(tenant.api_key), body: JSON.stringify({ model: p.faultModel('error-in-stream'), input: 'Break, please', stream: true }) });
+    expect(r.status).toBe(200);
+    const events = (await r.text())
+      .split('\n\n')
+      .filter((e) => e.trim() !== '')
+      .map((e) => ({ name: /^event: (.+)$/m.exec(e)![1], data: JSON.parse(/^data: (.+)$/m.exec(e)![1]!) as Event }));
+    expect(events.every((e) => e.name === e.data.type)).toBe(true);
+    expect(events[0]!.name).toBe('response.created');
+    expect(events.slice(-2).map((e) => e.name)).toEqual(['error', 'response.failed']);
+    expect(events.at(-2)!.data.error).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+    expect(events.at(-1)!.data.response).toMatchObject({ status: 'failed', error: { code: expect.any(String) } });
+
+    const stream = await client.responses.create({ model: p.faultModel('error-in-stream'), input: 'Break again', stream: true });
+    await expect(
+      (async () => {
+        for await (const _ of stream) {
+          /* drain until the error event */
+        }
+      })(),
+    ).rejects.toThrow();
+  });
+
   it('answers in the JSON schema of text.format', async () => {
     mock.script({ content: JSON.stringify(REPORT), finish_reason: 'stop' });
     const r = await client.responses.create({ model: p.model, input: 'Report the weather in Oslo', text: { format: { type: 'json_schema', name: 'report', schema: REPORT_SCHEMA, strict: true } } });
