@@ -124,7 +124,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerAdminCatalogRoutes(app, services);
   registerAdminSignupRoutes(app, services);
   registerAdminMeterRoutes(app, services);
-  const completion = registerPipelineRoutes(app, services);
+  const hot = registerPipelineRoutes(app, services);
   registerCallRoutes(app, services);
   registerWorkflowRoutes(app, services);
   registerReportRoutes(app, services);
@@ -153,7 +153,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     metrics: services.metrics,
     cachedKey: (key) => services.keys.cached(key),
     resolveKey: (key) => services.keys.resolve(key),
-    completion,
+    completion: hot.completion,
+    responses: hot.responses,
     written: () => services.meter.written(),
     closing: () => closing,
     doors: services.doors,

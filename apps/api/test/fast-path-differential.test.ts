@@ -1,5 +1,5 @@
 // The socket path against its reference, property-tested: fast-check generates requests
-// to the hot route, well-formed and not (request line, Host, Content-Type, the key,
+// to the hot routes (chat completions and the Responses API), well-formed and not (request line, Host, Content-Type, the key,
 // Content-Length and chunked framing, Connection, Expect, odd and forbidden header
 // bytes, bodies valid, invalid, deep or not UTF-8, truncated or overlong, written at
 // once or in two pieces, alone or pipelined behind a well-formed request), and each is sent over a raw socket to two gateways alike but
@@ -30,6 +30,7 @@ afterAll(async () => {
 });
 
 const OK_LINE = 'POST /v1/chat/completions HTTP/1.1';
+const RESPONSES_LINE = 'POST /v1/responses HTTP/1.1';
 const lines = [
   ...Array<string>(12).fill(OK_LINE),
   'POST /v1/chat/completions HTTP/1.0',
@@ -45,6 +46,11 @@ const lines = [
   'POST http://x/v1/chat/completions HTTP/1.1',
   'POST /v1/chat/completions',
   'BREW /coffee HTCPCP/1.0',
+  // the Responses API's route, the other hot route (its body's messages become `input` items)
+  ...Array<string>(6).fill(RESPONSES_LINE),
+  'POST /v1/responses/ HTTP/1.1',
+  'POST /v1/response HTTP/1.1',
+  'POST /v1/responses HTTP/1.0',
 ];
 const models = ['gpt-4o-mini', 'gpt-4o-mini', 'gpt-4o-mini', 'gpt-4o', 'no-such-model', '', 'gpt-4o-mini\r\nx-evil: 1', 'gpt-4o-mini\u0000', 'gpt-4o-mini\t', 'openai/gpt-4o-mini', 'gpt-4o-mini\u00e9', 'openai/gpt-4o-mini\u2028', 'openai/caf\u00e9', 'openai/\u{1F600}'];
 const extras = [
@@ -148,7 +154,9 @@ function render(c: Case, key: string, mark: string): { bytes: Buffer; truncated:
     spaced: `Bearer  ${key}  `,
   };
   if (auth[c.auth] !== null) h.push(`${name('Authorization')}: ${auth[c.auth]}`);
-  let body = Buffer.from(c.body.toString('latin1').replace(MARK, mark), 'latin1');
+  let text = c.body.toString('latin1').replace(MARK, mark);
+  if (c.line.includes('/v1/responses')) text = text.replace('"messages":', '"input":');
+  let body = Buffer.from(text, 'latin1');
   let truncated = false;
   const chunked = c.te === 'chunked' || c.te === 'chunked-and-length';
   if (chunked) body = Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from('\r\n0\r\n\r\n')]);

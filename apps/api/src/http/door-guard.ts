@@ -28,7 +28,7 @@ const PUBLIC: Record<string, Exclude<Door, 'bad_key' | 'admin'> | null> = {
   '/v1/logout': null,
   '/v1/estimate': 'estimate',
 };
-const DATA_PLANE = new Set(['/v1/chat/completions', '/v1/embeddings']);
+const DATA_PLANE = new Set(['/v1/chat/completions', '/v1/responses', '/v1/embeddings']);
 const WEBHOOK = '/v1/billing/webhook';
 const ADMIN_PREFIX = '/v1/admin/';
 

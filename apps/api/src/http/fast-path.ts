@@ -1,7 +1,7 @@
 // The data plane's hot path, in front of Fastify. A well-formed
-// `POST /v1/chat/completions` (JSON body with a Content-Length within the limit), read
-// off the socket by fast-server.ts, is served here: bearer auth from memory, body
-// parsed once, then the same pipeline handler the Fastify route runs, with a small
+// `POST /v1/chat/completions` or `POST /v1/responses` (JSON body with a Content-Length
+// within the limit), read off the socket by fast-server.ts, is served here: bearer auth
+// from memory, body parsed once, then the same pipeline handler the Fastify route runs, with a small
 // reply object that answers exactly as Fastify would (status, headers, error envelope,
 // log line). Anything else, including every malformed variant of that request, goes to
 // Fastify, whose route and error handling stay the reference. See docs/decisions.md.
@@ -11,7 +11,7 @@ import type { Principal } from '../tenancy/key-cache.ts';
 import { TENANT_KEY_PREFIX } from '../security/secrets.ts';
 import type { Metrics } from './metrics.ts';
 import { toApiError } from './error-handler.ts';
-import type { FastHandler, FastRequest, FastResponse } from './fast-server.ts';
+import type { FastHandler, FastRequest, FastResponse, HotPath } from './fast-server.ts';
 import type { PipelineHandler, PipelineRequest, ResponseSink } from '../pipeline/sink.ts';
 import { parseJsonBody } from './json-body.ts';
 import { clientAddress, type DoorThrottle } from '../limits/door-throttle.ts';
@@ -120,6 +120,8 @@ export interface FastPathDeps {
   cachedKey: (key: string) => Principal | null | undefined;
   resolveKey: (key: string) => Promise<Principal | null>;
   completion: PipelineHandler;
+  /** POST /v1/responses: the Responses API on the completion pipeline. */
+  responses: PipelineHandler;
   /** Settles when every metering line recorded so far is written; null when they are (see RawReply). */
   written: () => Promise<void> | null;
   /** True once the server is closing: Fastify then answers 503 itself. */
@@ -130,7 +132,6 @@ export interface FastPathDeps {
   trustProxy?: boolean;
 }
 
-const ROUTE = '/v1/chat/completions';
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /** Whether a Content-Type is JSON, as Fastify's `application/json` parser matches it. */
@@ -172,9 +173,9 @@ export class FastPath implements FastHandler {
     });
   }
 
-  refuse(err: unknown, h: Record<string, string>, res: FastResponse): void {
+  refuse(err: unknown, h: Record<string, string>, res: FastResponse, path: HotPath): void {
     const reply = new RawReply(res, performance.now(), this.#d.written);
-    res.once('finish', () => this.#d.metrics.incRoute(ROUTE, res.statusCode));
+    res.once('finish', () => this.#d.metrics.incRoute(path, res.statusCode));
     reply.header('connection', 'close'); // the body is not read (see fast-server.ts)
     const reqId = reqIdOf(h);
     // a wrong key answered here (not handed to Fastify, which counts its own) counts against the address
@@ -194,7 +195,7 @@ export class FastPath implements FastHandler {
     const h = req.headers;
     const reply = new RawReply(res, performance.now(), this.#d.written);
     const reqId = reqIdOf(h);
-    res.once('finish', () => this.#d.metrics.incRoute(ROUTE, res.statusCode));
+    res.once('finish', () => this.#d.metrics.incRoute(req.path, res.statusCode));
     const request: PipelineRequest = { headers: h, body: undefined, principal: req.principal };
     const fail = (err: unknown) => this.#fail(err, reqId, reply);
     try {
@@ -205,7 +206,7 @@ export class FastPath implements FastHandler {
       reply.header('connection', 'close');
       return fail(err);
     }
-    this.#d.completion(request, reply).catch(fail);
+    (req.path === '/v1/responses' ? this.#d.responses : this.#d.completion)(request, reply).catch(fail);
   }
 
   #fail(err: unknown, reqId: string, reply: RawReply): void {

@@ -1,6 +1,6 @@
-// The listening server: node:http with the data plane's hot route read straight off the
+// The listening server: node:http with the data plane's hot routes read straight off the
 // socket. A connection's requests are parsed here while each is a plain, well-formed
-// `POST /v1/chat/completions` (HTTP/1.1, one Content-Length, JSON, no Expect, Upgrade
+// `POST /v1/chat/completions` or `POST /v1/responses` (HTTP/1.1, one Content-Length, JSON, no Expect, Upgrade
 // or Transfer-Encoding, no repeated header) and answered through FastResponse. The
 // first request that is anything else hands the connection, from that request's first
 // byte, to node:http and Fastify for good, so their parser and routes stay the
@@ -13,8 +13,9 @@ import type { Socket } from 'node:net';
 import type { Principal } from '../tenancy/key-cache.ts';
 import { failConnection } from './client-error.ts';
 
-/** A parsed hot-route request: lower-case header names, the body as text, the key's owner. */
+/** A parsed hot-route request: its path, lower-case header names, the body as text, the key's owner. */
 export interface FastRequest {
+  path: HotPath;
   headers: Record<string, string>;
   body: string;
   principal: Principal;
@@ -30,10 +31,25 @@ export interface FastHandler {
   authenticate(headers: Record<string, string>, remoteAddress?: string): Principal | Promise<Principal>;
   serve(request: FastRequest, res: FastResponse): void;
   /** Answers a request refused at its head (the reply closes the connection). */
-  refuse(err: unknown, headers: Record<string, string>, res: FastResponse): void;
+  refuse(err: unknown, headers: Record<string, string>, res: FastResponse, path: HotPath): void;
 }
 
-const REQUEST_LINE = 'POST /v1/chat/completions HTTP/1.1\r\n';
+/** The routes read off the socket. */
+export const HOT_PATHS = ['/v1/chat/completions', '/v1/responses'] as const;
+export type HotPath = (typeof HOT_PATHS)[number];
+const REQUEST_LINES = HOT_PATHS.map((path) => ({ path, line: `POST ${path} HTTP/1.1\r\n` }));
+
+/**
+ * The hot route whose request line the buffer starts with; undefined while the bytes so far
+ * begin one without completing it; null when they begin none (the request goes to node:http).
+ */
+function requestLineOf(buf: Buffer): { path: HotPath; line: string } | null | undefined {
+  for (const r of REQUEST_LINES) {
+    const prefix = Math.min(buf.length, r.line.length);
+    if (buf.toString('latin1', 0, prefix) === r.line.slice(0, prefix)) return buf.length >= r.line.length ? r : undefined;
+  }
+  return null;
+}
 /** Heads larger than this go to node:http, whose limit (16 KiB, counted its own way) then decides. */
 const MAX_HEAD = 8 * 1024;
 const MAX_HEADERS = 100;
@@ -189,6 +205,7 @@ interface ServerDeps {
 
 /** A request whose head is read: its key being checked, or its body arriving. */
 interface Pending {
+  path: HotPath;
   headers: Record<string, string>;
   handler: FastHandler;
   /** Where the body starts in the buffer. */
@@ -342,18 +359,19 @@ class FastConnection {
   #next(): void {
     if (this.#pending === null) {
       const buf = this.#joined();
-      const prefix = Math.min(buf.length, REQUEST_LINE.length);
-      if (buf.toString('latin1', 0, prefix) !== REQUEST_LINE.slice(0, prefix)) return this.#handOff();
+      const request = requestLineOf(buf);
+      if (request === null) return this.#handOff();
+      if (request === undefined) return; // the request line is still arriving
       const end = buf.indexOf('\r\n\r\n');
       if (end < 0 || end > MAX_HEAD) {
         if (buf.length > MAX_HEAD) this.#handOff();
         return;
       }
-      const headers = parseHeaders(buf.toString('latin1', REQUEST_LINE.length, end));
+      const headers = parseHeaders(buf.toString('latin1', request.line.length, end));
       const handler = this.#d.handler();
       const length = headers === null ? NaN : Number(headers['content-length']);
       if (headers === null || handler === null || !(length <= this.#d.bodyLimit()) || !handler.accepts(headers)) return this.#handOff();
-      const pending: Pending = { headers, handler, start: end + 4, length, principal: null };
+      const pending: Pending = { path: request.path, headers, handler, start: end + 4, length, principal: null };
       this.#pending = pending;
       // The key is checked now, before any of the body is kept (see #refused).
       let principal: Principal | Promise<Principal>;
@@ -378,7 +396,7 @@ class FastConnection {
       }
       pending.principal = principal;
     }
-    const { headers, handler, start, length, principal } = this.#pending;
+    const { path, headers, handler, start, length, principal } = this.#pending;
     if (principal === null || this.#size < start + length) return; // the key is being checked, or the body is still arriving
     const buf = this.#joined();
     const body = buf.toString('utf8', start, start + length);
@@ -389,7 +407,7 @@ class FastConnection {
     this.#requestStart = 0; // no deadline while an answer is made: it may stream for as long as the vendor does
     const res = new FastResponse(this);
     this.#response = res;
-    handler.serve({ headers, body, principal }, res);
+    handler.serve({ path, headers, body, principal }, res);
   }
 
   /**
@@ -400,7 +418,7 @@ class FastConnection {
    * answer as they always have (401 at once, the small body dropped, the connection kept).
    */
   #refused(err: unknown): void {
-    const { headers, handler, start, length } = this.#pending!;
+    const { path, headers, handler, start, length } = this.#pending!;
     if (length <= REFUSED_BODY_READ || this.#size >= start + length) return this.#handOff();
     this.socket.pause();
     this.#pending = null;
@@ -411,7 +429,7 @@ class FastConnection {
     this.#linger = true;
     const res = new FastResponse(this);
     this.#response = res;
-    handler.refuse(err, headers, res);
+    handler.refuse(err, headers, res, path);
   }
 
   /** Gives the connection, unread bytes first, to node:http for good. */

@@ -74,6 +74,7 @@ import { signupConfirmRequest } from '../routes/signup.ts';
 import { signupSettingsSchema, signupSettingsWrite } from '../tenancy/signup-settings.ts';
 import { errorCatalogue, type ErrorCode } from '../errors.ts';
 import { embeddingsBodySchema } from '../pipeline/embeddings.ts';
+import { responsesRequestSchema } from '../wire/responses-request.ts';
 
 export const OPENAPI_PATH = '/v1/openapi.json';
 
@@ -608,6 +609,40 @@ export const operations: Operation[] = [
         description: "OpenAI's chat.completion, as the vendor answered it (translated for non-OpenAI vendors), with the optimizer block.",
         properties: { id: str, object: { const: 'chat.completion' }, created: { type: 'integer' }, model: str, choices: { type: 'array', items: { type: 'object' } }, usage: { type: 'object' }, optimizer: ref('OptimizerBlock') },
         required: ['object', 'choices', 'optimizer'],
+        additionalProperties: true,
+      },
+      headers: { 'Idempotent-Replayed': { description: '`true` on an answer replayed for a repeated Idempotency-Key.', schema: str } },
+    },
+    errors: [...upstream, 'wallet_empty', 'dev_allowance_exhausted', 'spend_cap_reached', 'subscription_required', 'idempotency_in_flight', 'idempotency_mismatch', 'prompt_injection_blocked', 'json_too_deep', 'conflict'],
+  },
+  {
+    method: 'post',
+    path: '/v1/responses',
+    tag: 'Gateway',
+    summary: "Create a response (OpenAI's Responses API), optimized",
+    description:
+      'The Responses API on the chat-completions pipeline (routing, caches, guard, metering, idempotency, budget): `input` (a string, or message, function_call and function_call_output items), `instructions`, function `tools`, `tool_choice`, `text.format` (json_schema or json_object), `max_output_tokens`, `temperature`, `top_p`, `metadata` and `stream` are translated for every vendor as chat completions are. The annotation is the `optimizer` field or `metadata.optimizer` (a JSON string). The gateway keeps no responses: `previous_response_id`, `conversation`, `store: true`, item references and built-in tools (web_search, file_search, …) are refused with a 400 naming the field. The answer is a `response` object (id `resp_<call id>`) with an `optimizer` block; with `stream: true`, the typed events, the `optimizer` block on `response.completed`.',
+    auth: 'tenant',
+    input: { schema: responsesRequestSchema, from: 'body', bodyError: 'invalid_request' },
+    headers: [idempotencyKey, providerKey],
+    ok: {
+      status: 200,
+      description: 'The response, or its event stream.',
+      content: 'stream',
+      schema: {
+        type: 'object',
+        description: "OpenAI's response object: output items (a message with output_text, function_call items), usage in input/output tokens, and the optimizer block.",
+        properties: {
+          id: str,
+          object: { const: 'response' },
+          created_at: { type: 'integer' },
+          status: { type: 'string', enum: ['completed', 'incomplete', 'failed'] },
+          model: str,
+          output: { type: 'array', items: { type: 'object' } },
+          usage: { type: 'object' },
+          optimizer: ref('OptimizerBlock'),
+        },
+        required: ['id', 'object', 'status', 'output', 'optimizer'],
         additionalProperties: true,
       },
       headers: { 'Idempotent-Replayed': { description: '`true` on an answer replayed for a repeated Idempotency-Key.', schema: str } },
