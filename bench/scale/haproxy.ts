@@ -39,6 +39,10 @@ defaults
 
 frontend gateway
     bind 127.0.0.1:${port}
+    # the replicas throttle the doors without a key per client address (TRUST_PROXY): the
+    # balancer replaces whatever X-Forwarded-For a client sent with the address it saw
+    http-request del-header X-Forwarded-For
+    option forwardfor
     default_backend replicas
 
 backend replicas

@@ -47,6 +47,8 @@ export async function startReplica(n: number, c: ClusterEnv, secrets: Record<str
       NODE_ENV: 'production',
       PORT: String(port),
       HOST: '127.0.0.1',
+      // behind the balancer: the client's address is the one it puts in X-Forwarded-For
+      TRUST_PROXY: 'true',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       DATABASE_URL: c.databaseUrl,
