@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIMock, type MockVendor } from '@optimizer/mock-providers';
 import { seedDataDir, startGateway, testDatabase, type TestDatabase, type TestGateway } from './support/gateway.ts';
 import { rssBytes, settledRss, spawnGateway } from './support/process.ts';
-import { openRaw, type RawConnection } from './support/raw-http.ts';
+import { drainedOrClosed, openRaw, type RawConnection } from './support/raw-http.ts';
 import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
 import { PLATFORM_KEY } from './support/vendor.ts';
 
@@ -34,13 +34,7 @@ async function sendBody(c: RawConnection, chunked: boolean): Promise<void> {
   for (let sent = 0; sent < BODY_BYTES && !c.closed() && c.socket.writable; sent += PIECE.length) {
     const piece = chunked ? Buffer.concat([Buffer.from(`${PIECE.length.toString(16)}\r\n`), PIECE, Buffer.from('\r\n')]) : PIECE;
     if (!c.socket.write(piece)) {
-      await new Promise<void>((r) => {
-        const done = () => {
-          c.socket.off('drain', done).off('close', done);
-          r();
-        };
-        c.socket.on('drain', done).on('close', done);
-      });
+      await drainedOrClosed(c.socket);
     }
   }
   if (chunked && !c.closed() && c.socket.writable) c.socket.write('0\r\n\r\n');

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIMock, type MockVendor } from '@optimizer/mock-providers';
 import { seedDataDir, testDatabase, type TestDatabase } from './support/gateway.ts';
 import { rssBytes, settledRss, spawnGateway } from './support/process.ts';
-import { chatRequest, openRaw, type RawConnection } from './support/raw-http.ts';
+import { chatRequest, drainedOrClosed, openRaw, type RawConnection } from './support/raw-http.ts';
 import { PLATFORM_KEY } from './support/vendor.ts';
 
 const CONNECTIONS = 30;
@@ -36,13 +36,7 @@ async function sendBody(c: RawConnection, bytes: number): Promise<void> {
   for (let sent = 0; sent < bytes && !c.closed(); sent += CHUNK.length) {
     const piece = CHUNK.subarray(0, Math.min(CHUNK.length, bytes - sent));
     if (!c.socket.write(piece)) {
-      await new Promise<void>((r) => {
-        const done = () => {
-          c.socket.off('drain', done).off('close', done);
-          r();
-        };
-        c.socket.on('drain', done).on('close', done);
-      });
+      await drainedOrClosed(c.socket);
     }
   }
 }

@@ -94,3 +94,14 @@ export function chatRequest(opts: { key?: string; body: string; extra?: string; 
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Resolves once the socket has room again, or has closed (a server that refused a body may close mid-write). */
+export function drainedOrClosed(socket: Socket): Promise<void> {
+  return new Promise<void>((r) => {
+    const done = () => {
+      socket.off('drain', done).off('close', done);
+      r();
+    };
+    socket.on('drain', done).on('close', done);
+  });
+}
