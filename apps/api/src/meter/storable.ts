@@ -47,22 +47,24 @@ export function storableJson(row: unknown): string {
 }
 
 /**
- * The path (`a.b.0.c`) of the first string under `value` (or key, named by its parent's path)
- * PostgreSQL cannot store; null when there is none. `prefix` names `value` itself.
+ * The path (`a.b.0.c`) of the first string under `value` PostgreSQL cannot store; null when
+ * there is none. `prefix` names `value` itself (empty: paths start at its fields). A bad key is
+ * named by its parent's path, or at the top by itself made printable.
  */
-export function unstorablePath(value: unknown, prefix: string): string | null {
+export function unstorablePath(value: unknown, prefix = ''): string | null {
+  const at = (k: string | number) => (prefix ? `${prefix}.${k}` : String(k));
   if (typeof value === 'string') return unstorable(value) ? prefix : null;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const p = unstorablePath(value[i], `${prefix}.${i}`);
+      const p = unstorablePath(value[i], at(i));
       if (p !== null) return p;
     }
     return null;
   }
   if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
-      if (unstorable(k)) return prefix;
-      const p = unstorablePath(v, `${prefix}.${k}`);
+      if (unstorable(k)) return prefix || storableText(k);
+      const p = unstorablePath(v, at(k));
       if (p !== null) return p;
     }
   }
