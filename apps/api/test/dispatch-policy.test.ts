@@ -2,7 +2,7 @@
 // cross-vendor chain with a `failover` event; every attempt recorded.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startOpenAIMock, type MockVendor } from '@optimizer/mock-providers';
-import type { ModelProfile } from '@optimizer/schema';
+import { failoverProfile } from './support/profiles.ts';
 import { backoffMs } from '../src/pipeline/dispatch-policy.ts';
 import { CircuitBreaker } from '../src/providers/circuit-breaker.ts';
 import { authed } from './support/gateway.ts';
@@ -48,7 +48,7 @@ describe('the circuit breaker', () => {
     const r = await startRig({ env: { OPENAI_BASE_URL: main.url, MISTRAL_BASE_URL: spare.url, MISTRAL_API_KEY: 'sk-spare', CIRCUIT_FAILURES: '3', CIRCUIT_COOLDOWN_MS: '60000', UPSTREAM_MAX_RETRIES: '0' } });
     try {
       const conn = r.gw.services.db.em().getConnection();
-      for (const p of [profile('primary-model', 'openai', ['backup-model']), profile('backup-model', 'mistral', [])]) {
+      for (const p of [failoverProfile('primary-model', 'openai', ['backup-model']), failoverProfile('backup-model', 'mistral', [])]) {
         await conn.execute(`insert into catalog_models (model, provider, profile, disabled) values (?, ?, ?, false)`, [p.model, p.provider, JSON.stringify(p)]);
       }
       await r.gw.services.catalog.changed();
@@ -69,19 +69,12 @@ describe('the circuit breaker', () => {
 let rig: Rig;
 let backup: MockVendor;
 
-function profile(model: string, provider: string, failover: string[]): ModelProfile {
-  return {
-    model, provider, input_per_mtok: 1, output_per_mtok: 2, cached_input_per_mtok: 0.5, cache_write_multiplier: 1,
-    input_modalities: ['text'], output_modalities: ['text'], tools: 'full', structured_outputs: true, reasoning_efforts: [],
-    context_length: 128_000, max_output_tokens: 16_000, search_only: false, moderation_only: false, strengths: { chat: 0.8 }, disabled: false, failover,
-  };
-}
 
 beforeAll(async () => {
   backup = await startOpenAIMock({ apiKey: 'sk-backup-vendor' });
   rig = await startRig({ env: { MISTRAL_BASE_URL: backup.url, MISTRAL_API_KEY: 'sk-backup-vendor', CIRCUIT_FAILURES: '1000' } });
   const conn = rig.gw.services.db.em().getConnection();
-  for (const p of [profile('primary-model', 'openai', ['backup-model']), profile('backup-model', 'mistral', [])]) {
+  for (const p of [failoverProfile('primary-model', 'openai', ['backup-model']), failoverProfile('backup-model', 'mistral', [])]) {
     await conn.execute(`insert into catalog_models (model, provider, profile, disabled) values (?, ?, ?, false)`, [p.model, p.provider, JSON.stringify(p)]);
   }
   await rig.gw.services.catalog.changed();

@@ -6,7 +6,7 @@
 // the call fails over to the next vendor, and repeated ones open that vendor+key's circuit.
 import { createServer, type Server } from 'node:http';
 import { startOpenAIMock, type MockVendor } from '@optimizer/mock-providers';
-import type { ModelProfile } from '@optimizer/schema';
+import { failoverProfile } from './support/profiles.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAnthropicResponse } from '../src/providers/anthropic/response.ts';
 import { anthropicStreamDecoder } from '../src/providers/anthropic/stream.ts';
@@ -115,13 +115,6 @@ describe('a malformed answer is a vendor fault: failover and the circuit', () =>
   let gw2: TestGateway;
   let t2: { api_key: string; account_id: string };
 
-  function profile(model: string, provider: string, failover: string[]): ModelProfile {
-    return {
-      model, provider, input_per_mtok: 1, output_per_mtok: 2, cached_input_per_mtok: 0.5, cache_write_multiplier: 1,
-      input_modalities: ['text'], output_modalities: ['text'], tools: 'full', structured_outputs: true, reasoning_efforts: [],
-      context_length: 128_000, max_output_tokens: 16_000, search_only: false, moderation_only: false, strengths: { chat: 0.8 }, disabled: false, failover,
-    };
-  }
 
   beforeAll(async () => {
     // the "openai" vendor: what it streams depends on the model asked for; a JSON answer is never its shape
@@ -153,7 +146,7 @@ describe('a malformed answer is a vendor fault: failover and the circuit', () =>
       env: { OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`, OPENAI_API_KEY: KEY, MISTRAL_BASE_URL: spare.url, MISTRAL_API_KEY: SPARE_KEY, UPSTREAM_MAX_RETRIES: '0', CIRCUIT_FAILURES: '3', CIRCUIT_COOLDOWN_MS: '60000' },
     });
     const conn = gw2.services.db.em().getConnection();
-    const models = [profile('primary-model', 'openai', ['backup-model']), profile('backup-model', 'mistral', []), profile('lonely-model', 'openai', []), profile('error-first-model', 'openai', []), profile('late-bad-model', 'openai', [])];
+    const models = [failoverProfile('primary-model', 'openai', ['backup-model']), failoverProfile('backup-model', 'mistral', []), failoverProfile('lonely-model', 'openai', []), failoverProfile('error-first-model', 'openai', []), failoverProfile('late-bad-model', 'openai', [])];
     for (const p of models) await conn.execute(`insert into catalog_models (model, provider, profile, disabled) values (?, ?, ?, false)`, [p.model, p.provider, JSON.stringify(p)]);
     await gw2.services.catalog.changed();
     t2 = await signup(gw2);
