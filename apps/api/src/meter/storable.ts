@@ -5,6 +5,8 @@
 // the edge (`unstorablePath`); where it may (message content, tool arguments, an answer) what the
 // meter keeps is made storable (`storableJson`): NUL and every lone surrogate become U+FFFD.
 
+import { ApiError } from '../errors.ts';
+
 const REPLACEMENT = '\uFFFD';
 
 /** Whether PostgreSQL refuses this string: it holds NUL or a lone surrogate. */
@@ -69,4 +71,9 @@ export function unstorablePath(value: unknown, prefix = ''): string | null {
     }
   }
   return null;
+}
+
+/** Refuses (400, `param`) a field that names something (an id, a name, a model) and holds text PostgreSQL cannot store. */
+export function refuseUnstorableName(param: string): never {
+  throw new ApiError('invalid_request', `${param}: NUL and unpaired UTF-16 surrogates (\\u0000, \\ud800…) cannot be stored; this field names something and cannot hold them.`, { param });
 }

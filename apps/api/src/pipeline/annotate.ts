@@ -8,7 +8,7 @@ import { ApiError } from '../errors.ts';
 import { parseWith } from '../http/validate.ts';
 import type { CallContext } from './context.ts';
 import { rememberText } from '../wire/serialized.ts';
-import { unstorable, unstorablePath } from '../meter/storable.ts';
+import { refuseUnstorableName, unstorable, unstorablePath } from '../meter/storable.ts';
 import { assertModelName } from '../providers/model-id.ts';
 
 /** Wrapped so a failure names the field as the client wrote it: optimizer.run.seq. */
@@ -18,13 +18,9 @@ function invalid(message: string, param: string): never {
   throw new ApiError('invalid_request', message, { param });
 }
 
-function refuseUnstorable(param: string): never {
-  invalid(`${param}: NUL and unpaired UTF-16 surrogates (\\u0000, \\ud800…) cannot be stored; this field names something and cannot hold them.`, param);
-}
-
 /** Checks a string field that names something (an id, a name, a tool): NUL or a lone surrogate is refused. */
 function checkName(value: unknown, param: string): void {
-  if (typeof value === 'string' && unstorable(value)) refuseUnstorable(param);
+  if (typeof value === 'string' && unstorable(value)) refuseUnstorableName(param);
 }
 
 /** A tool or function definition, or a call of one: its names and ids. */
@@ -49,7 +45,7 @@ function eachOf(list: unknown, param: string, check: (item: unknown, param: stri
  */
 function refuseUnstorableNames(body: Record<string, unknown>, optimizer: unknown): void {
   const annotated = unstorablePath(optimizer, 'optimizer');
-  if (annotated !== null) refuseUnstorable(annotated);
+  if (annotated !== null) refuseUnstorableName(annotated);
   eachOf(body.messages, 'messages', (m, param) => {
     const { role, name, tool_call_id, tool_calls, function_call } = m as Record<string, unknown>;
     checkName(role, `${param}.role`);
@@ -65,7 +61,7 @@ function refuseUnstorableNames(body: Record<string, unknown>, optimizer: unknown
   if (typeof body.function_call === 'string') checkName(body.function_call, 'function_call');
   else checkToolRef(body.function_call, 'function_call');
   for (const field of ['user', 'safety_identifier', 'prompt_cache_key', 'service_tier', 'reasoning_effort', 'verbosity']) checkName(body[field], field);
-  if (body.metadata && typeof body.metadata === 'object') for (const key of Object.keys(body.metadata)) if (unstorable(key)) refuseUnstorable('metadata');
+  if (body.metadata && typeof body.metadata === 'object') for (const key of Object.keys(body.metadata)) if (unstorable(key)) refuseUnstorableName('metadata');
   const format = body.response_format as { json_schema?: { name?: unknown } } | null | undefined;
   if (format && typeof format === 'object' && format.json_schema && typeof format.json_schema === 'object') checkName(format.json_schema.name, 'response_format.json_schema.name');
 }

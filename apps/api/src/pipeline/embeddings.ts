@@ -30,7 +30,7 @@ import { optimizerBlock, responseHeaders } from './respond.ts';
 import { bindProviderKey, isRouted, priceUnlisted, resolvePinned } from './route.ts';
 import { countTokens } from './tokens.ts';
 import { reserveCall } from './budget-stage.ts';
-import { unstorable } from '../meter/storable.ts';
+import { refuseUnstorableName, unstorable } from '../meter/storable.ts';
 
 /** OpenAI's limit on inputs per request. */
 const MAX_INPUTS = 2048;
@@ -88,7 +88,7 @@ export function embeddingsResponse(parsed: ParsedEmbeddings, model: string, usag
  */
 function refuseUnnamable(body: EmbeddingsBody): void {
   assertModelName(body.model);
-  if (body.user !== undefined && unstorable(body.user)) throw new ApiError('invalid_request', 'user: NUL and unpaired UTF-16 surrogates (\\u0000, \\ud800…) cannot be stored; this field names something and cannot hold them.', { param: 'user' });
+  if (body.user !== undefined && unstorable(body.user)) refuseUnstorableName('user');
 }
 
 function newContext(request: PipelineRequest): CallContext {
