@@ -9,14 +9,29 @@ import { ApiError } from '../errors.ts';
 import { adapterFor } from '../providers/adapters.ts';
 import { assertModelId } from '../providers/model-id.ts';
 import { redactError, sentSecrets } from '../providers/redact.ts';
-import type { Outbound, OutboundResponse } from '../providers/outbound.ts';
+import type { BodySink, Outbound, OutboundResponse } from '../providers/outbound.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
-import type { CallTarget, ChatAdapter, ChatBody, ProviderInfo } from '../providers/types.ts';
+import type { CallTarget, ChatAdapter, ChatBody, ParsedCompletion, ProviderInfo, StreamDecoder, StreamEvent } from '../providers/types.ts';
 import type { ProviderKeys } from '../tenancy/provider-keys.ts';
 import type { Attempt, CallContext, Candidate } from './context.ts';
 import { noUsage } from '../wire/usage.ts';
-import type { ReadAnswer } from './respond.ts';
-import type { Opening } from './stream.ts';
+
+/** A vendor's JSON answer, read whole and checked against its shape. */
+export interface ReadAnswer {
+  parsed: ParsedCompletion;
+  /** From dispatch to the answer's last byte. */
+  upstreamMs: number;
+}
+
+/** A stream read up to its first event, before any byte of it goes to the client. */
+export interface Opening {
+  /** The decoder that read the first events: the relay goes on with it. */
+  decoder: StreamDecoder;
+  /** What the first reads decoded to (at least one event), not yet relayed. */
+  events: StreamEvent[];
+  /** Hands the rest of the body to `sink`: what arrived since, then the live body. The body stays paused until the relay resumes it. */
+  attach(sink: BodySink): void;
+}
 
 export interface Dispatched {
   response: OutboundResponse;

@@ -3,13 +3,12 @@
 import type { Meter } from '../meter/meter.ts';
 import type { ResponseSink } from './sink.ts';
 import type { CallContext, Costs } from './context.ts';
-import type { Dispatched } from './dispatch.ts';
+import type { Dispatched, ReadAnswer } from './dispatch.ts';
 import { transportError } from './dispatch.ts';
 import type { Idempotency } from './idempotency.ts';
 import { meterCall } from './meter-call.ts';
 import { usd, type Usage } from '../wire/usage.ts';
 import { countPromptTokens, countTokens } from './tokens.ts';
-import type { ParsedCompletion } from '../providers/types.ts';
 import { sentSecrets } from '../providers/redact.ts';
 import { upstreamInvalid } from '../providers/vendor-shape.ts';
 
@@ -48,13 +47,6 @@ function completionText(json: string): string {
   } catch {
     return '';
   }
-}
-
-/** A vendor's JSON answer, read whole and checked against its shape. */
-export interface ReadAnswer {
-  parsed: ParsedCompletion;
-  /** From dispatch to the answer's last byte. */
-  upstreamMs: number;
 }
 
 /**

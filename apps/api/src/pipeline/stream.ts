@@ -10,11 +10,11 @@ import type { Meter } from '../meter/meter.ts';
 import type { ResponseSink } from './sink.ts';
 import type { CallContext } from './context.ts';
 import { completionFromChunks } from './assemble.ts';
-import { transportError, type Dispatched } from './dispatch.ts';
+import { transportError, type Dispatched, type Opening } from './dispatch.ts';
 import type { Idempotency } from './idempotency.ts';
 import { meterCall } from './meter-call.ts';
 import type { Usage } from '../wire/usage.ts';
-import type { StreamDecoder, StreamEvent } from '../providers/types.ts';
+import type { StreamEvent } from '../providers/types.ts';
 import type { BodySink } from '../providers/outbound.ts';
 import { streamError, tryJson, vendorIdentifier, vendorMessage } from '../providers/vendor-error.ts';
 import type { ErrorCode } from '../errors.ts';
@@ -45,16 +45,6 @@ function deliveredText(data: string[]): string {
     }
   }
   return out;
-}
-
-/** A stream read up to its first event, before any byte of it goes to the client. */
-export interface Opening {
-  /** The decoder that read the first events: the relay goes on with it. */
-  decoder: StreamDecoder;
-  /** What the first reads decoded to (at least one event), not yet relayed. */
-  events: StreamEvent[];
-  /** Hands the rest of the body to `sink`: what arrived since, then the live body. The body stays paused until the relay resumes it. */
-  attach(sink: BodySink): void;
 }
 
 /** The catalogue's code for an error a vendor reported inside a stream, by the OpenAI error type it carries. */
