@@ -116,6 +116,13 @@ export const configSchema = z
     /** `off` sends every request through node:http and Fastify, the socket path's reference. */
     FAST_PATH: z.enum(['on', 'off']).default('on'),
     METER_FLUSH_MS: z.coerce.number().int().positive().default(200),
+    /** Routed calls' learning after the answer (probes, judge grades): jobs run at once per replica, and jobs that may wait; past both, learning is dropped, never an answer. */
+    LEARNING_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(8),
+    LEARNING_QUEUE_MAX: z.coerce.number().int().min(0).max(1_000_000).default(1_000),
+    /** The longest one call's learning may take before it is aborted (what it spent is still metered). */
+    LEARNING_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(300_000),
+    /** At shutdown, how long learning under way may finish before it is aborted and metered as far as it got. */
+    LEARNING_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
     /** How often the retention sweep deletes recordings past their tenant's retention (default hourly). */
     RECORDING_SWEEP_MS: z.coerce.number().int().min(1_000, 'must be at least 1000 (1 s)').max(24 * 3_600_000, 'must be at most 86400000 (a day)').default(3_600_000),
     /** How long calls and their activity are kept (whole months are dropped once past it); generous by default, and never under two months, which billing's statements and the month's budget read. */

@@ -64,6 +64,7 @@ import { Subscriptions } from './billing/subscriptions.ts';
 import { SignupSettings } from './tenancy/signup-settings.ts';
 import { SignupAllowance } from './tenancy/signup-allowance.ts';
 import { DoorThrottle, doorLimits } from './limits/door-throttle.ts';
+import { LearningQueue } from './pipeline/learning-queue.ts';
 
 export interface Services {
   config: Config;
@@ -109,6 +110,8 @@ export interface Services {
   /** The monthly partitions of calls and activity: made ahead, dropped past the retention. */
   partitions: Partitions;
   budget: Budget;
+  /** Routed calls' learning after their answers (probes, judge grades), off the request path. */
+  learning: LearningQueue;
   /** The tenants' rate limits (requests and tokens per minute) within the platform's ceiling. */
   rateLimits: RateLimits;
   limitSettings: TopicSettings<RateLimitSettings>;
@@ -295,6 +298,7 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
     recordings,
     partitions,
     budget,
+    learning: new LearningQueue({ concurrency: config.LEARNING_CONCURRENCY, capacity: config.LEARNING_QUEUE_MAX, timeoutMs: config.LEARNING_TIMEOUT_MS, logger }),
     billing,
     signup: signupAllowance,
     doors: new DoorThrottle(hot, doorLimits(config)),
@@ -305,6 +309,7 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
     breaker: new CircuitBreaker({ threshold: config.CIRCUIT_FAILURES, cooldownMs: config.CIRCUIT_COOLDOWN_MS }),
     async close() {
       await managedAgents.runner.close(); // the step in flight finishes and is metered; the run is left for the next runner
+      await services.learning.close(config.LEARNING_DRAIN_MS); // before the meter closes: what learning spent is metered
       subscriptions.close();
       autoTopups.stop();
       await autoTopups.settle();

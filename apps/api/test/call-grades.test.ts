@@ -27,6 +27,7 @@ describe('grades on the call detail', () => {
     const routedId = routed.headers.get('x-optimizer-call-id');
     const pinned = await ask('gpt-4.1-mini');
     const pinnedId = pinned.headers.get('x-optimizer-call-id');
+    await rig.gw.learned(); // the probes and their grades come after the answer, and join its record once metered
     const calls = (await (await fetch(`${rig.gw.url}/v1/calls`, { headers: authed(rig.tenant.api_key) })).json()) as {
       data: { id: string; grades: { kind: string; scores?: Record<string, number | null> }[] }[];
     };

@@ -50,6 +50,7 @@ async function ask(key: string, step: string, i: number): Promise<void> {
   });
   expect(r.status, await r.clone().text()).toBe(200);
   expect(await r.text()).toContain(MARK); // the client gets the answer; only the stores must not keep it
+  await rig.gw.learned(); // the probes it leaves run after the answer
 }
 
 const sql = async (q: string, params: unknown[] = []) => (await rig.gw.services.db.em().getConnection().execute(q, params)) as Record<string, any>[];

@@ -6,7 +6,7 @@ import { routeOnMockOpenAI, startRig, type Rig } from './support/vendor.ts';
 import { StepEvidence } from '../src/optimizer/evidence.ts';
 import { scoreOf } from '../src/optimizer/outcomes.ts';
 import { agree } from '../src/optimizer/normalize.ts';
-import { stepView as supportStepView, warmStep } from './support/optimizer.ts';
+import { explorationOf, stepView as supportStepView, warmStep } from './support/optimizer.ts';
 
 let rig: Rig;
 beforeAll(async () => {
@@ -26,7 +26,11 @@ async function ask(step: string, extra: Record<string, unknown> = {}, i = 0) {
     body: JSON.stringify({ model: 'auto', messages: [{ role: 'user', content: `classify ticket ${i}` }], optimizer: { run: { id: `run-${step}-${i}`, is_start: true }, step: { id: step } }, ...extra }),
   });
   expect(r.status).toBe(200);
-  return { model: r.headers.get('x-optimizer-model')!, block: ((await r.json()) as { optimizer: Block }).optimizer, callId: r.headers.get('x-optimizer-call-id')! };
+  const callId = r.headers.get('x-optimizer-call-id')!;
+  const block = ((await r.json()) as { optimizer: Block }).optimizer;
+  await rig.gw.learned(); // what the call taught its step, before the next call is decided
+  // what it spent exploring: on its record, once its learning after the answer is metered
+  return { model: r.headers.get('x-optimizer-model')!, block, callId, explored: () => explorationOf(rig, callId) };
 }
 
 const warm = (step: string) => warmStep(rig, step);
@@ -54,7 +58,8 @@ describe('a step learns, settles and stops exploring', () => {
     expect(await lastReasons()).toMatch(/no probe: payback 0\.0× < 1\.5/);
     warm('classify');
     const probed = await ask('classify', {}, 1);
-    expect(probed.block.exploration_cost).toBeGreaterThan(0);
+    expect(probed.block.exploration_cost).toBe(0); // the answer leaves before its probes run
+    expect(await probed.explored()).toBeGreaterThan(0);
     expect(await lastReasons()).toMatch(/explored: probed \S+ (for \d+% of calls beside the baseline )?\(payback [\d.]+×, rate 1\.00\)/);
     // it explores until no cheaper candidate is worth proving, and serves the cheapest proven one
     const next = await askUntil('classify', 2, (r) => r.model !== 'gpt-4.1', 1500);
@@ -63,7 +68,7 @@ describe('a step learns, settles and stops exploring', () => {
     rig.vendor.script({ content: '{"score": 1, "reason": "correct"}' });
     const settled = await ask('classify', {}, 100);
     expect(settled.model).not.toBe('gpt-4.1');
-    expect(settled.block.exploration_cost).toBe(0);
+    expect(await settled.explored()).toBe(0);
     expect(settled.block.saving).toBeGreaterThan(0);
     expect(rig.vendor.requests).toHaveLength(1); // no probes, no judge
     const calls = (await (await fetch(`${rig.gw.url}/v1/calls?limit=1`, { headers: authed(rig.tenant.api_key) })).json()) as { data: any[] };
@@ -123,7 +128,7 @@ describe('a step learns, settles and stops exploring', () => {
     // (A paced drift check of the served answer may come first: it probes nothing.)
     for (let n = 0; ; n++) {
       expect(n, 'a probe after the drift').toBeLessThan(2000);
-      const explored = (await ask('drifty', {}, i++)).block.exploration_cost > 0;
+      const explored = (await (await ask('drifty', {}, i++)).explored()) > 0;
       const why = await lastReasons();
       if (explored && /explored: probed/.test(why)) break;
       if (!explored) expect(why).toMatch(/no probe: (proving \S+ needs about [\d.]+ USD, more than the step's budget has left|sampled out at rate)/);
@@ -139,7 +144,7 @@ describe('a step learns, settles and stops exploring', () => {
       // settled as of this batch, until a call of it probes (a re-open)
       let settledNow = (await stepView('drifty')).settled === true;
       for (let j = 0; j < 25 && quiet < 50; j++) {
-        const explored = (await ask('drifty', {}, i++)).block.exploration_cost > 0;
+        const explored = (await (await ask('drifty', {}, i++)).explored()) > 0;
         const why = explored ? await lastReasons() : '';
         if (!explored || /drift check: the judge grades the served answer/.test(why)) {
           quiet = settledNow ? quiet + 1 : 0;
@@ -155,7 +160,7 @@ describe('a step learns, settles and stops exploring', () => {
     // the only exploration left is the paced drift check, and a call says so
     let explored = 0;
     for (let n = 0; n < 3; n++) {
-      if ((await ask('drifty', {}, i++)).block.exploration_cost === 0) continue;
+      if ((await (await ask('drifty', {}, i++)).explored()) === 0) continue;
       explored++;
       expect(await lastReasons()).toMatch(/drift check: the judge grades the served answer/);
     }
@@ -348,7 +353,7 @@ describe('exploration budgets', () => {
       warm('budgeted');
       rig.vendor.reset();
       const r = await ask('budgeted', {}, 1);
-      expect(r.block.exploration_cost).toBe(0);
+      expect(await r.explored()).toBe(0);
       expect(rig.vendor.requests).toHaveLength(1);
       expect(await lastReasons()).toContain('no probe: step budget 0% used');
       expect((await put({ exploration: { step_budget_usd: 0 } })).status).toBe(200);
@@ -405,6 +410,7 @@ describe('pruning', () => {
     warm('prune-evidence');
     const r = await fetch(`${rig.gw.url}/v1/chat/completions`, { method: 'POST', headers: authed(rig.tenant.api_key), body: JSON.stringify({ model: 'auto', messages, optimizer: { step: { id: 'prune-evidence' } } }) });
     expect(r.status).toBe(200);
+    await rig.gw.learned(); // the comparison runs after the answer
     // the baseline also answered the request exactly as the client sent it
     expect(rig.vendor.requests.some((q) => q.body.model === 'gpt-4.1' && JSON.stringify(q.body.messages) === JSON.stringify(messages))).toBe(true);
     const steps = (await (await fetch(`${rig.gw.url}/v1/workflows/${rig.tenant.workflow_id}/steps`, { headers: authed(rig.tenant.api_key) })).json()) as { data: { label: string; pruning: { n: number; retention: number } }[] };
@@ -444,6 +450,7 @@ describe('pruning', () => {
   });
 
   it('never prunes a pinned call', async () => {
+    await rig.gw.learned();
     rig.vendor.reset();
     await fetch(`${rig.gw.url}/v1/chat/completions`, { method: 'POST', headers: authed(rig.tenant.api_key), body: JSON.stringify({ model: 'gpt-4o-mini', messages }) });
     expect(rig.vendor.requests[0]!.body.messages).toEqual(messages);

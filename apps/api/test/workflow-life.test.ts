@@ -27,6 +27,7 @@ type Block = { exploration_cost: number };
 async function ask(step: string, i: number, client: OpenAI = rig.client) {
   const body = { model: 'auto', messages: [{ role: 'user', content: `classify ticket ${i}` }], optimizer: { run: { id: `run-${step}-${i}` }, step: { id: step } } };
   const { data, response } = await client.chat.completions.create(body as unknown as Parameters<typeof client.chat.completions.create>[0] & { stream?: false }).withResponse();
+  await rig.gw.learned(); // what the call learns after its answer, before the next call is decided
   return { model: response.headers.get('x-optimizer-model')!, block: (data as unknown as { optimizer: Block }).optimizer, callId: response.headers.get('x-optimizer-call-id')! };
 }
 

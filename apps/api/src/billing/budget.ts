@@ -34,6 +34,8 @@ export interface ChargeInput {
   at: Date;
   charge: number;
   spend: number;
+  /** A charge settled apart from the call's own (its learning): its ledger transactions are named by it. */
+  part?: string;
 }
 
 const keyOf = (accountId: string) => `budget:${accountId}`;
@@ -99,7 +101,22 @@ export class Budget {
     const fromAllowance = Math.min(charge, res.allowance);
     const fromWallet = charge - fromAllowance;
     this.#move(res, res.allowance - fromAllowance, res.wallet - fromWallet, Math.round(c.spend) - res.spend, tokensUsed);
-    return callCharge(c.callId, res.accountId, fromAllowance, fromWallet, c.at);
+    return callCharge(c.callId, res.accountId, fromAllowance, fromWallet, c.at, c.part);
+  }
+
+  /**
+   * Carves up to `charge` (allowance first, as reserved) and `spend` out of a call's reservation into
+   * a reservation of its own, settled apart: a routed call's learning, which runs after the call is
+   * metered and answered. The parent keeps the rest and its token counters.
+   */
+  split(res: Reservation, charge: number, spend: number): Reservation {
+    const allowance = Math.min(res.allowance, Math.max(0, charge));
+    const wallet = Math.min(res.wallet, Math.max(0, charge) - allowance);
+    const spent = Math.min(res.spend, Math.max(0, spend));
+    res.allowance -= allowance;
+    res.wallet -= wallet;
+    res.spend -= spent;
+    return { accountId: res.accountId, period: res.period, allowance, wallet, spend: spent, open: res.open, tokens: [] };
   }
 
   /** Gives a reservation back whole (a call that was never metered). */

@@ -23,11 +23,15 @@ export function transfer(t: { txn: string; accountId: string; from: Book; to: Bo
   return [leg(t.from, -t.amount, 'dr'), leg(t.to, t.amount, 'cr')];
 }
 
-/** What a call is charged, split over the books it is paid from (allowance first, then wallet). */
-export function callCharge(callId: string, accountId: string, fromAllowance: number, fromWallet: number, at: Date): LedgerRow[] {
+/**
+ * What a call is charged, split over the books it is paid from (allowance first, then wallet).
+ * `part` names a charge settled apart from the call's own (its learning): its own transactions.
+ */
+export function callCharge(callId: string, accountId: string, fromAllowance: number, fromWallet: number, at: Date, part?: string): LedgerRow[] {
+  const txn = part ? `${callId}:${part}` : callId;
   const rows: LedgerRow[] = [];
-  if (fromAllowance !== 0) rows.push(...transfer({ txn: `${callId}:allowance`, accountId, from: 'dev_allowance', to: 'revenue', amount: fromAllowance, kind: 'call', callId, at }));
-  if (fromWallet !== 0) rows.push(...transfer({ txn: `${callId}:wallet`, accountId, from: 'wallet', to: 'revenue', amount: fromWallet, kind: 'call', callId, at }));
+  if (fromAllowance !== 0) rows.push(...transfer({ txn: `${txn}:allowance`, accountId, from: 'dev_allowance', to: 'revenue', amount: fromAllowance, kind: 'call', callId, at }));
+  if (fromWallet !== 0) rows.push(...transfer({ txn: `${txn}:wallet`, accountId, from: 'wallet', to: 'revenue', amount: fromWallet, kind: 'call', callId, at }));
   return rows;
 }
 

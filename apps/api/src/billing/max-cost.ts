@@ -6,7 +6,7 @@
 import type { ModelProfile } from '@optimizer/schema';
 import type { Services } from '../services.ts';
 import type { CallContext } from '../pipeline/context.ts';
-import type { RoutedPlan } from '../pipeline/serve-routed.ts';
+import type { RoutedPlan } from '../pipeline/routed-plan.ts';
 import { keySource } from '../pipeline/dispatch.ts';
 
 /** Tokens a judge's grade may take (its rubric and score), on top of the question and answers it reads. */
@@ -19,6 +19,8 @@ export interface CostBound {
   baseline: number;
   /** Whether any model it may reach is paid with the platform's keys (else only the fee is charged). */
   platform: boolean;
+  /** The part of `all` a routed call may spend learning after its answer (probes, judge grades); 0 for a pinned call. */
+  learning: number;
 }
 
 function outputLimit(body: Record<string, unknown>, p: ModelProfile): number {
@@ -45,6 +47,7 @@ export function maxCost(ctx: CallContext, s: Services, plan: RoutedPlan | null, 
       all: Math.max(0, ...chain.map((c) => one(c.profile))),
       baseline: one(route?.baselineProfile ?? route?.profile),
       platform: chain.some((c) => paidByPlatform(c.provider)),
+      learning: 0,
     };
   }
   const baseline = s.catalog.get(plan.baseline);
@@ -56,5 +59,5 @@ export function maxCost(ctx: CallContext, s: Services, plan: RoutedPlan | null, 
   const serving = 3 * one(baseline); // a gate's two cheap answers and the escalation, each at most the baseline's price
   const exploring = probes.reduce((sum, p) => sum + one(p), 0) + (probes.length + 2) * 2 * grade;
   const models = [baseline, judge, ...probes].filter((p): p is ModelProfile => p !== undefined);
-  return { all: serving + exploring, baseline: one(baseline), platform: models.some((p) => paidByPlatform(p.provider)) };
+  return { all: serving + exploring, baseline: one(baseline), platform: models.some((p) => paidByPlatform(p.provider)), learning: exploring };
 }

@@ -124,6 +124,8 @@ export class Partitions {
     // the savings chart's rollups of the months dropped (a few thousand rows a tenant-month); the
     // cutoff's own month keeps its calls, so it keeps its rollups
     await this.#db.em().getConnection().execute(`delete from call_rollups where at < ?`, [monthStart(cutoff).toISOString()]);
+    // learning lines already applied to their calls (migration 0023): a write-ahead line a week old is never replayed
+    await this.#db.em().getConnection().execute(`delete from call_learning where applied and created_at < ?`, [new Date(now.getTime() - 7 * 86_400_000).toISOString()]);
     if (dropped.length) this.#logger.info({ partitions: dropped, retentionDays: this.#retentionDays }, 'dropped partitions past the retention');
     return dropped;
   }

@@ -45,11 +45,34 @@ const CALL_ROLLUPS = `w_call_rollups as (insert into call_rollups
     actual_micros = call_rollups.actual_micros + excluded.actual_micros,
     saving_micros = call_rollups.saving_micros + excluded.saving_micros)`;
 
+/**
+ * Applies learning lines (migration 0023) inserted but not yet applied to their calls: their spend
+ * joins the call's exploration and actual cost (its saving drops by as much), and the running
+ * totals and rollups move by the same amounts. A separate statement after the inserts, so it sees
+ * a call recorded in the same batch; marking the line applied in the same statement makes a
+ * replayed line (inserted once, by id) add nothing.
+ */
+const APPLY_LEARNING = `with l as (update call_learning set applied = true
+    where not applied and id in (select jsonb_array_elements_text($1::jsonb)) returning id, call_created_at, exploration_micros, detail),
+  c as (update call_records r set exploration_micros = r.exploration_micros + l.exploration_micros,
+      detail = r.detail || jsonb_build_object('learning', l.detail),
+      actual_micros = r.actual_micros + l.exploration_micros, saving_micros = r.saving_micros - l.exploration_micros
+    from l where r.id = l.id and r.created_at = l.call_created_at
+    returning r.account_id, r.workflow_id, r.created_at, coalesce(r.saving_source, '') as source, l.exploration_micros as spent),
+  t as (insert into call_totals select account_id, workflow_id, source, 0, 0, sum(spent), -sum(spent)
+      from c group by 1, 2, 3 order by 1, 2, 3
+    on conflict (account_id, workflow_id, saving_source) do update set
+      actual_micros = call_totals.actual_micros + excluded.actual_micros, saving_micros = call_totals.saving_micros + excluded.saving_micros)
+  insert into call_rollups select account_id, g.grain, date_trunc(g.grain, created_at, 'UTC'), source, 0, 0, sum(spent), -sum(spent)
+      from c, (values ('hour'), ('minute')) as g(grain) group by 1, 2, 3, 4 order by 1, 2, 3, 4
+    on conflict (account_id, grain, at, saving_source) do update set
+      actual_micros = call_rollups.actual_micros + excluded.actual_micros, saving_micros = call_rollups.saving_micros + excluded.saving_micros`;
+
 /** Rows waiting for the database, per table, each already serialized (once, for its file line). */
 type JsonBatch = Record<keyof MeterBatch, string[]>;
 
 function emptyBatch(): JsonBatch {
-  return { calls: [], activity: [], events: [], evidence: [], outcomes: [], recordings: [], ledger: [] };
+  return { calls: [], activity: [], events: [], evidence: [], outcomes: [], recordings: [], ledger: [], learning: [] };
 }
 
 function merge(into: JsonBatch, from: JsonBatch): void {
@@ -307,7 +330,7 @@ export class Meter {
     }
   }
 
-  /** One statement (one round trip, atomic): an insert per non-empty table, as data-modifying CTEs. */
+  /** One statement (one round trip, atomic): an insert per non-empty table, as data-modifying CTEs; then learning lines applied to their calls. */
   async #write(batch: JsonBatch): Promise<void> {
     const inserts: string[] = [];
     const params: string[] = [];
@@ -323,6 +346,10 @@ export class Meter {
     if (inserts.length === 0) return;
     const client = this.#db.em().getConnection().getClient();
     await client.executeQuery(CompiledQuery.raw(`with ${inserts.join(', ')} select 1`, params));
+    if (batch.learning.length > 0) {
+      const ids = batch.learning.map((json) => (JSON.parse(json) as { id: string }).id);
+      await client.executeQuery(CompiledQuery.raw(APPLY_LEARNING, [JSON.stringify(ids)]));
+    }
   }
 
   /** Whether the write-ahead file's disk takes a write now (readiness: a full disk fails every call). */

@@ -120,6 +120,23 @@ export interface LedgerRow {
   created_at: string;
 }
 
+/**
+ * What a call spent learning after its answer (probes, judge grades), metered once that work
+ * ends (migration 0023): the meter applies it once to the call's record and running totals.
+ */
+export interface LearningRow {
+  /** The call's id: one learning line per call. */
+  id: string;
+  call_created_at: string;
+  account_id: string;
+  workflow_id: string;
+  created_at: string;
+  exploration_micros: number;
+  /** What the learning did, for the call's detail: its attempts, the grades it produced, its reasons. */
+  detail: Record<string, unknown>;
+  applied: false;
+}
+
 /** Everything one call (or outcome) meters, written to the write-ahead file as one line. */
 export interface MeterBatch {
   calls: CallRow[];
@@ -129,6 +146,7 @@ export interface MeterBatch {
   outcomes?: OutcomeRow[];
   recordings?: RecordingRow[];
   ledger?: LedgerRow[];
+  learning?: LearningRow[];
 }
 
 export const tables: Record<keyof MeterBatch, string> = {
@@ -139,6 +157,7 @@ export const tables: Record<keyof MeterBatch, string> = {
   outcomes: 'outcomes',
   recordings: 'recordings',
   ledger: 'ledger_entries',
+  learning: 'call_learning',
 };
 
 /**
@@ -154,4 +173,5 @@ export const conflictKeys: Record<keyof MeterBatch, string> = {
   outcomes: 'id',
   recordings: 'id',
   ledger: 'id',
+  learning: 'id',
 };

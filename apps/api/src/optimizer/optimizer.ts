@@ -348,6 +348,13 @@ export class Optimizer {
     s.traffic.exploredMicros += Math.max(0, exploredMicros);
   }
 
+  /** What a call's learning spent once it ended (after the call was noted): the step's exploration. */
+  noteExploration(step: StepKey, micros: number): void {
+    const s = this.#state(step);
+    s.traffic.actualMicros += Math.max(0, micros);
+    s.traffic.exploredMicros += Math.max(0, micros);
+  }
+
   decide(input: DecideInput): Decision {
     const s = this.#state(input.step);
     if (input.locked) return this.#followLock(s, input, input.locked);

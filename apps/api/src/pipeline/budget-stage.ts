@@ -22,7 +22,7 @@
 // to what the answer used when it is metered, and are given back when it fails.
 import type { Services } from '../services.ts';
 import type { CallContext, Costs } from './context.ts';
-import type { RoutedPlan } from './serve-routed.ts';
+import type { RoutedPlan } from './routed-plan.ts';
 import type { Reservation } from '../billing/budget.ts';
 import { maxCost, type CostBound } from '../billing/max-cost.ts';
 import { ApiError } from '../errors.ts';
@@ -82,6 +82,8 @@ export async function reserveCall(ctx: CallContext, s: Services, size: CallSize)
   }
   const charge = chargeOf(bound);
   ctx.reservation = reservation;
+  // what a routed call may spend learning after its answer is set apart, settled when that work ends (learning-job.ts)
+  if (bound.learning > 0) ctx.learningReservation = s.budget.split(reservation, bound.platform ? bound.learning : 0, bound.learning);
   if (ctx.unpricedRefusal) throw ctx.unpricedRefusal; // the money was there, but the call cannot be priced (given back in the caller's finally)
   ctx.settle = (costs: Costs) => {
     const usage = ctx.attempts.filter((a) => a.paidBy === 'platform').reduce((sum, a) => sum + attemptCost(a), 0);

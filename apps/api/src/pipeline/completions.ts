@@ -2,7 +2,8 @@
 // `stages` below (each marked for tracing when OpenTelemetry is on, telemetry/otel.ts):
 //   authenticate → idempotency → annotate → guard → capture → route → budget → cache → prune →
 //   dispatch (the quality gate inside it) → meter → respond (meter and respond are one step:
-//   nothing leaves before its call is in the write-ahead file).
+//   nothing leaves before its call is in the write-ahead file) → learn (a routed call's probes
+//   and judge grades, queued after the answer: learning-job.ts).
 // Route runs before cache, where design §2 has it after: a routed call's cache entries are
 // keyed by its step, which routing identifies. Budget runs after route, where design §2 has
 // it before: a call's maximum cost is priced on the models routing chose. Either server
@@ -22,6 +23,7 @@ import { respondJson, sendAnswer } from './respond.ts';
 import { isRouted, route } from './route.ts';
 import { notePinned, planRouted } from './plan-routed.ts';
 import { serveRouted, type RoutedPlan } from './serve-routed.ts';
+import { dropLearning, enqueueLearning } from './learning-job.ts';
 import { relayStream } from './stream.ts';
 import { serveFromCache } from './cache-stage.ts';
 import { pruneStage } from './prune-stage.ts';
@@ -74,6 +76,7 @@ async function stages(s: Services, request: PipelineRequest, reply: ResponseSink
   const upstream = upstreamSignal(reply, s.config.UPSTREAM_TOTAL_TIMEOUT_MS);
   const { abort, signal } = upstream;
   let plan: RoutedPlan | null = null;
+  let learned = false;
   try {
     trace?.stage('annotate');
     annotate(ctx, request.body, request.rawBody);
@@ -97,12 +100,15 @@ async function stages(s: Services, request: PipelineRequest, reply: ResponseSink
       const served = await serveRouted(ctx, s, signal, plan);
       s.discovery.charge(ctx.principal.workflowId, explorationSpend(ctx));
       trace?.stage('respond');
-      return await sendAnswer(ctx, served.text, performance.now() - t0, served.status, reply, s.meter, s.idempotency);
+      await sendAnswer(ctx, served.text, performance.now() - t0, served.status, reply, s.meter, s.idempotency);
+      learned = enqueueLearning(ctx, s, plan, served); // learn: after the answer, off the request path
+      return;
     }
     const dispatched = await dispatchWithPolicy(ctx, s, signal);
     trace?.stage('respond'); // meter and respond: a stream's relay is in this stage
-    if (ctx.stream) return await relayStream(ctx, dispatched, reply, abort, s.meter, s.idempotency, s.logger);
-    return await respondJson(ctx, dispatched, reply, s.meter, s.idempotency);
+    if (!ctx.stream) return await respondJson(ctx, dispatched, reply, s.meter, s.idempotency);
+    const streamed = await relayStream(ctx, dispatched, reply, abort, s.meter, s.idempotency, s.logger, plan !== null);
+    if (plan && streamed) learned = enqueueLearning(ctx, s, plan, streamed); // a stream learns once it has ended
   } catch (err) {
     const e = toApiError(err);
     logInvalid(s.logger, e, ctx.id); // a vendor answer not in its shape: its raw body (redacted) goes to the log, never to the client
@@ -115,6 +121,7 @@ async function stages(s: Services, request: PipelineRequest, reply: ResponseSink
   } finally {
     upstream.done();
     if (ctx.reservation) s.budget.release(ctx.reservation); // never metered: nothing charged (a no-op once settled)
+    if (!learned) dropLearning(ctx, s); // learning that will not run gives its share of the reservation back
     // the step's traffic, for its payback rule and exploration budget (cache hits and failures count too)
     if (plan && ctx.priced) s.optimizer.noteCall(plan.step, ctx.priced.baseline, ctx.priced.actual, ctx.priced.exploration);
     for (const a of ctx.attempts) if (a.role === 'serve' && a.outcome === 'ok') s.latency.observe(a.model, a.latencyMs); // for latency tiebreaks

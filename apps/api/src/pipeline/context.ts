@@ -66,7 +66,6 @@ export interface CallContext {
   claim: Claim | null;
   route: RouteDecision | null;
   attempts: Attempt[];
-  upstreamMs: number;
   /** Production events this call caused (failover), metered with it. */
   events: CallEvent[];
   /** The attempt whose answer the client receives. */
@@ -93,6 +92,8 @@ export interface CallContext {
   guard: { vault: Vault; findings: GuardFinding[] } | null;
   /** What the budget stage reserved for the call (billing/budget.ts); given back if the call is never metered. */
   reservation: import('../billing/budget.ts').Reservation | null;
+  /** The share of the reservation set apart for what a routed call learns after its answer (learning-job.ts); null when it learns nothing. */
+  learningReservation: import('../billing/budget.ts').Reservation | null;
   /** Settles the reservation to the priced call: the ledger legs to meter with it and the charge's parts for the record. */
   settle: ((costs: Costs) => { ledger: import('../meter/rows.ts').LedgerRow[]; billing: Record<string, number> }) | null;
 }
@@ -152,8 +153,8 @@ export function newCallContext(principal: Principal, headers: Record<string, unk
     evidence: [],
     capture: null,
     reservation: null,
+    learningReservation: null,
     settle: null,
-    upstreamMs: 0,
     guard: null,
   };
 }

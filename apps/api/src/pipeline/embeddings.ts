@@ -214,7 +214,7 @@ export function embeddingsHandler(s: Services): PipelineHandler {
       await reserveCall(ctx, s, {
         bound: embeddingTokenBound(req.input),
         count: () => estimateEmbeddingTokens(req.input),
-        cost: (tokens) => ({ all: price(tokens), baseline: 0, platform: paidBy === 'platform' }), // pinned: no saving, so no fee
+        cost: (tokens) => ({ all: price(tokens), baseline: 0, platform: paidBy === 'platform', learning: 0 }), // pinned: no saving, so no fee
       });
 
       const t0 = performance.now();

@@ -1,7 +1,8 @@
 // Stage: meter. Prices the call from the catalog in force now, works out the saving,
 // and hands the call record and one activity entry per upstream attempt to the
 // meter (write-ahead file at once, database in batches).
-import type { Meter, ActivityRow, CallRow, EventRow } from '../meter/meter.ts';
+import type { Meter, ActivityRow, CallRow, EventRow, LedgerRow } from '../meter/meter.ts';
+import type { LearningRow } from '../meter/rows.ts';
 import { newId } from '../security/secrets.ts';
 import type { Attempt, CallContext, Costs } from './context.ts';
 import { costMicros, micros, noUsage, type Usage } from '../wire/usage.ts';
@@ -59,8 +60,8 @@ export function meterFailure(ctx: CallContext, meter: Meter, e: ApiError, latenc
  * probes' grades per model (null: agreed with the baseline's answer), and paired judge
  * grades. Scores only, never an answer's text.
  */
-function callGrades(ctx: CallContext) {
-  return ctx.evidence.map((e) => {
+function callGrades(evidence: CallContext['evidence']) {
+  return evidence.map((e) => {
     const x = e.sample as { policy?: string; score?: number; source?: string; kind?: string; baselineScore?: number | null; answers?: Record<string, { score: number | null }> };
     if (e.kind === 'probe') {
       const scores = Object.fromEntries(Object.entries(x.answers ?? {}).map(([m, a]) => [m, a.score]));
@@ -69,6 +70,38 @@ function callGrades(ctx: CallContext) {
     if (e.kind === 'served') return { kind: 'served', policy: x.policy ?? null, score: x.score ?? null, source: x.source ?? 'judge' };
     return { kind: 'judge', pair: x.kind ?? null };
   });
+}
+
+/** One activity row per upstream attempt; `first` is the index of the first one among the call's attempts. */
+function activityRows(ctx: CallContext, attempts: readonly Attempt[], first: number): ActivityRow[] {
+  return attempts.map((a, i) => ({
+    id: newId('act'),
+    call_id: ctx.id,
+    account_id: ctx.principal.accountId,
+    workflow_id: ctx.principal.workflowId,
+    created_at: a.startedAt.toISOString(),
+    attempt: first + i + 1,
+    provider: a.provider,
+    model: a.model,
+    status: a.status,
+    outcome: a.role === 'serve' ? a.outcome : `${a.role}:${a.outcome}`,
+    latency_ms: a.latencyMs,
+    prompt_tokens: a.usage.promptTokens,
+    completion_tokens: a.usage.completionTokens,
+    cost_micros: attemptCost(a),
+  }));
+}
+
+function eventRows(ctx: CallContext, events: CallContext['events']): EventRow[] {
+  return events.map((e) => ({
+    id: newId('evt'),
+    account_id: ctx.principal.accountId,
+    workflow_id: ctx.principal.workflowId,
+    kind: e.kind,
+    created_at: e.at.toISOString(),
+    call_id: ctx.id,
+    payload: e.payload,
+  }));
 }
 
 export function meterCall(ctx: CallContext, meter: Meter, m: MeterInput): Costs {
@@ -104,34 +137,55 @@ export function meterCall(ctx: CallContext, meter: Meter, m: MeterInput): Costs 
     overhead_ms: m.overheadMs,
     vendor_status: m.vendorStatus,
     idempotency_key: ctx.idempotencyKey,
-    detail: { annotation: ctx.annotation ?? null, cache_write_tokens: m.usage.cacheWriteTokens, cache_write_long_tokens: m.usage.cacheWriteLongTokens ?? 0, optimizer: ctx.optimizer, ...(ctx.guard?.findings.length ? { guardrail_findings: ctx.guard.findings } : {}), ...(ctx.evidence.length ? { grades: callGrades(ctx) } : {}), ...(charged ? { billing: charged.billing } : {}) },
+    detail: { annotation: ctx.annotation ?? null, cache_write_tokens: m.usage.cacheWriteTokens, cache_write_long_tokens: m.usage.cacheWriteLongTokens ?? 0, optimizer: ctx.optimizer, ...(ctx.guard?.findings.length ? { guardrail_findings: ctx.guard.findings } : {}), ...(ctx.evidence.length ? { grades: callGrades(ctx.evidence) } : {}), ...(charged ? { billing: charged.billing } : {}) },
   };
-  const activity: ActivityRow[] = ctx.attempts.map((a: Attempt, i) => ({
-    id: newId('act'),
-    call_id: ctx.id,
-    account_id: ctx.principal.accountId,
-    workflow_id: ctx.principal.workflowId,
-    created_at: a.startedAt.toISOString(),
-    attempt: i + 1,
-    provider: a.provider,
-    model: a.model,
-    status: a.status,
-    outcome: a.role === 'serve' ? a.outcome : `${a.role}:${a.outcome}`,
-    latency_ms: a.latencyMs,
-    prompt_tokens: a.usage.promptTokens,
-    completion_tokens: a.usage.completionTokens,
-    cost_micros: attemptCost(a),
-  }));
-  const events: EventRow[] = ctx.events.map((e) => ({
-    id: newId('evt'),
-    account_id: ctx.principal.accountId,
-    workflow_id: ctx.principal.workflowId,
-    kind: e.kind,
-    created_at: e.at.toISOString(),
-    call_id: ctx.id,
-    payload: e.payload,
-  }));
+  const activity = activityRows(ctx, ctx.attempts, 0);
+  const events = eventRows(ctx, ctx.events);
   const recording = recordingRow(ctx, call, m.answer);
   meter.record({ calls: [call], activity, events, evidence: ctx.evidence, ...(recording ? { recordings: [recording] } : {}), ...(charged?.ledger.length ? { ledger: charged.ledger } : {}) });
   return costs;
+}
+
+/** Where a call's learning began: what it had recorded when its answer was metered. */
+export interface LearningMark {
+  attempts: number;
+  evidence: number;
+  events: number;
+  reasons: number;
+}
+
+export const learningMark = (ctx: CallContext): LearningMark => ({ attempts: ctx.attempts.length, evidence: ctx.evidence.length, events: ctx.events.length, reasons: ctx.route?.reasons.length ?? 0 });
+
+/**
+ * Meters what a call's learning did after its answer (learn.ts), in a line of its own: its
+ * attempts, the evidence and events it produced, the charge settled on the reservation set
+ * apart for it, and a learning row the meter applies once to the call's record (its
+ * exploration, actual cost and saving) and running totals. Returns what it spent.
+ */
+export function meterLearning(ctx: CallContext, meter: Meter, mark: LearningMark, settle: (spent: number, platform: number) => LedgerRow[]): number {
+  const attempts = ctx.attempts.slice(mark.attempts);
+  const spent = attempts.reduce((sum, a) => sum + attemptCost(a), 0);
+  const platform = attempts.filter((a) => a.paidBy === 'platform').reduce((sum, a) => sum + attemptCost(a), 0);
+  const ledger = settle(spent, platform);
+  const charged = ledger.filter((l) => l.book === 'revenue').reduce((sum, l) => sum + l.amount_micros, 0);
+  const evidence = ctx.evidence.slice(mark.evidence);
+  const reasons = ctx.route?.reasons.slice(mark.reasons) ?? [];
+  const learning: LearningRow[] =
+    attempts.length > 0 || evidence.length > 0
+      ? [
+          {
+            id: ctx.id,
+            call_created_at: ctx.receivedAt.toISOString(),
+            account_id: ctx.principal.accountId,
+            workflow_id: ctx.principal.workflowId,
+            created_at: new Date().toISOString(),
+            exploration_micros: spent,
+            detail: { attempts: attempts.length, charge_micros: charged, ...(evidence.length ? { grades: callGrades(evidence) } : {}), ...(reasons.length ? { reasons } : {}) },
+            applied: false,
+          },
+        ]
+      : [];
+  if (learning.length === 0 && ledger.length === 0) return 0;
+  meter.record({ calls: [], activity: activityRows(ctx, attempts, mark.attempts), events: eventRows(ctx, ctx.events.slice(mark.events)), evidence, learning, ...(ledger.length ? { ledger } : {}) });
+  return spent;
 }

@@ -8,7 +8,7 @@ import { hasAdapter } from '../providers/adapters.ts';
 import type { Services } from '../services.ts';
 import type { CallContext } from './context.ts';
 import { fits, needsOf } from './failover.ts';
-import type { RoutedPlan } from './serve-routed.ts';
+import type { RoutedPlan } from './routed-plan.ts';
 import { stepIdentity } from '../optimizer/fingerprint.ts';
 import { policyKey, primaryModel } from '../optimizer/policies.ts';
 import { DEFAULT_ALLOWANCE_CALLS, DEFAULT_BUDGET_SHARE } from '../optimizer/optimizer.ts';
@@ -207,7 +207,6 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
     choice: opts.choice,
     serveBaseline: opts.mode !== 'auto',
     learning: opts.learning,
-    ...(opts.latency ? { noProbe: 'the call asks for latency (intent.objective), and a probe runs inside the call' } : {}),
     ...(locked ? { locked } : {}),
   });
   if (opts.mode !== 'auto') {
@@ -215,10 +214,6 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
     decision.reasons.unshift(`routing mode ${opts.mode}: the baseline serves every call${opts.mode === 'pinned' ? `; learning goes on beside it (${opts.learning})` : ' and nothing is learned'}`);
   }
   if (!opts.advanced) decision.reasons.push('advanced search off: single-model policies only');
-  if (ctx.stream && decision.probe.length) {
-    decision.probe = []; // streams are served as they arrive: no probes on them
-    decision.reasons = decision.reasons.map((r) => (r.startsWith('explored:') ? 'no probe: a streamed answer is not probed' : r));
-  }
   ctx.events.push(...s.optimizer.takeEvents(step));
   ctx.optimizer = { fingerprint: id.fingerprint, step: id.label, policy: policyKey(decision.policy), settled: decision.settled, baseline: baseline.model, floor };
   const runId = ctx.annotation?.run?.id;

@@ -13,6 +13,8 @@ import { completionFromChunks } from './assemble.ts';
 import { transportError, type Dispatched, type Opening } from './dispatch.ts';
 import type { Idempotency } from './idempotency.ts';
 import { meterCall } from './meter-call.ts';
+import { answerOf } from './complete.ts';
+import type { Named } from './routed-plan.ts';
 import type { Usage } from '../wire/usage.ts';
 import type { StreamEvent } from '../providers/types.ts';
 import type { BodySink } from '../providers/outbound.ts';
@@ -151,8 +153,10 @@ export function openStream(d: Dispatched): Promise<void> {
 /**
  * `log` hears of a stream event that is not the vendor's shape (its raw text, redacted): the
  * stream ends there with an `upstream_invalid` error event, and nothing after it is relayed.
+ * With `keepAnswer` (a routed call that learns once it ends), returns the whole answer it
+ * delivered, as a completion; else, or when the stream did not end in an answer, null.
  */
-export async function relayStream(ctx: CallContext, d: Dispatched, reply: ResponseSink, abort: AbortController, meter: Meter, idempotency: Idempotency, log?: { warn(obj: object, msg: string): void }): Promise<void> {
+export async function relayStream(ctx: CallContext, d: Dispatched, reply: ResponseSink, abort: AbortController, meter: Meter, idempotency: Idempotency, log?: { warn(obj: object, msg: string): void }, keepAnswer = false): Promise<Named | null> {
   const headersAt = performance.now();
   const overheadMs = Math.max(0, reply.elapsedTime - (headersAt - d.startedAt));
   // the cache stage's verdict (a miss, here) goes with the stream's headers
@@ -294,7 +298,7 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Respon
   const status = clientGone ? 499 : ok ? 200 : failure ? failure.status : 502;
   const errorCode = clientGone ? 'client_closed_request' : vendorError ? 'upstream_stream_error' : (failure?.code ?? null);
   // the whole answer as one chat.completion: for the recording, and for the caches below
-  const assembled = ok && (ctx.afterAnswer || ctx.capture?.content === 'full') ? completionFromChunks(delivered, { prompt_tokens: finalUsage.promptTokens, completion_tokens: finalUsage.completionTokens }) : null;
+  const assembled = ok && (keepAnswer || ctx.afterAnswer || ctx.capture?.content === 'full') ? completionFromChunks(delivered, { prompt_tokens: finalUsage.promptTokens, completion_tokens: finalUsage.completionTokens }) : null;
   const costs = meterCall(ctx, meter, { status, errorCode, usage: finalUsage, latencyMs: reply.elapsedTime, overheadMs, vendorStatus: d.response.statusCode, answer: assembled ?? undefined });
   // the stream ends only once its call is in the write-ahead file. One the file cannot take (a full
   // disk) is not recorded, so it is not a finished answer: the client gets an error event where the
@@ -330,4 +334,7 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Respon
     if (answered) await idempotency.complete(ctx.claim, 200, headers, recorded!.join(''));
     else await idempotency.release(ctx.claim);
   }
+  if (!answered || !keepAnswer || !assembled) return null;
+  ctx.served = d.attempt;
+  return { text: assembled, ...answerOf(assembled), attempt: d.attempt, status: d.response.statusCode, name: d.attempt.model };
 }

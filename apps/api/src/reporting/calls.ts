@@ -8,10 +8,23 @@ import type { Meter } from '../meter/meter.ts';
 
 const usd = (m: number) => Math.round(m) / 1e6;
 
-/** What billing charged the call (billing/budget.ts), in USD: vendor cost on the platform's keys, and the fee. */
+/** What the call's learning after its answer did (meter-call.ts, meterLearning), once it ended. */
+interface LearningDetail {
+  attempts?: number;
+  grades?: unknown[];
+  reasons?: string[];
+  charge_micros?: number;
+}
+
+const learningOf = (detail: Record<string, unknown> | null | undefined) => (detail?.learning ?? null) as LearningDetail | null;
+
+/**
+ * What billing charged the call (billing/budget.ts), in USD: vendor cost on the platform's keys
+ * (its learning's included, once metered), and the fee.
+ */
 function chargeOf(detail: Record<string, unknown> | null | undefined): { usage: number; fee: number } | null {
   const b = detail?.billing as { usage_micros?: number; fee_micros?: number } | undefined;
-  return b ? { usage: usd(b.usage_micros ?? 0), fee: usd(b.fee_micros ?? 0) } : null;
+  return b ? { usage: usd((b.usage_micros ?? 0) + (learningOf(detail)?.charge_micros ?? 0)), fee: usd(b.fee_micros ?? 0) } : null;
 }
 
 export function callView(r: CallRecord) {
@@ -42,8 +55,8 @@ export function callView(r: CallRecord) {
     saving_source: r.savingSource,
     charge: chargeOf(r.detail),
     cache: { hit: r.cacheHit },
-    reasons: r.reasons,
-    grades: ((r.detail as { grades?: unknown[] } | null)?.grades ?? []) as unknown[],
+    reasons: [...r.reasons, ...(learningOf(r.detail)?.reasons ?? [])],
+    grades: [...((r.detail as { grades?: unknown[] } | null)?.grades ?? []), ...(learningOf(r.detail)?.grades ?? [])] as unknown[],
     guardrail_findings: ((r.detail as { guardrail_findings?: unknown[] } | null)?.guardrail_findings ?? []) as unknown[],
     latency_ms: r.latencyMs,
     overhead_ms: r.overheadMs,

@@ -84,6 +84,8 @@ export interface TestGateway {
   adminKey: string;
   logs: string[];
   dataDir: string;
+  /** Settles once the learning routed calls left after their answers has ended (and is metered). */
+  learned(): Promise<void>;
   /** Stops the gateway; the data directory and database stay for a restart. */
   stop(): Promise<void>;
   /** Stops it and removes its data. */
@@ -144,6 +146,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<TestGatew
     adminKey,
     logs,
     dataDir,
+    learned: () => services.learning.idle(),
     stop,
     async close() {
       await stop();

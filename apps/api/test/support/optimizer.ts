@@ -46,3 +46,14 @@ export async function startLearningRig(env: Record<string, string> = {}): Promis
   rig.vendor.script({ content: '{"score": 1, "reason": "correct"}' });
   return { rig, stranger };
 }
+
+/**
+ * What a routed call spent exploring, read from its record once the learning it left after
+ * its answer has ended and been metered (its answer's `optimizer` block is written before).
+ */
+export async function explorationOf(rig: Rig, callId: string, key = rig.tenant.api_key): Promise<number> {
+  await rig.gw.learned();
+  const r = await fetch(`${rig.gw.url}/v1/calls/${callId}`, { headers: authed(key) });
+  if (r.status !== 200) throw new Error(`GET /v1/calls/${callId} answered ${r.status}`);
+  return ((await r.json()) as { cost: { exploration: number } }).cost.exploration;
+}

@@ -19,6 +19,7 @@ import { CallRollups } from './0019-call-rollups.ts';
 import { MeterQuarantine } from './0020-meter-quarantine.ts';
 import { SignupAllowance } from './0021-signup-allowance.ts';
 import { EvidenceTexts } from './0022-evidence-texts.ts';
+import { CallLearning } from './0023-call-learning.ts';
 
 /** Every migration, in order. A new one is appended here; applied ones are never edited. */
 export const migrations = [
@@ -43,4 +44,5 @@ export const migrations = [
   { name: '0020-meter-quarantine', class: MeterQuarantine },
   { name: '0021-signup-allowance', class: SignupAllowance },
   { name: '0022-evidence-texts', class: EvidenceTexts },
+  { name: '0023-call-learning', class: CallLearning },
 ];
