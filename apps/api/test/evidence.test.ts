@@ -2,7 +2,7 @@
 // and what each decision reads must stay bounded, and the estimates must follow the newest
 // samples once the window is full.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SAMPLE_WINDOW, StepEvidence, mean, sd } from '../src/optimizer/evidence.ts';
+import { SAMPLE_WINDOW, StepEvidence, mean, sd, type Probe } from '../src/optimizer/evidence.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +33,22 @@ describe('step evidence', () => {
     expect(st.retention).toBeCloseTo(r, 12);
     expect(st.lcb).toBeCloseTo(r - se, 12);
     expect(e.baselineMeanBy('outcome')).toBeCloseTo(mb, 12);
+  });
+
+  it("links a call's outcome to its probe whichever comes first (learning runs after the answer, so the outcome may lead)", () => {
+    const probe = (call: string): Probe => ({ at: 1, policy: CHEAP_KEY, call, awaitsOutcome: true, judgeCostMicros: 0, baselineScore: null, baselineText: 'a', baselineCostMicros: 100, answers: { 'small-model': { text: 'b', score: null, costMicros: 10 } } });
+    const e = new StepEvidence();
+    const late = probe('call-late');
+    e.addProbe(late);
+    e.addServed({ ...outcome(1, `model:${BASELINE}`, 0.5), call: 'call-late' }, true);
+    expect(late.outcome).toBe(0.5);
+    e.addServed({ ...outcome(2, `model:${BASELINE}`, 0.25), call: 'call-early' }, true);
+    const early = probe('call-early');
+    e.addProbe(early);
+    expect(early.outcome).toBe(0.25);
+    const other = probe('call-without-outcome');
+    e.addProbe(other);
+    expect(other.outcome).toBeUndefined();
   });
 
   it('keeps only the newest window of samples per policy and for the baseline, and estimates from it', () => {

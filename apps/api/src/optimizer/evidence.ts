@@ -254,7 +254,12 @@ export class StepEvidence {
 
   addProbe(p: Probe): void {
     this.probes.push(p);
-    if (p.call) {
+    // learning runs after the answer: the call's outcome may have come before its probe
+    const early = p.call && !p.reference ? this.#earlyOutcomes.get(p.call) : undefined;
+    if (early !== undefined) {
+      p.outcome = early;
+      this.#earlyOutcomes.delete(p.call!);
+    } else if (p.call) {
       this.#probeByCall.set(p.call, p);
       if (this.#probeByCall.size > MAX_AWAITING) this.#probeByCall.delete(this.#probeByCall.keys().next().value!);
     }
@@ -289,6 +294,9 @@ export class StepEvidence {
     if (probed && !probed.reference) {
       probed.outcome = s.score;
       this.#probeByCall.delete(s.call!);
+    } else if (!probed && s.source === 'outcome' && s.call) {
+      this.#earlyOutcomes.set(s.call, s.score);
+      if (this.#earlyOutcomes.size > MAX_AWAITING) this.#earlyOutcomes.delete(this.#earlyOutcomes.keys().next().value!);
     }
     this.#changed(probed !== undefined);
     return probed;
@@ -296,6 +304,8 @@ export class StepEvidence {
 
   /** Probes still waiting for their call's outcome (the newest; older ones rarely get one). */
   readonly #probeByCall = new Map<string, Probe>();
+  /** Outcomes of served calls whose probe has not been recorded yet (the newest), by call. */
+  readonly #earlyOutcomes = new Map<string, number>();
 
   /** The baseline's mean quality as one grader sees it; outcomes fall back to the judge's view until there are enough. */
   baselineMeanBy(source: 'outcome' | 'judge' | undefined): number {
