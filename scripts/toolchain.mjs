@@ -17,7 +17,8 @@ const nodeBin = join(binDir, 'node');
 const pnpmBin = join(binDir, 'pnpm');
 
 const tasks = {
-  start: [['pnpm', '--filter', '@optimizer/admin-web', 'build'], ['node', 'apps/api/src/main.ts']],
+  // the gateway's V8 flags are listed once, in apps/api/node-flags.json (apps/api/src/node-flags.ts)
+  start: [['pnpm', '--filter', '@optimizer/admin-web', 'build'], ['node', ...JSON.parse(readFileSync(join(root, 'apps', 'api', 'node-flags.json'), 'utf8')), 'apps/api/src/main.ts']],
   test: [
     ['pnpm', '--filter', '@optimizer/admin-web', 'build'],
     // the demo's tests run it as a user would: it drives its calls with the built SDK

@@ -4,6 +4,7 @@
 // suite's PostgreSQL and Redis, the mock vendor behind a gate that can stall, and HAProxy in
 // front (bench/scale's, with a stats socket, redispatch on a refused connection, and the serving
 // replica named in an `x-served-by` header).
+import { NODE_FLAGS } from '../../apps/api/src/node-flags.ts';
 import { randomBytes } from 'node:crypto';
 import { createConnection } from 'node:net';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -74,7 +75,7 @@ export class Replica {
   /** Starts the gateway on this replica's port and directory; resolves once /readyz answers 200. */
   async start(): Promise<void> {
     const s = this.#settings;
-    this.child = spawnNode(this.name, ['--import', guard, mainTs], {
+    this.child = spawnNode(this.name, [...NODE_FLAGS, '--import', guard, mainTs], {
       core: undefined,
       cwd: repoRoot,
       env: {

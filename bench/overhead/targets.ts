@@ -1,5 +1,6 @@
 // Starts the servers under test, each as its own pinned process: the mock vendor, our gateway
 // (pointed at the mock) and Portkey's gateway (told the mock is a custom OpenAI host).
+import { NODE_FLAGS } from '../../apps/api/src/node-flags.ts';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -132,7 +133,7 @@ export async function startGateway(mock: Mock, opts: ServerOptions, onCleanup: (
     ...(opts.gatewayProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.gatewayProfileDir}`] : []),
     ...(opts.gatewayPerfMap ? ['--perf-basic-prof'] : []),
   ];
-  const child = spawnNode('gateway', [...profile, '--import', guard, join(repoRoot, 'apps', 'api', 'src', 'main.ts')], {
+  const child = spawnNode('gateway', [...profile, ...NODE_FLAGS, '--import', guard, join(repoRoot, 'apps', 'api', 'src', 'main.ts')], {
     core: opts.core,
     cwd: repoRoot,
     env: baseEnv({

@@ -1,6 +1,7 @@
 // Starts the gateway as a child process on a temporary DATA_DIR and sets it up for the replay
 // through its public admin and tenant APIs only: the replay vendor as a custom provider, every
 // replay model in the catalog (every seeded model disabled), a tenant, and its routing settings.
+import { NODE_FLAGS } from '../../apps/api/src/node-flags.ts';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,7 +30,7 @@ export async function startGateway(onCleanup: (fn: () => void) => void, fixedPor
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-routing-'));
   onCleanup(() => rmSync(dataDir, { recursive: true, force: true }));
   const adminKey = `adm-bench-${randomBytes(24).toString('base64url')}`;
-  const child = spawnNode('gateway', ['--import', guard, join(repoRoot, 'apps', 'api', 'src', 'main.ts')], {
+  const child = spawnNode('gateway', [...NODE_FLAGS, '--import', guard, join(repoRoot, 'apps', 'api', 'src', 'main.ts')], {
     core: undefined,
     cwd: repoRoot,
     // A clean environment: nothing from the caller's shell (DATABASE_URL, vendor keys) leaks in.

@@ -1,5 +1,6 @@
 // Gateway replicas as their own processes on the one PostgreSQL database and Redis: one master
 // key and admin key between them, each its own DATA_DIR (its write-ahead file), the mock as OpenAI.
+import { NODE_FLAGS } from '../../apps/api/src/node-flags.ts';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,7 +39,7 @@ export async function getStatus(url: string): Promise<number> {
 export async function startReplica(n: number, c: ClusterEnv, secrets: Record<string, string>): Promise<Replica> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), `bench-replica${n}-`));
-  const child = spawnNode(`replica ${n}`, ['--import', guard, mainTs], {
+  const child = spawnNode(`replica ${n}`, [...NODE_FLAGS, '--import', guard, mainTs], {
     core: c.core,
     cwd: repoRoot,
     env: {

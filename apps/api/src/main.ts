@@ -4,6 +4,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 import { createServices } from './services.ts';
+import { missingNodeFlags } from './node-flags.ts';
 
 let config;
 try {
@@ -17,6 +18,8 @@ try {
 }
 
 const logger = createLogger(config.LOG_LEVEL);
+const missing = missingNodeFlags();
+if (missing.length > 0) logger.warn({ missing }, 'started without the V8 flags in apps/api/node-flags.json: a burst of requests may grow memory for good (start with `npm start`, or pass them to node)');
 const services = await createServices(config, logger);
 const app = await buildApp(services);
 await app.listen({ port: config.PORT, host: config.HOST });

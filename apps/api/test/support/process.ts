@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fastPathEnv, generousDoorsEnv, unlistedPriceEnv } from './gateway.ts';
+import { NODE_FLAGS } from '../../src/node-flags.ts';
 
 const mainTs = join(import.meta.dirname, '../../src/main.ts');
 
@@ -34,7 +35,7 @@ export function replicaEnv(databaseUrl: string, vendorUrl: string, platformKey: 
 }
 
 export async function spawnGateway(env: Record<string, string>): Promise<GatewayProcess> {
-  const proc = spawn(process.execPath, [mainTs], {
+  const proc = spawn(process.execPath, [...NODE_FLAGS, mainTs], {
     env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'info', ...generousDoorsEnv, ...unlistedPriceEnv, ...fastPathEnv, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
