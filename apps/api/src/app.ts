@@ -36,6 +36,7 @@ import { registerManagedAgentRoutes } from './routes/managed-agents.ts';
 import { registerGraphQL } from './graphql/plugin.ts';
 import { registerTrpc } from './trpc/plugin.ts';
 import type { Services } from './services.ts';
+import { startManagedRuns } from './managed/pipeline-runner.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -45,6 +46,7 @@ declare module 'fastify' {
 }
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
+  startManagedRuns(services); // managed agents' calls run on the completion pipeline
   // The completion route's hot path is read off the socket in front of node:http and Fastify (http/fast-server.ts, http/fast-path.ts).
   let fast: FastPath | null = null;
   let closing = false;

@@ -25,8 +25,6 @@ import { TenantOutbound } from './providers/tenant-outbound.ts';
 import { Connections } from './connections/connections.ts';
 import { ManagedAgents } from './managed/managed-agents.ts';
 import { RunStore } from './managed/run-store.ts';
-import { StepLedger } from './managed/step-ledger.ts';
-import { completionHandler } from './pipeline/completions.ts';
 import { ProviderRegistry } from './providers/registry.ts';
 import { CircuitBreaker } from './providers/circuit-breaker.ts';
 import { CustomProviders } from './providers/custom-providers.ts';
@@ -329,8 +327,5 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
       unlock();
     },
   };
-  // a managed agent's LLM calls go through the same completion pipeline as a tenant's
-  managedAgents.runner.attach(completionHandler(services), new StepLedger({ idempotency: services.idempotency, meter, store: managedAgents.store }));
-  managedAgents.runner.start(config.MANAGED_RUN_SWEEP_MS);
   return services;
 }

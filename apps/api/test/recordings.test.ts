@@ -196,7 +196,7 @@ describe('the capture point', () => {
   it('keeps the request as the guard left it, not as the client sent it', async () => {
     const { newCallContext } = await import('../src/pipeline/context.ts');
     const { annotate } = await import('../src/pipeline/annotate.ts');
-    const { captureStage, recordingRow } = await import('../src/capture/recorder.ts');
+    const { captureStage, recordingRow } = await import('../src/pipeline/capture-stage.ts');
     const ctx = newCallContext({ accountId: 'acct', workflowId: 'wf', keyId: 'key' } as never, undefined);
     annotate(ctx, { model: 'gpt-4.1', messages: [{ role: 'user', content: 'I am Jane Roe' }] });
     // what a guard does: a new body with the name replaced by a placeholder (stages never edit the client's in place)

@@ -1,6 +1,6 @@
 // Magic model names that make the mock misbehave. Only exact names are magic.
 import { apiError, type ApiError } from './openai/errors.ts';
-import type { StreamCut } from './openai/stream.ts';
+import type { StreamCut } from './http.ts';
 
 export const MAGIC_MODELS = ['slow', 'flaky', 'error-5xx', 'rate-limited', 'reset-mid-stream', 'stall', 'error-in-stream'] as const;
 

@@ -1,7 +1,12 @@
 // Small node:http helpers: body reading, JSON replies, abortable waits, listen/close.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { StreamCut } from './openai/stream.ts';
+
+/** How a faulty stream stops after `afterChunks` chunks. */
+export interface StreamCut {
+  afterChunks: number;
+  then: 'reset' | 'stall' | 'error';
+}
 
 export function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -2,18 +2,19 @@
 // memory, or in this tab's sessionStorage when asked; never localStorage), then the
 // catalog and the providers, over the GraphQL door.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import type { TypedDocumentString } from '../gql/graphql.ts';
 import { GqlError, gqlRequest } from '../graphql-client.ts';
 import { CatalogView } from './CatalogView.tsx';
 import { catalogQuery, providersQuery } from './operations.ts';
 import type { Model } from './profile.ts';
 import { ProvidersView, type ProviderRow } from './ProvidersView.tsx';
 import { Notices } from './ui.tsx';
+import type { Call } from './call.ts';
+
+export type { Call } from './call.ts';
 
 const SESSION_KEY = 'optimizer.admin-key';
 export const ADMIN_BASE = '/optimizer/admin';
 
-export type Call = <R, V>(doc: TypedDocumentString<R, V>, variables: V) => Promise<R>;
 
 type Tab = 'catalog' | 'providers';
 

@@ -2,7 +2,7 @@
 // when the field loses focus), a routing switch per model, and the full-profile form.
 import { useEffect, useMemo, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import type { ModelProfile } from '@optimizer/schema';
-import type { Call } from './AdminApp.tsx';
+import type { Call } from './call.ts';
 import { ModelDialog } from './ModelForm.tsx';
 import { putModelMutation, setModelDisabledMutation } from './operations.ts';
 import { toInput, toProfile, validateProfile, type Model } from './profile.ts';

@@ -3,7 +3,7 @@
 // and its refusal is shown at the field it names.
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { capabilitySchema, modalitySchema, modelProfileSchema, reasoningEffortSchema } from '@optimizer/schema';
-import type { Call } from './AdminApp.tsx';
+import type { Call } from './call.ts';
 import { GqlError } from '../graphql-client.ts';
 import { putModelMutation, removeModelMutation } from './operations.ts';
 import { toInput, toProfile, validateProfile, wireField, type FieldErrors, type Model } from './profile.ts';

@@ -3,7 +3,7 @@
 import { useState, type Dispatch, type FormEvent, type SetStateAction } from 'react';
 import { providerNameSchema, providerWriteSchema } from '@optimizer/schema';
 import type { ProviderFieldsFragment, TestProviderMutation, WireFormat } from '../gql/graphql.ts';
-import type { Call } from './AdminApp.tsx';
+import type { Call } from './call.ts';
 import { GqlError } from '../graphql-client.ts';
 import { putProviderMutation, removeProviderMutation, testProviderMutation } from './operations.ts';
 import { friendly, wireField, type FieldErrors, type Model } from './profile.ts';

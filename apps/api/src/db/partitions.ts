@@ -5,30 +5,10 @@
 // running it together do the same work once and ignore each other's leftovers.
 import type { Database } from './database.ts';
 import type { Logger } from '../logger.ts';
+import { MONTHS_AHEAD, monthOf, monthStart, PARTITION_JOB_MS, partitionName, PARTITIONED } from './partition-names.ts';
 
-/** The tables partitioned by month of `created_at`; each also has a `<table>_default` partition. */
-export const PARTITIONED = ['call_records', 'activity'] as const;
-/** How many months after the current one have their partitions ready. */
-export const MONTHS_AHEAD = 3;
-/** How often a replica checks the partitions (creation is a no-op once they exist). */
-export const PARTITION_JOB_MS = 6 * 3_600_000;
+export { MONTHS_AHEAD, PARTITION_JOB_MS, monthOf, monthStart, partitionName, PARTITIONED } from './partition-names.ts';
 
-const MONTH_NAME = /_p(\d{4})(\d{2})$/;
-
-/** The first instant of a UTC month, `offset` months from the one holding `at`. */
-export function monthStart(at: Date, offset = 0): Date {
-  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + offset, 1));
-}
-
-export function partitionName(table: string, month: Date): string {
-  return `${table}_p${month.getUTCFullYear()}${String(month.getUTCMonth() + 1).padStart(2, '0')}`;
-}
-
-/** The month a partition holds, from its name; undefined for the default partition and any other. */
-export function monthOf(name: string): Date | undefined {
-  const m = MONTH_NAME.exec(name);
-  return m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, 1)) : undefined;
-}
 
 export class Partitions {
   readonly #db: Database;

@@ -14,6 +14,9 @@ import { cheapestMix, holdBound, mixKey, servesUnder, type Mix, type Weighed } f
 import { JudgePanel, type JudgePair } from './judge-panel.ts';
 import { pool, posterior, type Estimate } from './priors.ts';
 import { MIN_OUTCOME_SHARE, probeCosts, prospect, Z_STATS, type StepTraffic } from './prospects.ts';
+import type { Choice, DecideInput, LearningMode, LockedStep, StepKey } from './decide-input.ts';
+
+export type { Choice, DecideInput, LearningMode, LockedStep, StepKey } from './decide-input.ts';
 
 /** A policy's statistics with its retention taken from the posterior (own evidence shrunk toward a prior). */
 function shrink(st: PolicyStats, prior: ReturnType<typeof pool>): PolicyStats {
@@ -61,16 +64,6 @@ const POOL_STRONG = 4;
 const POOL_CHEAP = 2;
 /** A policy must cost at most this share of the baseline to be worth serving. */
 const WORTHWHILE = 0.9;
-
-export interface StepKey {
-  accountId: string;
-  workflowId: string;
-  fingerprint: string;
-  label: string;
-  release: string;
-  /** The step's declared kind (`optimizer.step.kind`): steps of one kind share priors. */
-  kind?: string;
-}
 
 interface StepState {
   key: StepKey;
@@ -128,57 +121,6 @@ export interface Decision {
   reasons: string[];
 }
 
-export interface DecideInput {
-  step: StepKey;
-  baseline: string;
-  /** Routable models cheaper than the baseline, cheapest first. */
-  cheaper: string[];
-  floor: number;
-  allowGates: boolean;
-  /** A uniform draw in [0, 1) for sampling decisions. */
-  draw: number;
-  /**
-   * Exploration budgets: a share of the step's own baseline spend plus an allowance in
-   * baseline calls; optionally a fixed cap for the step; the tenant's over the last 24 h.
-   */
-  budget?: { share: number; allowanceCalls: number; stepMicros?: number; dailyMicros: number };
-  /** Each cheaper candidate's price as a share of the baseline's. */
-  priceShares?: Record<string, number>;
-  /** Each cheaper candidate's catalog strength for the step's kind, over the candidates' median (a prior on where to explore). */
-  strengths?: Record<string, number>;
-  /** The judge's price as a share of the baseline's (what a grade costs until measured). */
-  judgeShare?: number;
-  /** The tenant's panel of the configured judge and a cheaper one, and the cheaper one's price share. */
-  judges?: { panel: JudgePanel; cheapShare: number };
-  /**
-   * A finalized lockfile in force for the step (a workflow in production, design §9): its
-   * policy serves whatever the candidates or the evidence say, nothing is probed, and only
-   * drift checks of the served answer explore. `prune` is the lockfile's pruning policy.
-   */
-  locked?: LockedStep;
-  /** How a policy is chosen among those that hold (routing settings `tiebreak` and `band`); the cheapest by default. */
-  choice?: Choice;
-  /** Only single-model policies may serve (advanced search off, or a call that asks for latency), a settled ensemble included. */
-  singleModel?: boolean;
-  /** Serve the baseline whatever holds (routing settings `mode` other than `auto`); learning follows `learning`. */
-  serveBaseline?: boolean;
-  /** Routing settings `learning_mode`: explore (default), exploit (no probes), off (no probes, no drift checks). */
-  learning?: LearningMode;
-  /** Why this call may not probe though its budgets allow it (a call that asks for latency). */
-  noProbe?: string;
-}
-
-export type LearningMode = 'explore' | 'exploit' | 'off';
-
-export interface Choice {
-  /** What decides between policies whose costs lie within `band` of the cheapest holding one. */
-  tiebreak: 'cost' | 'latency' | 'quality';
-  /** The tie band, as a share of the baseline's cost per call (0: only the cheapest). */
-  band: number;
-  /** A policy's expected latency in ms (latency tiebreak); Infinity when unknown. */
-  latencyOf?: (p: Policy) => number;
-}
-
 /**
  * The policy to serve among those that hold: the cheapest, unless a tiebreak other than cost
  * picks among the ones within the band of it (the cheaper of equals).
@@ -192,15 +134,6 @@ export function pickHolder<T extends { policy: Policy; stats: PolicyStats }>(hol
   const tied = byCost.filter((h) => h.stats.costMicros <= edge);
   const score = (h: T) => (choice.tiebreak === 'quality' ? -h.stats.lcb : (choice.latencyOf?.(h.policy) ?? Infinity));
   return tied.reduce((best, h) => (score(h) < score(best) ? h : best), cheapest);
-}
-
-export interface LockedStep {
-  policy: string;
-  /** The report version the lockfile was derived from. */
-  version: number;
-  prune: boolean;
-  /** Why the lockfile's own policy could not serve, when the baseline stands in for it. */
-  note?: string;
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;

@@ -4,7 +4,7 @@
 import { FREE_FORM_SHARE, type StepEvidence, type PolicyStats } from './evidence.ts';
 import type { Prospect } from './exploration.ts';
 import { AUDIT_SHARE } from './judge-panel.ts';
-import type { DecideInput } from './optimizer.ts';
+import type { DecideInput } from './decide-input.ts';
 import { policyKey, policyModels, type Policy } from './policies.ts';
 import { posterior } from './priors.ts';
 

@@ -24,7 +24,7 @@ import type { Services } from '../services.ts';
 import type { CallContext, Costs } from './context.ts';
 import type { RoutedPlan } from './routed-plan.ts';
 import type { Reservation } from '../billing/budget.ts';
-import { maxCost, type CostBound } from '../billing/max-cost.ts';
+import { maxCost, type CostBound } from './max-cost.ts';
 import { ApiError } from '../errors.ts';
 import { countPromptTokens, promptTokenBound } from './tokens.ts';
 import { attemptCost } from './meter-call.ts';

@@ -28,7 +28,7 @@ import { relayStream } from './stream.ts';
 import { serveFromCache } from './cache-stage.ts';
 import { pruneStage } from './prune-stage.ts';
 import { guardStage } from './guard-stage.ts';
-import { captureStage } from '../capture/recorder.ts';
+import { captureStage } from './capture-stage.ts';
 import { budgetStage } from './budget-stage.ts';
 import type { IdempotencyRecord } from '../hot/store.ts';
 import type { CallTrace } from '../telemetry/tracing.ts';

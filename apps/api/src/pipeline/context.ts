@@ -85,7 +85,7 @@ export interface CallContext {
   /** What the call cost and would have cost, once metered. */
   priced: Costs | null;
   /** What the capture settings keep of this call (noted after the guard), or null for nothing. */
-  capture: import('../capture/recorder.ts').CaptureNote | null;
+  capture: CaptureNote | null;
   /** Evidence rows this call produced, metered with it. */
   evidence: import('../meter/rows.ts').EvidenceRow[];
   /** What the guard stage redacted (the vault restores the answer) and found; null when the tenant's guard is off. */
@@ -98,6 +98,14 @@ export interface CallContext {
   settle: ((costs: Costs) => { ledger: import('../meter/rows.ts').LedgerRow[]; billing: Record<string, number> }) | null;
 }
 
+
+/** What the capture settings keep of a call (capture-stage.ts). */
+export interface CaptureNote {
+  content: 'metadata' | 'full';
+  redact: boolean;
+  /** The body as the vendor sees it after the guard (stages after it build new objects, never edit this one). */
+  request: Record<string, unknown>;
+}
 
 export interface Costs {
   baseline: number;

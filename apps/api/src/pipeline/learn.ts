@@ -11,7 +11,7 @@ import type { Completed } from './complete.ts';
 import { completeOn } from './complete.ts';
 import { agree, normalizeAnswer } from '../optimizer/normalize.ts';
 import { storedProbe, type Probe, type ProbeAnswer } from '../optimizer/evidence.ts';
-import { evidenceText } from '../capture/recorder.ts';
+import { evidenceText } from './capture-stage.ts';
 import { policyKey } from '../optimizer/policies.ts';
 import { attemptCost, explorationSpend } from './meter-call.ts';
 import { askJudge, grade } from './judge-grade.ts';

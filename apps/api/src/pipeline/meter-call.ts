@@ -7,7 +7,7 @@ import { newId } from '../security/secrets.ts';
 import type { Attempt, CallContext, Costs } from './context.ts';
 import { costMicros, micros, noUsage, type Usage } from '../wire/usage.ts';
 import type { ApiError } from '../errors.ts';
-import { recordingRow } from '../capture/recorder.ts';
+import { recordingRow } from './capture-stage.ts';
 
 export interface MeterInput {
   status: number;

@@ -1,14 +1,11 @@
 // Server-sent events: the chunk sequence of a streamed reply and writing it chunk by chunk.
 import type { ServerResponse } from 'node:http';
-import { delay, endCut } from '../http.ts';
+import { delay, endCut, type StreamCut } from '../http.ts';
+
+export type { StreamCut } from '../http.ts';
 import type { Reply } from './reply.ts';
 import { chunkBody, deltaChoice, type ReplyMeta } from './wire.ts';
 
-/** How a faulty stream stops after `afterChunks` chunks. */
-export interface StreamCut {
-  afterChunks: number;
-  then: 'reset' | 'stall' | 'error';
-}
 
 export interface StreamOptions {
   chunkDelayMs: number;

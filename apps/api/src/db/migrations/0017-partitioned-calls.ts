@@ -1,5 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
-import { MONTHS_AHEAD, PARTITIONED } from '../partitions.ts';
+import { MONTHS_AHEAD, PARTITIONED } from '../partition-names.ts';
 
 /**
  * The tables that grow with every call, `call_records` and `activity`, partitioned by month

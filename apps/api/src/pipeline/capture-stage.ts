@@ -4,16 +4,10 @@
 // and the row goes out with the call's own records (write-ahead file, then the database in
 // batches): the hot path never waits on PostgreSQL for a recording.
 import type { CaptureSettings } from '@optimizer/schema';
-import type { CallContext } from '../pipeline/context.ts';
+import type { CallContext } from './context.ts';
 import type { RecordingRow } from '../meter/rows.ts';
-import { redactDeep, redactText } from './redact.ts';
+import { redactDeep, redactText } from '../capture/redact.ts';
 
-export interface CaptureNote {
-  content: 'metadata' | 'full';
-  redact: boolean;
-  /** The body as the vendor sees it after the guard (stages after it build new objects, never edit this one). */
-  request: Record<string, unknown>;
-}
 
 export function captureStage(ctx: CallContext, settings: CaptureSettings): void {
   ctx.capture = settings.content === 'none' ? null : { content: settings.content, redact: settings.redact_pii, request: ctx.body };

@@ -5,9 +5,9 @@
 // answers (exploration included). An upper bound: the reservation is settled to the actual.
 import type { ModelProfile } from '@optimizer/schema';
 import type { Services } from '../services.ts';
-import type { CallContext } from '../pipeline/context.ts';
-import type { RoutedPlan } from '../pipeline/routed-plan.ts';
-import { keySource } from '../pipeline/dispatch.ts';
+import type { CallContext } from './context.ts';
+import type { RoutedPlan } from './routed-plan.ts';
+import { keySource } from './dispatch.ts';
 
 /** Tokens a judge's grade may take (its rubric and score), on top of the question and answers it reads. */
 const JUDGE_OVERHEAD_TOKENS = 1_024;
