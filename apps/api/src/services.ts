@@ -156,7 +156,8 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
         // answered Idempotency-Keys outlive a restart, beside the meter's write-ahead file
         new IdempotencyJournal(join(dataDir, 'idempotency', 'answers.jsonl'), (err) => logger.warn({ err: err.message }, 'idempotency journal sync failed')),
       );
-  const metrics: Metrics = new Metrics({ meterPending: () => meter.pending });
+  const learning = new LearningQueue({ concurrency: config.LEARNING_CONCURRENCY, capacity: config.LEARNING_QUEUE_MAX, timeoutMs: config.LEARNING_TIMEOUT_MS, logger });
+  const metrics: Metrics = new Metrics({ meterPending: () => meter.pending, learning: () => learning.stats });
   const otel = otelOptions(config);
   // the SDK is loaded only when tracing is on: a gateway without it holds no tracer provider at all
   const tracing: Tracing | null = otel === null ? null : (await import('./telemetry/otel.ts')).createOtelTracing(otel);
@@ -296,7 +297,7 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
     recordings,
     partitions,
     budget,
-    learning: new LearningQueue({ concurrency: config.LEARNING_CONCURRENCY, capacity: config.LEARNING_QUEUE_MAX, timeoutMs: config.LEARNING_TIMEOUT_MS, logger }),
+    learning,
     billing,
     signup: signupAllowance,
     doors: new DoorThrottle(hot, doorLimits(config)),

@@ -41,5 +41,8 @@ it('exposes process metrics and counts completions, vendor latency and vendor er
   expect(series(text, 'optimizer_vendor_errors_total{provider="openai",status="500"}')).toBeGreaterThanOrEqual(1);
   expect(series(text, 'optimizer_http_requests_total{route="/v1/chat/completions",status="200"}')).toBe(2);
   expect(text).toMatch(/^optimizer_meter_pending \d+$/m);
+  expect(text).toMatch(/^optimizer_learning_queued \d+$/m);
+  expect(text).toMatch(/^optimizer_learning_running \d+$/m);
+  expect(text).toMatch(/^optimizer_learning_dropped \d+$/m);
   expect(text).toMatch(/^optimizer_semantic_cache_embedder\{/m);
 });

@@ -3,6 +3,7 @@
 // what the meter records: calls, the gateway's own time, each vendor attempt's latency and
 // errors. Observing from the meter's rows keeps the completion path free of metric calls.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { LearningStats } from '../pipeline/learning-queue.ts';
 import type { MeterBatch } from '../meter/rows.ts';
 
 /** The child of `metric` for two label values, made once per pair. */
@@ -56,7 +57,7 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  constructor(gauges: { meterPending: () => number }) {
+  constructor(gauges: { meterPending: () => number; learning?: () => LearningStats }) {
     // The event-loop lag histogram samples the loop with a timer; prom-client's default (every
     // 10 ms) wakes an idle replica 100 times a second, which cost 10–15 ms of CPU a second per
     // replica (bench/scale). Ten samples a second still give a scrape's percentiles.
@@ -69,6 +70,23 @@ export class Metrics {
         this.set(gauges.meterPending());
       },
     });
+    const learning = gauges.learning;
+    if (!learning) return;
+    // routed calls' learning after their answers (pipeline/learning-queue.ts): a rising `dropped` means the queue is too small for the traffic
+    for (const [name, help, read] of [
+      ['optimizer_learning_queued', 'Routed calls whose learning waits in the queue.', (x: LearningStats) => x.queued],
+      ['optimizer_learning_running', 'Routed calls whose learning runs now.', (x: LearningStats) => x.running],
+      ['optimizer_learning_dropped', 'Learning jobs dropped since start (queue full, or shut down before they ran).', (x: LearningStats) => x.dropped],
+    ] as const) {
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          this.set(read(learning()));
+        },
+      });
+    }
   }
 
   /** One request answered on `route` with `status` (both servers call it as a response finishes). */
