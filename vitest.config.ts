@@ -9,7 +9,7 @@ const SAME_ON_EVERY_LEG = [
   'bench/**/*.test.ts', // bench/scale's test included: it starts its own database, Redis db and replicas whatever the leg
   'apps/api/test/providers/**',
   'apps/api/test/{assemble,billing-month,catalog-seed,ensembles,error-docs,http1-client,lint-bans,meter-group-commit,notices,outbound,outcomes-memory,outcomes-peers,prune,security,sse,wal-full-disk}.test.ts',
-  'apps/api/test/{exploration,semantic-cache,semantic-cache-bounds,semantic-packaged-model,semantic-precision}.test.ts',
+  'apps/api/test/{exploration,semantic-cache,semantic-cache-bounds,semantic-packaged-model,semantic-precision,semantic-words}.test.ts',
   'apps/api/test/{address-guard,fast-path-differential,guard-detectors,guard-set,prompt-bound,three-doors-types}.test.ts',
 ];
 

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ESLint } from 'eslint';
@@ -40,11 +40,16 @@ const bypasses = [
   ['apps/api/src/connections/lint-probe', "import { Outbound } from '../../providers/outbound.ts';\nexport const o = new Outbound();\n"],
   ['apps/api/src/routes/lint-probe', "import type { Services } from '../../services.ts';\nexport const go = (s: Services) => s.outbound.request({ url: new URL('http://x'), method: 'GET', headers: {} });\n"],
   ['apps/api/src/alerts/lint-probe', "import { Http1Client } from '../../providers/http1-client.ts';\nexport type H = Http1Client;\n"],
+  ['apps/api/src/connections/lint-probe', "import { Origin } from '../../providers/http1/origin.ts';\nexport type O = Origin;\n"],
 ].map(([under, code]) => [under!, probe(code!, under)] as const);
 const throughTenantClient = probe(
   "import type { TenantOutbound } from '../../providers/tenant-outbound.ts';\nexport const go = (client: TenantOutbound) => client.request({ url: new URL('http://x'), method: 'GET', headers: {}, timeoutMs: 1 });\n",
   'apps/api/src/connections/lint-probe',
 );
+/** A module of `lines` lines (each a statement, so no rule but the length can object). */
+const lines = (n: number) => Array.from({ length: n }, (_, i) => `export const v${i} = ${i};\n`).join('');
+const longFile = probe(lines(401));
+const fullFile = probe(lines(400));
 
 // One ESLint run lints every probe: a type-aware run builds the TypeScript program once, which
 // is most of its time. That the gateway itself breaks none of these rules is `npm test`'s own
@@ -91,4 +96,23 @@ describe('layers, enforced by lint', () => {
   });
 
   it('lets a module call through the tenant client', () => expect(of(throughTenantClient)).toEqual([]));
+});
+
+describe('small files, enforced by lint', () => {
+  it('refuses a gateway source file over 400 lines', () => expect(of(longFile).join()).toContain('File has too many lines (401). Maximum allowed is 400.'));
+  it('lets a file of exactly 400 lines through', () => expect(of(fullFile)).toEqual([]));
+
+  it('exempts only files still over 400 lines: the list in eslint.config.js may only shrink', async () => {
+    const src = join(root, 'apps/api/src');
+    const files = (readdirSync(src, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts') && !f.startsWith('db/migrations/') && !f.includes('lint-probe'));
+    const eslint = new ESLint({ cwd: root });
+    const exempt: string[] = [];
+    for (const f of files) {
+      const rule = ((await eslint.calculateConfigForFile(join(src, f))) as { rules?: Record<string, unknown[]> }).rules?.['max-lines'];
+      if (rule?.[0] !== 2) exempt.push(f);
+    }
+    const fitting = exempt.filter((f) => readFileSync(join(src, f), 'utf8').split('\n').length - 1 <= 400);
+    expect(fitting, 'these fit in 400 lines now: take them off OVER_400_LINES in eslint.config.js').toEqual([]);
+    expect(exempt.length, `exempt: ${exempt.join(', ')}; a file was added to OVER_400_LINES: split it instead`).toBeLessThanOrEqual(3);
+  }, 60_000);
 });
