@@ -95,5 +95,5 @@ describe('the database', () => {
     const err = await spawnGateway({ DATA_DIR: gw.dataDir, ADMIN_KEY: 'admin-key-for-the-second-process' }).catch((e: Error) => e);
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).message).toContain(`is in use by process ${process.pid}`);
-  });
+  }, 120_000); // a process start (spawnGateway allows 120 s): past a 30 s timeout the first gateway stops, and the second starts and is left running
 });
