@@ -9,7 +9,8 @@ const EXCLUDE = ['**/node_modules/**'];
 /**
  * The files whose subject is the embedded default, run on PGlite (with no Redis) in every run;
  * every other file runs on the machine's PostgreSQL with Redis, as production does. Named by
- * file name, so a file keeps its place when it moves. docs/decisions.md, "Toolchain".
+ * file name, so a file keeps its place when it moves. (The demo's tests and the fault suite start
+ * gateways of their own, whatever their project.) docs/decisions.md, "Toolchain".
  */
 const ON_PGLITE: Record<string, string> = {
   'database.test.ts': 'PGlite under DATA_DIR is the default (a regression once used the machine server); it starts a PostgreSQL gateway beside it',

@@ -51,8 +51,12 @@ try {
   passed = j.numPassedTests;
   failed = j.numFailedTests;
   skipped = j.numPendingTests + j.numTodoTests;
+  const seen = new Set();
   for (const f of j.testResults ?? []) {
     const file = f.name.startsWith(root) ? f.name.slice(root.length + 1) : f.name;
+    // each file once: a file two projects both take would double the run and prove nothing more
+    if (seen.has(file)) failures.push(`${file} ran twice (two vitest projects include it)`);
+    seen.add(file);
     const tests = (f.assertionResults ?? []).filter((a) => a.status === 'failed');
     for (const t of tests) failures.push(`${file} > ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
     if (f.status === 'failed' && tests.length === 0) {
@@ -65,6 +69,7 @@ try {
   failures.push(`no report (vitest exited ${r.status})`);
 }
 rmSync(out, { recursive: true, force: true });
+if (failures.some((f) => f.endsWith('(two vitest projects include it)'))) failed += 1;
 if (failures.length) console.log(`\nFailed:\n${failures.map((f) => `  ${f}`).join('\n')}`);
 const minutes = (Date.now() - started) / 60_000;
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}${brokenFiles ? `, ${brokenFiles} test files failed to run` : ''} in ${minutes.toFixed(1)} min`);
