@@ -1,16 +1,43 @@
+import { globSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
-const SAME_ON_EVERY_LEG = [
-  'demo/test/**',
-  'packages/sdk/test/pack.test.ts',
-  'packages/mock-providers/test/**',
-  'packages/sdk/test/{admin,client,docs,errors,run,settings,stream,trpc-types,workflows}.test.ts',
-  'bench/**/*.test.ts', // bench/scale's test included: it starts its own database, Redis db and replicas whatever the leg
-  'apps/api/test/providers/**',
-  'apps/api/test/{assemble,billing-month,catalog-seed,ensembles,error-docs,http1-client,lint-bans,meter-group-commit,notices,outbound,outcomes-memory,outcomes-peers,prune,security,sse,wal-full-disk}.test.ts',
-  'apps/api/test/{exploration,semantic-cache,semantic-cache-bounds,semantic-packaged-model,semantic-precision,semantic-words}.test.ts',
-  'apps/api/test/{address-guard,fast-path-differential,guard-detectors,guard-set,prompt-bound,three-doors-types}.test.ts',
+const root = fileURLToPath(new URL('.', import.meta.url));
+const INCLUDE = ['apps/*/test/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'bench/**/*.test.ts', 'demo/test/**/*.test.ts'];
+const EXCLUDE = ['**/node_modules/**'];
+
+/**
+ * The files whose subject is the embedded default, run on PGlite (with no Redis) in every run;
+ * every other file runs on the machine's PostgreSQL with Redis, as production does. Named by
+ * file name, so a file keeps its place when it moves. (The demo's tests and the fault suite start
+ * gateways of their own, whatever their project.) docs/decisions.md, "Toolchain".
+ */
+const ON_PGLITE: Record<string, string> = {
+  'database.test.ts': 'PGlite under DATA_DIR is the default (a regression once used the machine server); it starts a PostgreSQL gateway beside it',
+  'data-dir-mode.test.ts': "the embedded database's own files under DATA_DIR are owner-only",
+  'durability.test.ts': 'a killed embedded gateway replays its write-ahead file into its data folder once, and SIGTERM drains into it',
+  'billing-durability.test.ts': "the same replay for charges, into the embedded database's ledger",
+  'idempotency-restart.test.ts': 'without Redis, answered Idempotency-Keys outlive a restart in the data folder',
+  'billing-concurrency.test.ts': 'its second half is one process on the in-process hot store (its first half starts PostgreSQL + Redis replicas itself)',
+  'quick-start.test.ts': "the README's quick start: `npm start` with no database server",
+};
+const onPglite = Object.keys(ON_PGLITE).map((name) => `**/${name}`);
+for (const glob of onPglite) {
+  const found = INCLUDE.flatMap((pattern) => globSync(pattern, { cwd: root, exclude: (p) => p.includes('node_modules') })).filter((f) => f.endsWith(`/${glob.slice(3)}`));
+  if (found.length !== 1) throw new Error(`vitest.config.ts: ON_PGLITE names ${glob.slice(3)}, which matches ${found.length} test files (one expected)`);
+}
+
+/**
+ * TEST_DB=pglite or TEST_DB=postgres puts every file on that database (the embedded one needs no
+ * server; `npm test` with TEST_LEG=pglite). TEST_FAST_PATH=off turns the socket path off in every
+ * test gateway (test/support/gateway.ts); it is on by default, as in production.
+ */
+const forcedDb = process.env.TEST_DB;
+const fastPath = process.env.TEST_FAST_PATH ?? 'on';
+const globalSetup = ['apps/api/test/support/global-setup.ts'];
+const projects: TestProjectInlineConfiguration[] = [
+  { extends: true, test: { name: 'postgres+redis', include: INCLUDE, exclude: [...EXCLUDE, ...onPglite], env: { TEST_DB: 'postgres', TEST_FAST_PATH: fastPath } } },
+  { extends: true, test: { name: 'pglite', include: onPglite, exclude: EXCLUDE, env: { TEST_DB: 'pglite', TEST_FAST_PATH: fastPath }, globalSetup } },
 ];
 
 export default defineConfig({
@@ -26,15 +53,8 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['apps/*/test/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'bench/**/*.test.ts', 'demo/test/**/*.test.ts'],
-    // What runs the same whatever the leg runs once, on the PGlite leg: the demo (its own embedded
-    // gateway), the SDK's npm pack and install, the README's quick start (a real `npm start`), and
-    // every file that starts no gateway and opens no database (wire translations, the mock vendors,
-    // the SDK against its own test server, pure units), and the socket path's differential test,
-    // which sets the switch on each of its two gateways itself. The PostgreSQL leg is for what a
-    // database, Redis or the socket path can change.
-    exclude: ['**/node_modules/**', ...(process.env.TEST_DB === 'postgres' ? SAME_ON_EVERY_LEG : [])],
-    globalSetup: ['apps/api/test/support/global-setup.ts'],
+    // (a project extending this config adds to its lists: they are set here only without projects)
+    ...(forcedDb ? { include: INCLUDE, exclude: EXCLUDE, globalSetup } : { projects }),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
@@ -42,8 +62,8 @@ export default defineConfig({
     // file re-imported the gateway's whole graph (Fastify, GraphQL, tRPC, MikroORM, the vendors'
     // SDKs): about 3 s a file, a third of the suite's time. Every file starts its own gateways,
     // databases and vendors and stops them in its afterAll; a test that changes process.env puts it
-    // back. On the 2-core VM `npm test` went from about 15 to 11 minutes (embedded leg 6.5,
-    // PostgreSQL leg 3.2). docs/decisions.md, "Toolchain".
+    // back. Vitest still gives each project fresh workers (its environment differs): one project's
+    // files run, then the other's. docs/decisions.md, "Toolchain".
     isolate: false,
     fileParallelism: true,
     maxWorkers: 2,

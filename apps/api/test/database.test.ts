@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onPostgres, signup, startGateway, type TestGateway } from './support/gateway.ts';
+import { onPostgres, signup, startGateway, testDatabase, type TestGateway } from './support/gateway.ts';
 import { planUses } from './support/plans.ts';
 import { spawnGateway } from './support/process.ts';
 
@@ -15,15 +15,25 @@ afterAll(async () => {
 
 describe('the database', () => {
   // Regression: the embedded connection once parsed to localhost:5432 and silently used the machine's server.
+  // This file runs on the embedded database (vitest.config.ts) and starts a gateway on PostgreSQL beside it.
   it('is the embedded PGlite under DATA_DIR by default, and the real PostgreSQL when DATABASE_URL is set', async () => {
-    const [{ version }] = (await gw.services.db.em().getConnection().execute('select version()')) as [{ version: string }];
-    if (onPostgres) {
-      expect(gw.services.db.kind).toBe('postgres');
-      expect(version).not.toContain('PGlite');
-    } else {
+    const versionOf = async (g: TestGateway) => ((await g.services.db.em().getConnection().execute('select version()')) as [{ version: string }])[0].version;
+    if (!onPostgres) {
       expect(gw.services.db.kind).toBe('pglite');
-      expect(version).toContain('PGlite');
+      expect(await versionOf(gw)).toContain('PGlite');
       expect(existsSync(join(gw.dataDir, 'pgdata'))).toBe(true);
+    }
+    const database = onPostgres ? null : await testDatabase({ force: true });
+    const server = database ? await startGateway({ database }) : gw;
+    try {
+      expect(server.services.db.kind).toBe('postgres');
+      expect(await versionOf(server)).not.toContain('PGlite');
+      expect(existsSync(join(server.dataDir, 'pgdata'))).toBe(false);
+    } finally {
+      if (database) {
+        await server.close();
+        await database.drop();
+      }
     }
   });
 
@@ -85,5 +95,5 @@ describe('the database', () => {
     const err = await spawnGateway({ DATA_DIR: gw.dataDir, ADMIN_KEY: 'admin-key-for-the-second-process' }).catch((e: Error) => e);
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).message).toContain(`is in use by process ${process.pid}`);
-  });
+  }, 120_000); // a process start (spawnGateway allows 120 s): past a 30 s timeout the first gateway stops, and the second starts and is left running
 });

@@ -3,7 +3,8 @@
 // field) and made storable where a field is text (message content, tool arguments); a row the
 // database still refuses is quarantined, never blocking the rows written with it, in a live
 // batch and in the write-ahead replay at boot; the admin sees the quarantine and replays or
-// discards a row; /metrics counts it. Both doors: the PostgreSQL leg runs the socket fast path.
+// discards a row; /metrics counts it. The refusals are the pipeline's, after the one JSON body parser
+// both doors share; fast-path-differential.test.ts holds the two doors to the same answers.
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

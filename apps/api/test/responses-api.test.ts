@@ -14,7 +14,7 @@ import { z } from 'zod';
 import type { ConformanceMock, ProviderConformance } from './conformance/descriptor.ts';
 import { conformance as anthropic } from './conformance/providers/anthropic.ts';
 import { conformance as openai } from './conformance/providers/openai.ts';
-import { authed, fastPathEnv, signup, startGateway, type TestGateway } from './support/gateway.ts';
+import { authed, signup, startGateway, type TestGateway } from './support/gateway.ts';
 import { callRecords, ROUTING_CLEARED } from './support/vendor.ts';
 
 const PLATFORM_KEY = 'sk-responses-platform-key';
@@ -272,16 +272,33 @@ describe('POST /v1/responses refusals and replays', () => {
   });
 
   it('is read off the socket when the fast path is on (node:http never sees it), and served by Fastify when it is off', async () => {
+    // both doors in every run: this file's gateway and one with the switch the other way
+    const other = await startGateway({ env: { ...openai.env(mock.url, PLATFORM_KEY), FAST_PATH: gw.services.config.FAST_PATH === 'on' ? 'off' : 'on' } });
+    try {
+      const otherKey = (await signup(other)).api_key;
+      for (const [door, doorKey] of [
+        [gw, key],
+        [other, otherKey],
+      ] as const) {
+        expect(await requestsSeenByNode(door, doorKey)).toBe(door.services.config.FAST_PATH === 'off' ? 1 : 0);
+      }
+    } finally {
+      await other.close();
+    }
+  });
+
+  /** Sends one Responses API call on a fresh keep-alive connection; answers how many requests node:http saw. */
+  async function requestsSeenByNode(door: TestGateway, doorKey: string): Promise<number> {
     let viaNode = 0;
     const counted = () => viaNode++;
-    gw.app.server.on('request', counted);
+    door.app.server.on('request', counted);
     const agent = new Agent({ keepAlive: true }); // a fresh connection: one handed to node:http stays there
     try {
       mock.reset();
       mock.script({ content: ANSWER, finish_reason: 'stop' });
       const body = JSON.stringify({ model: openai.model, input: 'Which door served this?' });
       const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-        const req = request(`${gw.url}/v1/responses`, { method: 'POST', agent, headers: { ...authed(key), 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+        const req = request(`${door.url}/v1/responses`, { method: 'POST', agent, headers: { ...authed(doorKey), 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
           let text = '';
           res.setEncoding('utf8');
           res.on('data', (c: string) => (text += c));
@@ -292,12 +309,12 @@ describe('POST /v1/responses refusals and replays', () => {
       });
       expect(answer.status).toBe(200);
       expect(JSON.parse(answer.text)).toMatchObject({ object: 'response', status: 'completed', output: [{ type: 'message', content: [{ text: ANSWER }] }] });
-      expect(viaNode).toBe(fastPathEnv.FAST_PATH === 'off' ? 1 : 0);
+      return viaNode;
     } finally {
       agent.destroy();
-      gw.app.server.removeListener('request', counted);
+      door.app.server.removeListener('request', counted);
     }
-  });
+  }
 
   it('replays a repeated Idempotency-Key as the same response, without a second vendor call', async () => {
     mock.reset();

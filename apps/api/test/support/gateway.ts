@@ -1,5 +1,6 @@
-// Starts a real gateway for a test: its own data directory, and on the PostgreSQL
-// leg its own fresh database on the machine's server plus the machine's Redis.
+// Starts a real gateway for a test: its own data directory, and on PostgreSQL (every file
+// but the embedded default's own, vitest.config.ts) its own fresh database on the machine's
+// server plus the machine's Redis.
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,7 +48,7 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh PostgreSQL database on the PostgreSQL leg (or when forced); nothing (embedded) otherwise. */
+/** A fresh PostgreSQL database for a file on PostgreSQL (or when forced); nothing (embedded) otherwise. */
 export async function testDatabase(opts: { force?: boolean } = {}): Promise<TestDatabase> {
   if (!onPostgres && !opts.force) return { url: undefined, drop: async () => {} };
   const name = `optimizer_test_${randomBytes(6).toString('hex')}`;
@@ -69,7 +70,7 @@ export async function testDatabase(opts: { force?: boolean } = {}): Promise<Test
 
 /**
  * Gives a fresh data directory the migrated embedded database built once for this
- * run, so a start reopens it instead of running initdb. A no-op on the PostgreSQL leg.
+ * run, so a start reopens it instead of running initdb. A no-op on PostgreSQL.
  */
 export function seedDataDir(dataDir: string): void {
   if (onPostgres) return;

@@ -1,6 +1,6 @@
-// Once per test run on the embedded leg: builds one migrated PGlite data directory
-// (a real first start: initdb and every migration), which each test's gateway then
-// copies instead of repeating initdb (≈ 8 s of WASM each).
+// Once per test run, for the files on PGlite (vitest.config.ts): builds one migrated PGlite
+// data directory (a real first start: initdb and every migration), which each test's gateway
+// then copies instead of repeating initdb (≈ 8 s of WASM each).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
