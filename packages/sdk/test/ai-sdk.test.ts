@@ -7,7 +7,6 @@
 import * as ai7 from 'ai';
 import * as ai6 from 'ai-v6';
 import * as ai5 from 'ai-v5';
-import { createOpenAI as createOpenAI4 } from '@ai-sdk/openai';
 import { createOpenAI as createOpenAI3 } from '@ai-sdk/openai-v3';
 import { createOpenAI as createOpenAI2 } from '@ai-sdk/openai-v2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
