@@ -5,7 +5,7 @@ const SAME_ON_EVERY_LEG = [
   'demo/test/**',
   'packages/sdk/test/pack.test.ts',
   'packages/mock-providers/test/**',
-  'packages/sdk/test/{admin,client,docs,errors,run,settings,stream,trpc-types,workflows}.test.ts',
+  'packages/sdk/test/{admin,client,docs,errors,policy,run,settings,stream,trpc-types,workflows}.test.ts',
   'bench/**/*.test.ts', // bench/scale's test included: it starts its own database, Redis db and replicas whatever the leg
   'apps/api/test/providers/**',
   'apps/api/test/{assemble,billing-month,catalog-seed,ensembles,error-docs,http1-client,lint-bans,meter-group-commit,notices,outbound,outcomes-memory,outcomes-peers,prune,security,sse,wal-full-disk}.test.ts',
