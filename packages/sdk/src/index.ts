@@ -5,6 +5,7 @@ export { ChatCompletionStream } from './stream.ts';
 export { Run, type RunOptions, type StepOptions } from './run.ts';
 export { routingSettingsSchema, routingSettingsView, routingTierSchema, routingTiers, type RoutingSettings, type RoutingSettingsWrite, type RoutingTier } from './routing-settings.ts';
 export { outcomeReportSchema } from './resources/outcomes.ts';
+export { policyModel } from './policy.ts';
 export type { Agent, AgentKey, CreatedAgent, CreatedKey } from './resources/agents.ts';
 export type { Workflows, WorkflowEvent, WorkflowSummary } from './resources/workflows.ts';
 export type { Step } from './resources/steps.ts';

@@ -4,7 +4,7 @@ import type { OptimizerAnnotation } from '@optimizer/schema';
 import type { Completions } from './resources/chat.ts';
 import type { Outcomes } from './resources/outcomes.ts';
 import type { ChatCompletionStream } from './stream.ts';
-import type { ChatCompletionCreateParams, OptimizedChatCompletion, OutcomeSignals, RequestOptions } from './types.ts';
+import type { ChatCompletionCreateParams, OptimizedChatCompletion, OutcomeSignals, RecordedOutcome, RequestOptions } from './types.ts';
 
 export interface RunOptions {
   /** Defaults to a random UUID. */
@@ -70,7 +70,8 @@ export class Run {
     return this.#completions.stream({ ...body, optimizer }, request);
   }
 
-  outcome(stepId: string, signals: OutcomeSignals): Promise<void> {
+  /** Reports the step's outcome under the run id; resolves with the outcome as recorded and the calls it was matched to. */
+  outcome(stepId: string, signals: OutcomeSignals): Promise<RecordedOutcome> {
     return this.#outcomes.report({ run_id: this.id, step_id: stepId, signals });
   }
 }

@@ -1,9 +1,11 @@
 // A streamed completion: iterate it for chunks; finalOptimizer() resolves with the
-// `optimizer` block the gateway puts on the last chunk before [DONE].
+// `optimizer` block the gateway puts on the last chunk before [DONE], response() with the
+// call id and headers the response opened with.
 import type { OptimizerBlock } from '@optimizer/schema';
 import { OptimizerError, toOptimizerError } from './errors.ts';
 import { parseSSE } from './sse.ts';
-import type { ChatCompletionChunk } from './types.ts';
+import { callResponse } from './response.ts';
+import type { CallResponse, ChatCompletionChunk } from './types.ts';
 
 interface Deferred<T> {
   promise: Promise<T>;
@@ -33,6 +35,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
   readonly #open: () => Promise<Response>;
   readonly #endpoint: string;
   readonly #final = deferred<OptimizerBlock>();
+  #opened: Promise<Response> | null = null;
   #started = false;
 
   /** `open` sends the request; it is called once, when iteration begins. */
@@ -53,6 +56,19 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
     return this.#final.promise;
   }
 
+  /**
+   * The gateway's call id and the response's headers, once the response has opened (this
+   * sends the request if iteration has not yet; the chunks wait for whoever iterates).
+   */
+  async response(): Promise<CallResponse> {
+    return callResponse((await this.#send()).headers);
+  }
+
+  #send(): Promise<Response> {
+    this.#opened ??= this.#open();
+    return this.#opened;
+  }
+
   #error(status: number, code: string, message: string, rawBody = ''): OptimizerError {
     return new OptimizerError({ status, endpoint: this.#endpoint, code, message, rawBody });
   }
@@ -61,7 +77,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
     let optimizer: OptimizerBlock | undefined;
     let done = false;
     try {
-      const res = await this.#open();
+      const res = await this.#send();
       if (!res.body) throw this.#error(res.status, 'invalid_response', `${this.#endpoint} answered no stream body`);
       for await (const ev of parseSSE(res.body)) {
         if (ev.data.trim() === '[DONE]') {

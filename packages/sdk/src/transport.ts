@@ -99,11 +99,16 @@ export class Transport {
 
   /** Sends and parses the JSON answer; an empty answer (204) is undefined. */
   async json<T>(spec: RequestSpec): Promise<T> {
+    return (await this.answer<T>(spec)).body;
+  }
+
+  /** Sends and parses the JSON answer, keeping the response's headers beside it. */
+  async answer<T>(spec: RequestSpec): Promise<{ body: T; headers: Headers }> {
     const res = await this.send(spec);
     const raw = await res.text();
-    if (raw.trim() === '') return undefined as T;
+    if (raw.trim() === '') return { body: undefined as T, headers: res.headers };
     try {
-      return JSON.parse(raw) as T;
+      return { body: JSON.parse(raw) as T, headers: res.headers };
     } catch (cause) {
       throw new OptimizerError({
         status: res.status,

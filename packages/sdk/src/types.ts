@@ -69,7 +69,15 @@ export interface ChatCompletion {
   [field: string]: unknown;
 }
 
-export type OptimizedChatCompletion = ChatCompletion & { optimizer: OptimizerBlock };
+/** What the gateway's response says about the call beside its body. */
+export interface CallResponse {
+  /** The gateway's id for the call (x-optimizer-call-id); look its reasons up with client.calls.find. */
+  call_id: string | null;
+  /** The response's headers (x-optimizer-model, x-optimizer-cache, x-optimizer-overhead-ms, ...). Not enumerable, so the answer prints and serializes as its body. */
+  readonly headers: Headers;
+}
+
+export type OptimizedChatCompletion = ChatCompletion & { optimizer: OptimizerBlock } & CallResponse;
 
 export interface ChatCompletionChunk {
   id: string;
@@ -105,6 +113,16 @@ export interface OutcomeSignals {
   run_completed?: boolean;
   human_verdict?: 'accepted' | 'edited' | 'rejected';
   score?: number;
+}
+
+/** What POST /v1/outcomes answers: the outcome as recorded, with the calls it was matched to. */
+export interface RecordedOutcome {
+  run_id: string;
+  step_id: string;
+  /** The signals' score in [0, 1], the evidence the router learns from. */
+  score: number;
+  /** The ids of the run's calls for the step that the outcome counts for. */
+  calls: string[];
 }
 
 export interface OutcomeReport {

@@ -36,6 +36,22 @@ describe('completions', () => {
     expect(res.choices[0]?.message.content).toBe('hi');
   });
 
+  it('puts the gateway call id on the answer and keeps the response headers beside the body', async () => {
+    server.routes.set('POST /v1/chat/completions', { headers: { 'x-optimizer-call-id': 'call_42', 'x-optimizer-model': 'gpt-4o-mini', 'x-optimizer-cache': 'miss' }, body: completion() });
+    const res = await client.chat.completions.create({ model: 'auto', messages });
+    expect(res.call_id).toBe('call_42');
+    expect(res.headers.get('x-optimizer-model')).toBe('gpt-4o-mini');
+    expect(res.headers.get('X-Optimizer-Cache')).toBe('miss');
+    // the headers do not print or serialize with the answer; the call id does
+    expect(Object.keys(res)).not.toContain('headers');
+    expect(JSON.parse(JSON.stringify(res))).toEqual({ ...completion(), call_id: 'call_42' });
+  });
+
+  it('says when an answer carries no call id', async () => {
+    const res = await client.chat.completions.create({ model: 'auto', messages });
+    expect(res.call_id).toBeNull();
+  });
+
   it('refuses a malformed optimizer annotation without sending anything', async () => {
     const bad = { model: 'm', messages, optimizer: { run: { seq: -1 } } };
     const err = await client.chat.completions.create(bad).catch((e: unknown) => e);

@@ -1,11 +1,12 @@
 // The LangChain helper against a real gateway and mock vendor, driven with the real
-// `@langchain/openai` and `@langchain/core` packages: the annotation (on the model and per
+// `@langchain/openai` and `@langchain/core` packages (their current major, 1): the annotation (on the model and per
 // call) reaches the gateway, and the cost block reaches the caller on response_metadata,
 // for invoke, for a stream, and for a chain built with LangChain's own pipe.
 import { HumanMessage } from '@langchain/core/messages';
 import { StringOutputParser } from '@langchain/core/output_parsers';
 import { ChatPromptTemplate } from '@langchain/core/prompts';
 import type { AIMessageChunk } from '@langchain/core/messages';
+import { ChatOpenAI } from '@langchain/openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OptimizerClient, OptimizerError } from '../src/index.ts';
 import { OptimizerChatOpenAI, optimizerInfo } from '../src/langchain/index.ts';
@@ -41,13 +42,20 @@ describe('the LangChain helper', () => {
     expect(call?.reasons.length).toBeGreaterThan(0);
   });
 
-  it('puts the cost block on the last chunk of a stream', async () => {
-    const model = chat({ streamUsage: true });
+  it.each([
+    ['with usage asked for', { streamUsage: true }],
+    ['with the model left as it comes', {}],
+  ])('puts the cost block, call id and served model on the last chunk of a stream (%s)', async (_how, fields) => {
+    const model = chat(fields);
     let whole: AIMessageChunk | undefined;
     for await (const chunk of await model.stream('Classify: "refund please"', { optimizer: { step: { id: 'lc-stream' } } })) whole = whole ? whole.concat(chunk) : chunk;
     expect(whole?.content).toBe('Billing');
-    expect(optimizerInfo(whole)?.baseline_cost).toBeGreaterThan(0);
+    const info = optimizerInfo(whole);
+    expect(info?.baseline_cost).toBeGreaterThan(0);
+    expect(info?.model).toMatch(/\S/);
     expect(await stepLabels()).toContain('lc-stream');
+    const call = await client.calls.find(info!.call_id!);
+    expect(call?.reasons.length).toBeGreaterThan(0);
   });
 
   it('carries the annotation through a prompt | model chain and reports the cost through a callback', async () => {
@@ -62,6 +70,22 @@ describe('the LangChain helper', () => {
     expect(seen).toHaveLength(1);
     expect((seen[0] as { baseline_cost: number }).baseline_cost).toBeGreaterThan(0);
     expect(await stepLabels()).toContain('lc-chain');
+  });
+
+  it('without the helper, a plain ChatOpenAI sends the annotation as a model kwarg and finds the block in the raw response (as docs/recipes.md shows)', async () => {
+    const plain = new ChatOpenAI({
+      model: 'auto',
+      apiKey: rig.tenant.api_key,
+      configuration: { baseURL: `${rig.gw.url}/v1` },
+      modelKwargs: { optimizer: { step: { id: 'lc-plain' } } },
+      __includeRawResponse: true,
+      maxRetries: 0,
+    });
+    const answer = await plain.invoke('Classify: "my invoice is wrong"');
+    expect(answer.content).toBe('Billing');
+    const raw = answer.additional_kwargs.__raw_response as { optimizer?: { saving: number; baseline_cost: number } };
+    expect(raw.optimizer?.baseline_cost).toBeGreaterThan(0);
+    expect(await stepLabels()).toContain('lc-plain');
   });
 
   it('refuses a malformed annotation before sending', async () => {

@@ -1,10 +1,13 @@
-// Acceptance 1 of issue 19: the SDK as a newcomer gets it. `npm pack`, then a plain
-// `npm install ./optimizer-sdk-*.tgz` into an empty folder with the machine's own Node 20
-// npm; the README's Usage examples, put together as one script, type-check under
-// `tsc --strict` against the installed declarations and run on Node 20 against a real
-// gateway: a completion inside a run, an outcome, savings and a workflow's steps (over REST and
-// through the typed tRPC client), and a 402 caught by its type on both. The installed package
-// also loads through require and bundles for a browser.
+// Acceptance 1 of issues 19 and 33: the SDK as a newcomer gets it. `npm pack`, then one plain
+// `npm install` (strict peers, no --legacy-peer-deps) of the tarball into an empty folder beside
+// the current majors of openai, ai, @ai-sdk/openai, @langchain/core and @langchain/openai
+// (their `latest`, from the registry through npm's cache), with the machine's own Node 20 npm;
+// the README's Usage examples, put together as one script, type-check under `tsc --strict`
+// against the installed declarations and run on Node 20 against a real gateway: a completion
+// inside a run, an outcome, savings and a workflow's steps (over REST and through the typed
+// tRPC client), and a 402 caught by its type on both. The examples the package ships
+// (`examples/*.mjs`) run on Node 20 against the same gateway and its loopback mock vendor.
+// The installed package also loads through require and bundles for a browser.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +26,8 @@ const esbuild = require('esbuild') as typeof import('esbuild');
 const NODE20 = '/usr/bin/node';
 const NPM20 = '/usr/bin/npm';
 const machineEnv: NodeJS.ProcessEnv = { ...process.env, PATH: '/usr/bin:/bin:/usr/local/bin', npm_config_loglevel: 'error' };
+/** The clients a team already has, at their current major: installed beside the tarball. */
+const BESIDE = ['openai', 'ai', '@ai-sdk/openai', '@langchain/core', '@langchain/openai'];
 for (const k of Object.keys(machineEnv)) if (/^npm_(package|lifecycle|config_(user_agent|node_gyp|prefix|nodedir))/i.test(k)) delete machineEnv[k];
 
 // Never a synchronous child: the gateway runs in this process, and vitest's worker must keep answering.
@@ -60,12 +65,20 @@ afterAll(async () => {
 });
 
 describe('the packed SDK', () => {
-  it('installs alone with npm into an empty folder, the README tour type-checks strictly and runs on Node 20 against a gateway', async () => {
+  it('installs with plain npm into an empty folder beside the current majors of the clients it helps, the README tour type-checks strictly and runs on Node 20 against a gateway', async () => {
     expect(readdirSync(dir)).toEqual([packed(tgz)]);
-    await run(NPM20, ['install', '--prefer-offline', '--no-audit', '--no-fund', `./${packed(tgz)}`], dir);
-    const installed = JSON.parse(readFileSync(join(dir, 'node_modules/@optimizer/sdk/package.json'), 'utf8')) as { version: string; dependencies: Record<string, string> };
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'newcomer', private: true, type: 'module' }));
+    await run(NPM20, ['install', '--prefer-offline', '--strict-peer-deps', '--no-audit', '--no-fund', `./${packed(tgz)}`, ...BESIDE.map((p) => `${p}@latest`)], dir);
+    const installed = JSON.parse(readFileSync(join(dir, 'node_modules/@optimizer/sdk/package.json'), 'utf8')) as { version: string; dependencies: Record<string, string>; peerDependencies: Record<string, string> };
     expect(installed.dependencies).toEqual({ zod: '4.1.12', '@trpc/client': '11.25.2', '@trpc/server': '11.25.2' });
     expect(existsSync(join(dir, 'node_modules/@optimizer/schema'))).toBe(false);
+    // each client is there at the major its peer range names last (the newest the SDK was tested with)
+    const own = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(Object.keys(own.dependencies).sort()).toEqual(['@optimizer/sdk', ...BESIDE].sort());
+    for (const name of BESIDE.filter((p) => p !== 'openai')) {
+      const { version } = JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8')) as { version: string };
+      expect(installed.peerDependencies[name], name).toMatch(new RegExp(`\\^${version.split('.')[0]}\\.0\\.0$`));
+    }
 
     const tour = codeBlocks(join(sdkDir, 'README.md'), 'Usage', 'ts')
       .join('\n')
@@ -76,12 +89,16 @@ describe('the packed SDK', () => {
     const printed = await run(NODE20, ['tour.mjs'], dir);
     expect(printed).toContain('Billing');
     expect(printed).toMatch(/cost [\d.e-]+ USD, baseline [\d.e-]+ USD, saving -?[\d.e-]+ USD/);
+    expect(printed).toMatch(/^call \S+ served by [\w.-]+$/m);
+    expect(printed).toContain('outcome matched 1 call(s)');
     expect(printed).toMatch(/saved -?[\d.e-]+ USD over 1 calls/);
     expect(printed).toMatch(/triage: 1 calls, settled=(true|false)/);
     expect(printed).toContain('production needs a subscription (POST /v1/workflows/');
     // the same reads and the same 402 through the typed tRPC client
     expect(printed).toMatch(/tRPC: saved -?[\d.e-]+ USD over 1 calls/);
     expect(printed).toMatch(/tRPC: triage has 1 calls, chosen model /);
+    // a model's name, not the policy key it is served under
+    expect(printed).not.toMatch(/chosen model \w+:/);
     expect(printed).toContain('tRPC: production needs a subscription (POST /trpc/workflow.moveTo)');
   }, 240_000);
 
@@ -92,6 +109,32 @@ describe('the packed SDK', () => {
     const steps = (await (await fetch(`${rig.gw.url}/v1/workflows/${rig.tenant.workflow_id}/steps`, { headers: { authorization: `Bearer ${rig.tenant.api_key}` } })).json()) as { data: Array<{ label: string; [k: string]: unknown }> };
     expect(steps.data.map((s) => s.label)).toEqual(['triage']);
   });
+
+  it('runs the examples it ships on Node 20 against the gateway: the tour, the AI SDK helper and the LangChain helper, streams included', async () => {
+    const env = { ...machineEnv, OPTIMIZER_URL: rig.gw.url, OPTIMIZER_API_KEY: rig.tenant.api_key };
+    const examples = join(dir, 'node_modules/@optimizer/sdk/examples');
+    expect(readdirSync(examples).sort()).toEqual(['ai-sdk.mjs', 'langchain.mjs', 'tour.mjs']);
+    // one after another: the tour counts its step's calls
+    const printed: Record<string, string> = {};
+    for (const name of ['tour', 'ai-sdk', 'langchain']) printed[name] = await run(NODE20, [join(examples, `${name}.mjs`)], dir, env);
+    const served = (what: string) => new RegExp(`^${what}: Billing \\(call \\S+, [\\w.-]+, cost [\\d.e-]+ USD, saving -?[\\d.e-]+ USD\\)$`, 'm');
+
+    const tour = printed.tour!;
+    const callId = /^call (\S+) served by ([\w.-]+)$/m.exec(tour)?.[1];
+    expect(callId).toBeDefined();
+    // the outcome answers with the calls it was matched to: the tour's own call
+    expect(tour).toContain(`outcome scored 1, matched 1 call(s): ${callId}`);
+    expect(tour).toMatch(/^why: \S/m);
+    expect(tour).toMatch(/tRPC: triage has 2 calls, chosen model (not yet|[\w.-]+)$/m);
+    expect(tour).not.toMatch(/chosen model \w+:/);
+
+    for (const what of ['generateText', 'streamText']) expect(printed['ai-sdk']).toMatch(served(what));
+    for (const what of ['invoke', 'chain', 'stream']) expect(printed.langchain).toMatch(served(what));
+    // every call id the helpers printed names a metered call
+    const ids = [...`${printed['ai-sdk']}${printed.langchain}`.matchAll(/\(call (\S+),/g)].map((m) => m[1]!);
+    expect(ids).toHaveLength(5);
+    for (const id of ids) expect((await fetch(`${rig.gw.url}/v1/calls/${id}`, { headers: { authorization: `Bearer ${rig.tenant.api_key}` } })).status).toBe(200);
+  }, 120_000);
 
   it('loads through require on Node 20 and bundles for a browser without Node built-ins', async () => {
     const cjs = await run(NODE20, ['-e', "const s = require('@optimizer/sdk'); const t = require('@optimizer/sdk/trpc'); console.log(typeof s.OptimizerClient, typeof s.OptimizerError, typeof t.createTrpcClient)"], dir);

@@ -70,9 +70,11 @@ describe('the run helper', () => {
     expect(a.id).not.toBe(b.id);
   });
 
-  it('reports an outcome under the run id', async () => {
+  it('reports an outcome under the run id and resolves with what the gateway recorded', async () => {
+    const recorded = { run_id: 'run-4', step_id: 'extract', score: 0.7, calls: ['call_1', 'call_2'] };
+    server.routes.set('POST /v1/outcomes', { status: 202, body: recorded });
     const run = client.run({ id: 'run-4' });
-    await run.outcome('extract', { schema_valid: true, human_verdict: 'edited', score: 0.7 });
+    await expect(run.outcome('extract', { schema_valid: true, human_verdict: 'edited', score: 0.7 })).resolves.toEqual(recorded);
     const [req] = server.requests;
     expect(`${req?.method} ${req?.path}`).toBe('POST /v1/outcomes');
     expect(req?.body).toEqual({ run_id: 'run-4', step_id: 'extract', signals: { schema_valid: true, human_verdict: 'edited', score: 0.7 } });

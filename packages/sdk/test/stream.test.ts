@@ -35,6 +35,20 @@ describe('streamed completions', () => {
     expect(req?.headers['idempotency-key']).toBe('idem-s');
   });
 
+  it('hands the call id and headers the stream opened with to response(), before or after iterating', async () => {
+    server.routes.set('POST /v1/chat/completions', { sse: [ev(chunk('Hi')), ev(chunk(null, { optimizer: block })), 'data: [DONE]\n\n'], headers: { 'x-optimizer-call-id': 'call_s1', 'x-optimizer-model': 'm-small' } });
+    const stream = client.chat.completions.stream({ model: 'm', messages });
+    const opened = await stream.response();
+    expect(opened.call_id).toBe('call_s1');
+    expect(opened.headers.get('x-optimizer-model')).toBe('m-small');
+    const text: string[] = [];
+    for await (const c of stream) text.push(c.choices[0]?.delta.content ?? '');
+    expect(text.join('')).toBe('Hi');
+    expect((await stream.response()).call_id).toBe('call_s1');
+    // one request for both
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('parses events split across writes, CRLF line endings and keep-alive comments', async () => {
     const last = ev(chunk(null, { optimizer: block })).replace(/\n/g, '\r\n');
     streamOf([': keep-alive\n\n', 'data: {"id":"chatcmpl-1","object":"chat.completion.chunk",', '"created":1,"model":"m","choices":[{"index":0,"delta":{"content":"A"},"finish_reason":null}]}\r', '\n\r\n', last.slice(0, 17), last.slice(17), 'data: [DO', 'NE]\n\n']);

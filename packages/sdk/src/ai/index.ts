@@ -1,12 +1,13 @@
 // The Vercel AI SDK helper: a provider whose models send the `optimizer` annotation given as
-// `providerOptions.optimizer` and hand back the response's cost block as
-// `providerMetadata.optimizer` (generateText, streamText). Built on @ai-sdk/openai's
-// chat-completions model, which speaks the gateway's wire format.
+// `providerOptions.optimizer` and hand back the response's cost block, call id and served
+// model as `providerMetadata.optimizer` (generateText, streamText). Built on the installed
+// `@ai-sdk/openai`'s chat-completions model (major 2, 3 or 4, for `ai` 5, 6 or 7), which
+// speaks the gateway's wire format.
 import { createOpenAI } from '@ai-sdk/openai';
-import { wrapLanguageModel, type LanguageModelMiddleware } from 'ai';
 import type { OptimizerAnnotation } from '@optimizer/schema';
 import { normalizeBaseURL } from '../transport.ts';
-import { ANNOTATION_HEADER, annotatingFetch, callInfo, checkAnnotation, readBlock, type OptimizerCallInfo } from '../shared/meta.ts';
+import { annotatingFetch, type OptimizerCallInfo } from '../shared/meta.ts';
+import { optimizerModel } from './model.ts';
 
 export type { OptimizerAnnotation, OptimizerCallInfo };
 
@@ -21,60 +22,9 @@ export interface OptimizerProviderOptions {
   fetch?: typeof fetch;
 }
 
-type LanguageModel = ReturnType<typeof wrapLanguageModel>;
-export type OptimizerProvider = (modelId: string) => LanguageModel;
-
-function merge(base: OptimizerAnnotation | undefined, call: OptimizerAnnotation | undefined): OptimizerAnnotation | undefined {
-  if (!base) return call;
-  if (!call) return base;
-  const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(call)) out[k] = { ...(base as Record<string, object | undefined>)[k], ...(v as object) };
-  return out as OptimizerAnnotation;
-}
-
-/** The middleware: annotation in (through a header only this package's fetch reads), cost block out. */
-export function optimizerMiddleware(defaults?: OptimizerAnnotation): LanguageModelMiddleware {
-  return {
-    transformParams: async ({ params }) => {
-      const own = params.providerOptions?.optimizer;
-      const annotation = merge(defaults, own === undefined ? undefined : checkAnnotation(own));
-      if (!annotation) return params;
-      return { ...params, headers: { ...params.headers, [ANNOTATION_HEADER]: JSON.stringify(annotation) } };
-    },
-    wrapGenerate: async ({ doGenerate }) => {
-      const result = await doGenerate();
-      const block = readBlock(result.response?.body);
-      if (!block) return result;
-      const info = callInfo(block, result.response?.headers);
-      return { ...result, providerMetadata: { ...result.providerMetadata, optimizer: { ...info } } };
-    },
-    wrapStream: async ({ params, model }) => {
-      // Raw chunks carry the gateway's final chunk with the block; the caller sees them only if it asked.
-      const wanted = params.includeRawChunks === true;
-      const out = await model.doStream({ ...params, includeRawChunks: true });
-      let info: OptimizerCallInfo | null = null;
-      const headers = out.response?.headers;
-      const stream = out.stream.pipeThrough(
-        new TransformStream({
-          transform(part, controller) {
-            if (part.type === 'raw') {
-              const block = readBlock(part.rawValue);
-              if (block) info = callInfo(block, headers);
-              if (wanted) controller.enqueue(part);
-              return;
-            }
-            if (part.type === 'finish' && info) {
-              controller.enqueue({ ...part, providerMetadata: { ...part.providerMetadata, optimizer: { ...info } } });
-              return;
-            }
-            controller.enqueue(part);
-          },
-        }),
-      );
-      return { ...out, stream };
-    },
-  };
-}
+/** A chat model of the installed `@ai-sdk/openai`, which its own `ai` major takes. */
+export type OptimizerLanguageModel = ReturnType<ReturnType<typeof createOpenAI>['chat']>;
+export type OptimizerProvider = (modelId: string) => OptimizerLanguageModel;
 
 /**
  * A model factory for the AI SDK: `generateText({ model: optimizer('auto'), providerOptions:
@@ -88,8 +38,7 @@ export function createOptimizer(opts: OptimizerProviderOptions): OptimizerProvid
     headers: opts.headers,
     fetch: annotatingFetch(opts.fetch),
   });
-  const middleware = optimizerMiddleware(opts.annotation);
-  return (modelId) => wrapLanguageModel({ model: openai.chat(modelId), middleware });
+  return (modelId) => optimizerModel(openai.chat(modelId), opts.annotation);
 }
 
 /** The call's cost block, call id and served model from a generateText/streamText result (or its providerMetadata). */

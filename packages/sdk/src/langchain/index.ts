@@ -11,6 +11,7 @@ import type { OptimizerAnnotation } from '@optimizer/schema';
 import { normalizeBaseURL } from '../transport.ts';
 import { checkAnnotation, type OptimizerCallInfo } from '../shared/meta.ts';
 import { BlockCapture } from './capture.ts';
+import { mergeAnnotations } from '../shared/merge.ts';
 
 export type { OptimizerAnnotation, OptimizerCallInfo };
 
@@ -27,14 +28,6 @@ export interface OptimizerChatFields extends Omit<ChatOpenAIFields, 'configurati
   /** Sent on every call; a call's `optimizer` option is merged over it. */
   annotation?: OptimizerAnnotation;
   fetch?: typeof fetch;
-}
-
-function merge(base: OptimizerAnnotation | undefined, call: OptimizerAnnotation | undefined): OptimizerAnnotation | undefined {
-  if (!base) return call;
-  if (!call) return base;
-  const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(call)) out[k] = { ...(base as Record<string, object | undefined>)[k], ...(v as object) };
-  return out as OptimizerAnnotation;
 }
 
 const RAW = '__raw_response';
@@ -65,7 +58,7 @@ export class OptimizerChatOpenAI extends ChatOpenAICompletions<OptimizerChatCall
   override invocationParams(options?: this['ParsedCallOptions'], extra?: { streaming?: boolean }): ReturnType<ChatOpenAICompletions['invocationParams']> {
     const params = super.invocationParams(options, extra);
     const own = options?.optimizer;
-    const optimizer = merge(this.annotation, own === undefined ? undefined : checkAnnotation(own));
+    const optimizer = mergeAnnotations(this.annotation, own === undefined ? undefined : checkAnnotation(own));
     return (optimizer ? { ...params, optimizer } : params) as ReturnType<ChatOpenAICompletions['invocationParams']>;
   }
 

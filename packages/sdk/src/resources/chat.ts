@@ -1,8 +1,9 @@
 // POST /v1/chat/completions: OpenAI's body plus the `optimizer` annotation.
 import { completionRequest } from '@optimizer/schema';
 import { ChatCompletionStream } from '../stream.ts';
+import { withResponse } from '../response.ts';
 import { validate, type RequestSpec, type Transport } from '../transport.ts';
-import type { ChatCompletionCreateParams, OptimizedChatCompletion, RequestOptions } from '../types.ts';
+import type { ChatCompletion, ChatCompletionCreateParams, OptimizedChatCompletion, RequestOptions } from '../types.ts';
 
 const PATH = '/v1/chat/completions';
 const ENDPOINT = `POST ${PATH}`;
@@ -28,9 +29,13 @@ export class Completions {
     };
   }
 
-  /** One completion; the answer carries the `optimizer` cost block. */
+  /**
+   * One completion; the answer carries the `optimizer` cost block, the gateway's `call_id`
+   * (look its reasons up with client.calls.find) and, not enumerable, the response's `headers`.
+   */
   async create(body: ChatCompletionCreateParams & { stream?: false | null }, opts: RequestOptions = {}): Promise<OptimizedChatCompletion> {
-    return this.#t.json<OptimizedChatCompletion>(this.#spec(body, opts));
+    const { body: answer, headers } = await this.#t.answer<ChatCompletion & { optimizer: OptimizedChatCompletion['optimizer'] }>(this.#spec(body, opts));
+    return withResponse(answer, headers);
   }
 
   /**

@@ -1,7 +1,7 @@
 // POST /v1/outcomes: what happened after a step, which the router learns from.
 import { z } from 'zod';
 import { validate, type Transport } from '../transport.ts';
-import type { OutcomeReport } from '../types.ts';
+import type { OutcomeReport, RecordedOutcome } from '../types.ts';
 
 const id = z.string().min(1).max(256);
 
@@ -30,8 +30,9 @@ export class Outcomes {
     this.#t = t;
   }
 
-  async report(report: OutcomeReport, opts: { signal?: AbortSignal } = {}): Promise<void> {
+  /** Reports what happened after a step; the answer names the run's calls the outcome was matched to. */
+  async report(report: OutcomeReport, opts: { signal?: AbortSignal } = {}): Promise<RecordedOutcome> {
     const body = validate(outcomeReportSchema, report, 'POST /v1/outcomes');
-    await this.#t.json<unknown>({ method: 'POST', path: '/v1/outcomes', auth: 'tenant', body, signal: opts.signal });
+    return this.#t.json<RecordedOutcome>({ method: 'POST', path: '/v1/outcomes', auth: 'tenant', body, signal: opts.signal });
   }
 }
