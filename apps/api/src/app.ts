@@ -36,6 +36,9 @@ import { registerManagedAgentRoutes } from './routes/managed-agents.ts';
 import { registerGraphQL } from './graphql/plugin.ts';
 import { registerTrpc } from './trpc/plugin.ts';
 import type { Services } from './services.ts';
+import type { CapabilityTree } from './capabilities/capability.ts';
+import { capabilities } from './capabilities/index.ts';
+import { registerCapabilityRoutes } from './capabilities/rest.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -44,7 +47,13 @@ declare module 'fastify' {
   }
 }
 
-export async function buildApp(services: Services): Promise<FastifyInstance> {
+export interface AppOptions {
+  /** The capabilities the doors serve (default: the gateway's; a test adds its own). */
+  capabilities?: CapabilityTree;
+}
+
+export async function buildApp(services: Services, options: AppOptions = {}): Promise<FastifyInstance> {
+  const set = options.capabilities ?? capabilities;
   // The completion route's hot path is read off the socket in front of node:http and Fastify (http/fast-server.ts, http/fast-path.ts).
   let fast: FastPath | null = null;
   let closing = false;
@@ -137,11 +146,12 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerLimitSettingsRoutes(app, services);
   registerAlertSettingsRoutes(app, services);
   registerBillingRoutes(app, services);
-  registerOpenApiRoute(app);
+  registerOpenApiRoute(app, set);
   registerConnectionRoutes(app, services);
   registerManagedAgentRoutes(app, services);
-  registerGraphQL(app, services);
-  await registerTrpc(app, services);
+  registerCapabilityRoutes(app, services, set);
+  registerGraphQL(app, services, set);
+  await registerTrpc(app, services, set);
   registerWeb(app);
 
   app.addHook('preClose', (done) => {

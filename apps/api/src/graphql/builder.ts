@@ -1,6 +1,6 @@
-// The Pothos schema builder of the GraphQL door. Types and fields register on it from
-// catalog.ts and providers.ts (the platform admin's) and tenant/*.ts (the tenant's);
-// schema.ts turns it into the schema.
+// The Pothos schema builder of the GraphQL door, made anew for each schema: types and fields
+// register on it from catalog.ts and providers.ts (the platform admin's) and from the
+// capabilities (graphql/capabilities.ts); schema.ts turns it into the schema.
 import SchemaBuilder from '@pothos/core';
 import type { z } from 'zod';
 import type { Tenant } from '../domain/tenant.ts';
@@ -19,23 +19,26 @@ export interface GraphQLContext {
   csrfError: ApiError | null;
 }
 
-/** Fields are non-null unless marked nullable. */
-export const builder = new SchemaBuilder<{
-  Context: GraphQLContext;
-  DefaultFieldNullability: false;
-  Scalars: { JSON: { Input: unknown; Output: unknown } };
-}>({ defaultFieldNullability: false });
+/** A new schema builder with the root types and the JSON scalar; fields are non-null unless marked nullable. */
+export function createBuilder() {
+  const builder = new SchemaBuilder<{
+    Context: GraphQLContext;
+    DefaultFieldNullability: false;
+    Scalars: { JSON: { Input: unknown; Output: unknown } };
+  }>({ defaultFieldNullability: false });
+  builder.queryType({
+    description: 'Tenant fields need a tenant key (Authorization: Bearer sk-opt-...) or a dashboard session; admin fields need Authorization: Bearer <ADMIN_KEY>.',
+  });
+  builder.mutationType({ description: 'Writes go through the same domain services and schemas as REST. A cookie-authenticated mutation must pass the CSRF check.' });
+  builder.scalarType('JSON', {
+    description: 'A JSON value, with the keys the REST door gives it (snake_case): parts whose shape is open or still changing.',
+    serialize: (v) => v,
+    parseValue: (v) => v,
+  });
+  return builder;
+}
 
-builder.queryType({
-  description: 'Tenant fields need a tenant key (Authorization: Bearer sk-opt-...) or a dashboard session; admin fields need Authorization: Bearer <ADMIN_KEY>.',
-});
-builder.mutationType({ description: 'Writes go through the same domain services and schemas as REST. A cookie-authenticated mutation must pass the CSRF check.' });
-
-builder.scalarType('JSON', {
-  description: 'A JSON value, with the keys the REST door gives it (snake_case): parts whose shape is open or still changing.',
-  serialize: (v) => v,
-  parseValue: (v) => v,
-});
+export type Builder = ReturnType<typeof createBuilder>;
 
 /** Marks a root field as the platform admin's: the schema a tenant is served leaves it out (schema.ts). */
 export const ADMIN_FIELD = { admin: true } as const;

@@ -1,0 +1,7 @@
+// The gateway's capabilities: the tenant control plane, declared once each (capability.ts).
+// Their order is the tRPC router's and the GraphQL root fields'. Each door is made from this
+// set: REST (capabilities/rest.ts), tRPC (trpc/procedures.ts), GraphQL
+// (graphql/capabilities.ts) and the OpenAPI document (openapi/capabilities.ts).
+import type { CapabilityTree } from './capability.ts';
+
+export const capabilities = {} satisfies CapabilityTree;

@@ -1,0 +1,35 @@
+// The OpenAPI operations of the capabilities, one for each REST door: the input's zod schema
+// and where REST reads it, the answer's schema (a list inside `{ data }`), the status, the
+// headers and the errors, all from the definition (apps/api/src/capabilities/).
+import { z } from 'zod';
+import { capabilityList, restSource, type CapabilityTree } from '../capabilities/capability.ts';
+import type { Operation } from './operation.ts';
+
+const noStore = { 'Cache-Control': { description: '`no-store`: the answer holds a secret shown only once, or money.', schema: { type: 'string' } } };
+
+export function capabilityOperations(set: CapabilityTree): Operation[] {
+  const ops: Operation[] = [];
+  for (const { cap } of capabilityList(set)) {
+    const rest = cap.rest;
+    if (!rest) continue;
+    const from = restSource(cap);
+    const empty = rest.status === 204;
+    ops.push({
+      method: rest.method,
+      path: rest.path,
+      tag: rest.tag,
+      summary: rest.summary,
+      ...(rest.description ? { description: rest.description } : {}),
+      auth: cap.auth,
+      ...(cap.input && from ? { input: { schema: cap.input as z.ZodType, from } } : {}),
+      ok: {
+        status: rest.status ?? 200,
+        description: rest.answer,
+        ...(empty ? { content: 'none' as const } : { schema: rest.list ? z.object({ data: cap.output }) : cap.output }),
+        ...(rest.noStore ? { headers: noStore } : {}),
+      },
+      ...(rest.errors ? { errors: rest.errors } : {}),
+    });
+  }
+  return ops;
+}
