@@ -2,6 +2,13 @@
 // Their order is the tRPC router's and the GraphQL root fields'. Each door is made from this
 // set: REST (capabilities/rest.ts), tRPC (trpc/procedures.ts), GraphQL
 // (graphql/capabilities.ts) and the OpenAPI document (openapi/capabilities.ts).
+import { calls, savings, savingsSeries } from './calls.ts';
 import type { CapabilityTree } from './capability.ts';
+import { graph, patchStep, stepCalls, steps } from './steps.ts';
 
-export const capabilities = {} satisfies CapabilityTree;
+export const capabilities = {
+  calls,
+  savings,
+  savingsSeries,
+  workflow: { steps, patchStep, stepCalls, graph },
+} satisfies CapabilityTree;

@@ -2,13 +2,10 @@
 // what no other door has or what HTTP alone can say, each with why it is written here.
 import { z } from 'zod';
 import {
-  activityQuery,
   adminCreditRequest,
   agentKeyRef,
   alertSettings,
   alertSettingsPatch,
-  callRef,
-  callsQuery,
   captureSettings,
   captureSettingsPatch,
   completionRequest,
@@ -43,13 +40,10 @@ import {
   reportInput,
   routingSettingsPatch,
   routingSettingsView,
-  savingsSeriesQuery,
   signupRequest,
   stageInput,
   startRunInput,
   statementsQuery,
-  stepCallsInput,
-  stepPatchInput,
   topupRequest,
   autoTopupRequest,
   webhookRef,
@@ -72,35 +66,6 @@ const usdBySource = open({ cache: num, routing: num, ttc: num, trace: num });
 const rateWindowView = obj({ requests_per_minute: nullable(int), tokens_per_minute: nullable(int) });
 const rateLimitsView = obj({ tenant: rateWindowView, keys: { type: 'array', items: obj({ key_id: str, requests_per_minute: nullable(int), tokens_per_minute: nullable(int) }) }, ceiling: rateWindowView });
 
-const callFields = {
-  id: str,
-  created_at: time,
-  agent: str,
-  model: str,
-  routed_model: nullable(str),
-  provider: nullable(str),
-  stream: bool,
-  status: int,
-  error_code: nullable(str),
-  usage: open({ prompt_tokens: int, completion_tokens: int, cached_tokens: int, reasoning_tokens: int, estimated: bool }),
-  cost: open({ baseline: num, served: num, actual: num, exploration: num }, 'USD.'),
-  saving: num,
-  saving_source: nullable(str),
-  charge: nullable(open({ usage: num, fee: num }, 'What billing charged, USD.')),
-  cache: open({ hit: bool }),
-  reasons: { type: 'array', items: str },
-  grades: { type: 'array', items: view('A judge or validation grade.') },
-  guardrail_findings: { type: 'array', items: view('A guard finding (PII kind, injection pattern).') },
-  latency_ms: num,
-  overhead_ms: num,
-  vendor_status: nullable(int),
-};
-const callView = open(callFields, 'One metered call: what was asked, what served it, what it cost and saved, and why.');
-const activityView = open(
-  { id: str, call_id: str, agent: str, at: time, attempt: int, provider: str, model: str, status: nullable(int), outcome: str, latency_ms: num, prompt_tokens: int, completion_tokens: int, cost: num },
-  'One vendor attempt as metered.',
-);
-const savingsTotals = { calls: int, baseline_cost: num, actual_cost: num, saving: num };
 const stepRefView = open({ fingerprint: str, label: str });
 const recordingView = open(
   {
@@ -138,10 +103,6 @@ const reportStepView = open(
     exploration: open({ spent_usd: num, share_of_baseline: num }),
   },
   'A step of the report.',
-);
-const stepView = open(
-  { fingerprint: str, label: str, first_seen: time, last_seen: time, calls: int, excluded: bool, expected: bool, settled: bool, chosen: nullable(str) },
-  'A step of the registry: when it was seen, whether it is expected and settled, the policy chosen, its exploration and cache state.',
 );
 const agentView = open({ id: str, name: str, discovery_enabled: bool, created_at: time, calls: int, baseline_cost: num, actual_cost: num, saving: num }, 'An agent (workflow) with its call totals and savings (USD).');
 const keyView = open({ id: str, hint: str, created_at: time, revoked: bool }, 'A key by its id and hint, never the key.');
@@ -573,40 +534,6 @@ export const handWritten: Operation[] = [
     },
     errors: [...upstream, 'embeddings_unsupported', 'not_embedding_model', 'wallet_empty', 'dev_allowance_exhausted', 'spend_cap_reached', 'json_too_deep'],
   },
-  // calls.ts
-  {
-    method: 'get',
-    path: '/v1/calls',
-    tag: 'Calls and savings',
-    summary: 'Per-call detail',
-    description: 'Routed model, saving, reasons, grades, cost, cache and guardrail findings, newest first.',
-    auth: 'control',
-    input: { schema: callsQuery, from: 'query' },
-    ok: { status: 200, description: 'The calls.', schema: list(callView) },
-    errors: ['not_found'],
-  },
-  {
-    method: 'get',
-    path: '/v1/calls/:id',
-    tag: 'Calls and savings',
-    summary: 'One call',
-    description: "A call by its id: the `x-optimizer-call-id` header of its answer.",
-    auth: 'control',
-    input: { schema: callRef, from: 'params' },
-    ok: { status: 200, description: 'The call.', schema: callView },
-    errors: ['not_found'],
-  },
-  { method: 'get', path: '/v1/activity', tag: 'Calls and savings', summary: 'The raw metered timeline', auth: 'control', input: { schema: activityQuery, from: 'query' }, ok: { status: 200, description: 'The activity rows.', schema: list(activityView) } },
-  { method: 'get', path: '/v1/dashboard/savings', tag: 'Calls and savings', summary: 'Savings totals split by source', auth: 'control', ok: { status: 200, description: 'The totals (USD).', schema: open({ ...savingsTotals, by_source: usdBySource }) } },
-  {
-    method: 'get',
-    path: '/v1/dashboard/savings/series',
-    tag: 'Calls and savings',
-    summary: 'Savings over time',
-    auth: 'control',
-    input: { schema: savingsSeriesQuery, from: 'query' },
-    ok: { status: 200, description: 'Savings in buckets over the last `days`.', schema: open({ bucket_seconds: int, points: { type: 'array', items: open({ at: time, ...savingsTotals, by_source: usdBySource }) } }) },
-  },
   // workflows.ts
   {
     method: 'get',
@@ -695,42 +622,6 @@ export const handWritten: Operation[] = [
     ok: { status: 200, description: 'The effective settings after the write.', schema: routingSettingsView },
   },
   { method: 'get', path: '/v1/workflows', tag: 'Workflows', summary: 'Workflows with their stage and progress', auth: 'control', ok: { status: 200, description: 'Each workflow: stage, steps_expected, steps_settled, ready.', schema: list(workflowView) } },
-  // steps.ts
-  { method: 'get', path: '/v1/workflows/:id/steps', tag: 'Workflows', summary: 'The step registry', auth: 'control', input: { schema: workflowRef, from: 'params' }, ok: { status: 200, description: 'The steps.', schema: list(stepView) }, errors: ['not_found'] },
-  {
-    method: 'patch',
-    path: '/v1/workflows/:id/steps/:fingerprint',
-    tag: 'Workflows',
-    summary: 'Exclude a step from the expected steps, or give back its semantic cache',
-    auth: 'control',
-    input: { schema: stepPatchInput, from: 'body' },
-    ok: { status: 200, description: 'The step.', schema: stepView },
-    errors: ['not_found'],
-  },
-  {
-    method: 'get',
-    path: '/v1/workflows/:id/steps/:fingerprint/calls',
-    tag: 'Workflows',
-    summary: "The stored responses behind a step's report entry",
-    auth: 'control',
-    input: { schema: stepCallsInput, from: 'query' },
-    ok: { status: 200, description: 'The calls, each with its recording (null when none was kept).', schema: list(open({ ...callFields, recording: nullable(recordingView) })) },
-    errors: ['not_found'],
-  },
-  {
-    method: 'get',
-    path: '/v1/agents/:id/graph',
-    tag: 'Agents',
-    summary: "The agent's steps as a graph of its calls",
-    auth: 'control',
-    input: { schema: workflowRef, from: 'params' },
-    ok: {
-      status: 200,
-      description: 'The call tree with declared parents; else a linear chain (`inferred: true`).',
-      schema: open({ agent: str, nodes: { type: 'array', items: open({ fingerprint: str, label: str, calls: int }) }, edges: { type: 'array', items: view('A parent → child link between steps.') }, inferred: bool }),
-    },
-    errors: ['not_found'],
-  },
   // capture.ts
   { method: 'get', path: '/v1/settings/capture', tag: 'Settings', summary: 'Content capture and retention', auth: 'control', ok: { status: 200, description: 'The settings.', schema: captureSettings } },
   { method: 'put', path: '/v1/settings/capture', tag: 'Settings', summary: 'Change content capture and retention', auth: 'control', description: 'Merges: a field left out keeps its value; null returns it to its default.', input: { schema: captureSettingsPatch, from: 'body' }, ok: { status: 200, description: 'The settings.', schema: captureSettings } },

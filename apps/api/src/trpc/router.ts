@@ -3,11 +3,8 @@
 // zod schema, so a client gets real types and a mistake reads as on REST: the same catalogue
 // errors, carried in tRPC's shape (trpc/init.ts).
 import {
-  activityQuery,
   agentKeyRef,
   alertSettingsPatch as alertSettingsInput,
-  callRef,
-  callsQuery,
   captureSettingsPatch as captureSettingsInput,
   createAgentInput,
   createWebhookRequest,
@@ -23,11 +20,8 @@ import {
   recordingsInput,
   reportInput,
   routingSettingsPatch,
-  savingsSeriesQuery,
   stageInput,
   statementsQuery,
-  stepCallsInput,
-  stepPatchInput,
   topupRequest,
   autoTopupRequest,
   connectionRef,
@@ -48,7 +42,6 @@ import { billingView, cancelSubscription, createTopup, estimateSavings, listStat
 import { captureSettings, getRecording, listRecordings, putCaptureSettings } from '../domain/capture.ts';
 import { guardSettings, putGuardSettings } from '../domain/guard.ts';
 import { putRateLimits, rateLimits } from '../domain/limits.ts';
-import { getCall, listActivity, listCalls, savings, savingsSeries } from '../domain/calls.ts';
 import { discoveryProgress, discoveryReport, setDiscovery } from '../domain/discovery.ts';
 import {
   createManagedAgent,
@@ -65,7 +58,6 @@ import {
 } from '../domain/managed.ts';
 import { reportOutcome } from '../domain/outcomes.ts';
 import { listProviderKeys, putProviderKey, putRoutingSettings, removeProviderKey, routingSettings } from '../domain/settings.ts';
-import { agentGraph, listStepCalls, listSteps, patchStep } from '../domain/steps.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { finalizeReport, listWorkflows, moveWorkflow, workflowEventList, workflowLockfile, workflowReport, workflowStage } from '../domain/workflows.ts';
 import type { z } from 'zod';
@@ -95,31 +87,20 @@ function read<R>(fn: (s: Services, t: Tenant) => Promise<R> | R) {
 }
 
 const legacy = {
-  calls: t.router({
-    list: query(callsQuery, listCalls),
-    get: query(callRef, getCall),
-    activity: query(activityQuery, listActivity),
-  }),
-  savings: read(savings),
-  savingsSeries: query(savingsSeriesQuery, savingsSeries),
   workflows: read(listWorkflows),
-  workflow: t.router({
+  workflow: {
     stage: query(workflowRef, workflowStage),
     moveTo: mutation(stageInput, moveWorkflow),
     report: query(reportInput, workflowReport),
     finalize: mutation(workflowRef, finalizeReport),
     lockfile: query(workflowRef, workflowLockfile),
     events: query(eventsInput, workflowEventList),
-    steps: query(workflowRef, listSteps),
-    patchStep: mutation(stepPatchInput, patchStep),
-    stepCalls: query(stepCallsInput, listStepCalls),
-    graph: query(workflowRef, agentGraph),
     recordings: query(recordingsInput, listRecordings),
     recording: query(recordingRef, getRecording),
     subscription: query(workflowRef, subscription),
     startSubscription: mutation(workflowRef, startSubscription),
     cancelSubscription: mutation(workflowRef, cancelSubscription),
-  }),
+  },
   discovery: t.router({
     progress: query(workflowRef, discoveryProgress),
     set: mutation(discoveryInput, setDiscovery),
@@ -180,11 +161,14 @@ const legacy = {
   }),
 };
 
-export const appRouter = t.router({ ...legacy, ...proceduresOf(capabilities) });
+const own = proceduresOf(capabilities);
+
+export const appRouter = t.router({ ...legacy, ...own, workflow: { ...legacy.workflow, ...own.workflow } });
 
 /** The procedures of a set of capabilities (a test's set has more than the gateway's). */
 export function routerFor(set: CapabilityTree) {
-  return t.router({ ...legacy, ...proceduresOf(set) });
+  const more = proceduresOf(set) as typeof own;
+  return t.router({ ...legacy, ...more, workflow: { ...legacy.workflow, ...more.workflow } });
 }
 
 export type AppRouter = typeof appRouter;

@@ -5,23 +5,23 @@ import type { TRPCBuiltRouter, TRPCMutationProcedure, TRPCQueryProcedure } from 
 
 /** What each procedure takes, by its dotted path ("workflow.steps"). */
 export interface RouterInputs {
-  "calls.list": {
-    agent?: string;
-    limit?: number;
-    starting_after?: string;
-  };
-  "calls.get": {
+  "workflow.steps": {
     id: string;
   };
-  "calls.activity": {
-    limit?: number;
+  "workflow.patchStep": {
+    excluded?: boolean;
+    fingerprint: string;
+    id: string;
+    semantic_cache?: boolean;
   };
-  "savings": void;
-  "savingsSeries": {
-    days?: number;
-    points?: number;
+  "workflow.stepCalls": {
+    fingerprint: string;
+    id: string;
+    model?: string;
   };
-  "workflows": void;
+  "workflow.graph": {
+    id: string;
+  };
   "workflow.stage": {
     id: string;
   };
@@ -43,23 +43,6 @@ export interface RouterInputs {
     days?: number;
     id: string;
   };
-  "workflow.steps": {
-    id: string;
-  };
-  "workflow.patchStep": {
-    excluded?: boolean;
-    fingerprint: string;
-    id: string;
-    semantic_cache?: boolean;
-  };
-  "workflow.stepCalls": {
-    fingerprint: string;
-    id: string;
-    model?: string;
-  };
-  "workflow.graph": {
-    id: string;
-  };
   "workflow.recordings": {
     cursor?: string;
     id: string;
@@ -79,6 +62,23 @@ export interface RouterInputs {
   "workflow.cancelSubscription": {
     id: string;
   };
+  "calls.list": {
+    agent?: string;
+    limit?: number;
+    starting_after?: string;
+  };
+  "calls.get": {
+    id: string;
+  };
+  "calls.activity": {
+    limit?: number;
+  };
+  "savings": void;
+  "savingsSeries": {
+    days?: number;
+    points?: number;
+  };
+  "workflows": void;
   "discovery.progress": {
     id: string;
   };
@@ -277,256 +277,6 @@ export interface RouterInputs {
 
 /** What each procedure answers (as JSON: dates are strings), by its dotted path. */
 export interface RouterOutputs {
-  "calls.list": Array<{
-    agent: string;
-    cache: {
-      hit: boolean;
-    };
-    charge: null | {
-      fee: number;
-      usage: number;
-    };
-    cost: {
-      actual: number;
-      baseline: number;
-      exploration: number;
-      served: number;
-    };
-    created_at: string;
-    error_code?: null | string;
-    grades: Array<unknown>;
-    guardrail_findings: Array<unknown>;
-    id: string;
-    latency_ms: number | string;
-    model: string;
-    overhead_ms: number | string;
-    provider?: null | string;
-    reasons: Array<string>;
-    routed_model?: null | string;
-    saving: number;
-    saving_source?: null | string;
-    status: number;
-    stream: boolean;
-    usage: {
-      cached_tokens: number;
-      completion_tokens: number;
-      estimated: boolean;
-      prompt_tokens: number;
-      reasoning_tokens: number;
-    };
-    vendor_status?: null | number;
-  }>;
-  "calls.get": {
-    agent: string;
-    cache: {
-      hit: boolean;
-    };
-    charge: null | {
-      fee: number;
-      usage: number;
-    };
-    cost: {
-      actual: number;
-      baseline: number;
-      exploration: number;
-      served: number;
-    };
-    created_at: string;
-    error_code?: null | string;
-    grades: Array<unknown>;
-    guardrail_findings: Array<unknown>;
-    id: string;
-    latency_ms: number | string;
-    model: string;
-    overhead_ms: number | string;
-    provider?: null | string;
-    reasons: Array<string>;
-    routed_model?: null | string;
-    saving: number;
-    saving_source?: null | string;
-    status: number;
-    stream: boolean;
-    usage: {
-      cached_tokens: number;
-      completion_tokens: number;
-      estimated: boolean;
-      prompt_tokens: number;
-      reasoning_tokens: number;
-    };
-    vendor_status?: null | number;
-  };
-  "calls.activity": Array<{
-    agent: string;
-    at: string;
-    attempt: number;
-    call_id: string;
-    completion_tokens: number;
-    cost: number;
-    id: string;
-    latency_ms: number | string;
-    model: string;
-    outcome: string;
-    prompt_tokens: number;
-    provider: string;
-    status?: null | number;
-  }>;
-  "savings": {
-    actual_cost: number;
-    baseline_cost: number;
-    by_source: {
-      [key: string]: number;
-    };
-    calls: number;
-    saving: number;
-  };
-  "savingsSeries": {
-    bucket_seconds: number;
-    points: Array<{
-      actual_cost: number;
-      at: string;
-      baseline_cost: number;
-      by_source: {
-        cache: number;
-        routing: number;
-        trace: number;
-        ttc: number;
-      };
-      calls: number;
-      saving: number;
-    }>;
-  };
-  "workflows": Array<{
-    id: string;
-    name: string;
-    ready: boolean;
-    stage: "production" | "ready" | "tuning";
-    steps_expected: number;
-    steps_settled: number;
-  }>;
-  "workflow.stage": {
-    id: string;
-    stage: "production" | "ready" | "tuning";
-  };
-  "workflow.moveTo": {
-    id: string;
-    stage: "production" | "ready" | "tuning";
-  };
-  "workflow.report": {
-    finalized_at: null | string;
-    newest_version: null | number;
-    quality_floor: number;
-    settled: boolean;
-    stage: "production" | "ready" | "tuning";
-    steps: Array<{
-      cache: {
-        exact: boolean;
-        semantic: boolean;
-      };
-      calls: number;
-      evidence: null | {
-        cost_share: number;
-        lcb: number;
-        n: number;
-        retention: number;
-      };
-      expected: boolean;
-      exploration: {
-        share_of_baseline: number;
-        spent_usd: number;
-      };
-      fingerprint: string;
-      label: string;
-      model: null | string;
-      policy: null | string;
-      pruning: {
-        enabled: boolean;
-        lcb: number;
-        n: number;
-        retention: number;
-      };
-      reasoning_effort: null | string;
-      settled: boolean;
-    }>;
-    version: null | number;
-    versions: Array<number>;
-    workflow_id: string;
-  };
-  "workflow.finalize": {
-    finalized_at: null | string;
-    newest_version: null | number;
-    quality_floor: number;
-    settled: boolean;
-    stage: "production" | "ready" | "tuning";
-    steps: Array<{
-      cache: {
-        exact: boolean;
-        semantic: boolean;
-      };
-      calls: number;
-      evidence: null | {
-        cost_share: number;
-        lcb: number;
-        n: number;
-        retention: number;
-      };
-      expected: boolean;
-      exploration: {
-        share_of_baseline: number;
-        spent_usd: number;
-      };
-      fingerprint: string;
-      label: string;
-      model: null | string;
-      policy: null | string;
-      pruning: {
-        enabled: boolean;
-        lcb: number;
-        n: number;
-        retention: number;
-      };
-      reasoning_effort: null | string;
-      settled: boolean;
-    }>;
-    version: null | number;
-    versions: Array<number>;
-    workflow_id: string;
-  };
-  "workflow.lockfile": {
-    finalized_at: string;
-    lockfile_version: 1;
-    quality_floor: number;
-    report_version: number;
-    steps: Array<{
-      cache: {
-        exact: boolean;
-        semantic: boolean;
-      };
-      evidence: null | {
-        cost_share: number;
-        lcb: number;
-        n: number;
-        retention: number;
-      };
-      fingerprint: string;
-      label: string;
-      model: null | string;
-      policy: null | string;
-      pruning: {
-        enabled: boolean;
-        lcb: number;
-        n: number;
-        retention: number;
-      };
-      reasoning_effort: null | string;
-    }>;
-    workflow_id: string;
-  };
-  "workflow.events": Array<{
-    at: string;
-    call_id?: null | string;
-    id: string;
-    kind: string;
-  }>;
   "workflow.steps": Array<{
     calls: number;
     candidates: Array<{
@@ -725,6 +475,130 @@ export interface RouterOutputs {
       label: string;
     }>;
   };
+  "workflow.stage": {
+    id: string;
+    stage: "production" | "ready" | "tuning";
+  };
+  "workflow.moveTo": {
+    id: string;
+    stage: "production" | "ready" | "tuning";
+  };
+  "workflow.report": {
+    finalized_at: null | string;
+    newest_version: null | number;
+    quality_floor: number;
+    settled: boolean;
+    stage: "production" | "ready" | "tuning";
+    steps: Array<{
+      cache: {
+        exact: boolean;
+        semantic: boolean;
+      };
+      calls: number;
+      evidence: null | {
+        cost_share: number;
+        lcb: number;
+        n: number;
+        retention: number;
+      };
+      expected: boolean;
+      exploration: {
+        share_of_baseline: number;
+        spent_usd: number;
+      };
+      fingerprint: string;
+      label: string;
+      model: null | string;
+      policy: null | string;
+      pruning: {
+        enabled: boolean;
+        lcb: number;
+        n: number;
+        retention: number;
+      };
+      reasoning_effort: null | string;
+      settled: boolean;
+    }>;
+    version: null | number;
+    versions: Array<number>;
+    workflow_id: string;
+  };
+  "workflow.finalize": {
+    finalized_at: null | string;
+    newest_version: null | number;
+    quality_floor: number;
+    settled: boolean;
+    stage: "production" | "ready" | "tuning";
+    steps: Array<{
+      cache: {
+        exact: boolean;
+        semantic: boolean;
+      };
+      calls: number;
+      evidence: null | {
+        cost_share: number;
+        lcb: number;
+        n: number;
+        retention: number;
+      };
+      expected: boolean;
+      exploration: {
+        share_of_baseline: number;
+        spent_usd: number;
+      };
+      fingerprint: string;
+      label: string;
+      model: null | string;
+      policy: null | string;
+      pruning: {
+        enabled: boolean;
+        lcb: number;
+        n: number;
+        retention: number;
+      };
+      reasoning_effort: null | string;
+      settled: boolean;
+    }>;
+    version: null | number;
+    versions: Array<number>;
+    workflow_id: string;
+  };
+  "workflow.lockfile": {
+    finalized_at: string;
+    lockfile_version: 1;
+    quality_floor: number;
+    report_version: number;
+    steps: Array<{
+      cache: {
+        exact: boolean;
+        semantic: boolean;
+      };
+      evidence: null | {
+        cost_share: number;
+        lcb: number;
+        n: number;
+        retention: number;
+      };
+      fingerprint: string;
+      label: string;
+      model: null | string;
+      policy: null | string;
+      pruning: {
+        enabled: boolean;
+        lcb: number;
+        n: number;
+        retention: number;
+      };
+      reasoning_effort: null | string;
+    }>;
+    workflow_id: string;
+  };
+  "workflow.events": Array<{
+    at: string;
+    call_id?: null | string;
+    id: string;
+    kind: string;
+  }>;
   "workflow.recordings": {
     data: Array<{
       call_id: string;
@@ -809,6 +683,132 @@ export interface RouterOutputs {
     status: string;
     workflow_id: string;
   };
+  "calls.list": Array<{
+    agent: string;
+    cache: {
+      hit: boolean;
+    };
+    charge: null | {
+      fee: number;
+      usage: number;
+    };
+    cost: {
+      actual: number;
+      baseline: number;
+      exploration: number;
+      served: number;
+    };
+    created_at: string;
+    error_code?: null | string;
+    grades: Array<unknown>;
+    guardrail_findings: Array<unknown>;
+    id: string;
+    latency_ms: number | string;
+    model: string;
+    overhead_ms: number | string;
+    provider?: null | string;
+    reasons: Array<string>;
+    routed_model?: null | string;
+    saving: number;
+    saving_source?: null | string;
+    status: number;
+    stream: boolean;
+    usage: {
+      cached_tokens: number;
+      completion_tokens: number;
+      estimated: boolean;
+      prompt_tokens: number;
+      reasoning_tokens: number;
+    };
+    vendor_status?: null | number;
+  }>;
+  "calls.get": {
+    agent: string;
+    cache: {
+      hit: boolean;
+    };
+    charge: null | {
+      fee: number;
+      usage: number;
+    };
+    cost: {
+      actual: number;
+      baseline: number;
+      exploration: number;
+      served: number;
+    };
+    created_at: string;
+    error_code?: null | string;
+    grades: Array<unknown>;
+    guardrail_findings: Array<unknown>;
+    id: string;
+    latency_ms: number | string;
+    model: string;
+    overhead_ms: number | string;
+    provider?: null | string;
+    reasons: Array<string>;
+    routed_model?: null | string;
+    saving: number;
+    saving_source?: null | string;
+    status: number;
+    stream: boolean;
+    usage: {
+      cached_tokens: number;
+      completion_tokens: number;
+      estimated: boolean;
+      prompt_tokens: number;
+      reasoning_tokens: number;
+    };
+    vendor_status?: null | number;
+  };
+  "calls.activity": Array<{
+    agent: string;
+    at: string;
+    attempt: number;
+    call_id: string;
+    completion_tokens: number;
+    cost: number;
+    id: string;
+    latency_ms: number | string;
+    model: string;
+    outcome: string;
+    prompt_tokens: number;
+    provider: string;
+    status?: null | number;
+  }>;
+  "savings": {
+    actual_cost: number;
+    baseline_cost: number;
+    by_source: {
+      [key: string]: number;
+    };
+    calls: number;
+    saving: number;
+  };
+  "savingsSeries": {
+    bucket_seconds: number;
+    points: Array<{
+      actual_cost: number;
+      at: string;
+      baseline_cost: number;
+      by_source: {
+        cache: number;
+        routing: number;
+        trace: number;
+        ttc: number;
+      };
+      calls: number;
+      saving: number;
+    }>;
+  };
+  "workflows": Array<{
+    id: string;
+    name: string;
+    ready: boolean;
+    stage: "production" | "ready" | "tuning";
+    steps_expected: number;
+    steps_settled: number;
+  }>;
   "discovery.progress": {
     agent: string;
     credit: {
@@ -1436,6 +1436,23 @@ export type TrpcErrorShape = {
 export type AppRouter = TRPCBuiltRouter<
   { ctx: object; meta: object; errorShape: TrpcErrorShape; transformer: false },
   {
+    workflow: {
+      steps: TRPCQueryProcedure<{ input: RouterInputs["workflow.steps"]; output: RouterOutputs["workflow.steps"]; meta: object }>;
+      patchStep: TRPCMutationProcedure<{ input: RouterInputs["workflow.patchStep"]; output: RouterOutputs["workflow.patchStep"]; meta: object }>;
+      stepCalls: TRPCQueryProcedure<{ input: RouterInputs["workflow.stepCalls"]; output: RouterOutputs["workflow.stepCalls"]; meta: object }>;
+      graph: TRPCQueryProcedure<{ input: RouterInputs["workflow.graph"]; output: RouterOutputs["workflow.graph"]; meta: object }>;
+      stage: TRPCQueryProcedure<{ input: RouterInputs["workflow.stage"]; output: RouterOutputs["workflow.stage"]; meta: object }>;
+      moveTo: TRPCMutationProcedure<{ input: RouterInputs["workflow.moveTo"]; output: RouterOutputs["workflow.moveTo"]; meta: object }>;
+      report: TRPCQueryProcedure<{ input: RouterInputs["workflow.report"]; output: RouterOutputs["workflow.report"]; meta: object }>;
+      finalize: TRPCMutationProcedure<{ input: RouterInputs["workflow.finalize"]; output: RouterOutputs["workflow.finalize"]; meta: object }>;
+      lockfile: TRPCQueryProcedure<{ input: RouterInputs["workflow.lockfile"]; output: RouterOutputs["workflow.lockfile"]; meta: object }>;
+      events: TRPCQueryProcedure<{ input: RouterInputs["workflow.events"]; output: RouterOutputs["workflow.events"]; meta: object }>;
+      recordings: TRPCQueryProcedure<{ input: RouterInputs["workflow.recordings"]; output: RouterOutputs["workflow.recordings"]; meta: object }>;
+      recording: TRPCQueryProcedure<{ input: RouterInputs["workflow.recording"]; output: RouterOutputs["workflow.recording"]; meta: object }>;
+      subscription: TRPCQueryProcedure<{ input: RouterInputs["workflow.subscription"]; output: RouterOutputs["workflow.subscription"]; meta: object }>;
+      startSubscription: TRPCMutationProcedure<{ input: RouterInputs["workflow.startSubscription"]; output: RouterOutputs["workflow.startSubscription"]; meta: object }>;
+      cancelSubscription: TRPCMutationProcedure<{ input: RouterInputs["workflow.cancelSubscription"]; output: RouterOutputs["workflow.cancelSubscription"]; meta: object }>;
+    };
     calls: {
       list: TRPCQueryProcedure<{ input: RouterInputs["calls.list"]; output: RouterOutputs["calls.list"]; meta: object }>;
       get: TRPCQueryProcedure<{ input: RouterInputs["calls.get"]; output: RouterOutputs["calls.get"]; meta: object }>;
@@ -1444,23 +1461,6 @@ export type AppRouter = TRPCBuiltRouter<
     savings: TRPCQueryProcedure<{ input: RouterInputs["savings"]; output: RouterOutputs["savings"]; meta: object }>;
     savingsSeries: TRPCQueryProcedure<{ input: RouterInputs["savingsSeries"]; output: RouterOutputs["savingsSeries"]; meta: object }>;
     workflows: TRPCQueryProcedure<{ input: RouterInputs["workflows"]; output: RouterOutputs["workflows"]; meta: object }>;
-    workflow: {
-      stage: TRPCQueryProcedure<{ input: RouterInputs["workflow.stage"]; output: RouterOutputs["workflow.stage"]; meta: object }>;
-      moveTo: TRPCMutationProcedure<{ input: RouterInputs["workflow.moveTo"]; output: RouterOutputs["workflow.moveTo"]; meta: object }>;
-      report: TRPCQueryProcedure<{ input: RouterInputs["workflow.report"]; output: RouterOutputs["workflow.report"]; meta: object }>;
-      finalize: TRPCMutationProcedure<{ input: RouterInputs["workflow.finalize"]; output: RouterOutputs["workflow.finalize"]; meta: object }>;
-      lockfile: TRPCQueryProcedure<{ input: RouterInputs["workflow.lockfile"]; output: RouterOutputs["workflow.lockfile"]; meta: object }>;
-      events: TRPCQueryProcedure<{ input: RouterInputs["workflow.events"]; output: RouterOutputs["workflow.events"]; meta: object }>;
-      steps: TRPCQueryProcedure<{ input: RouterInputs["workflow.steps"]; output: RouterOutputs["workflow.steps"]; meta: object }>;
-      patchStep: TRPCMutationProcedure<{ input: RouterInputs["workflow.patchStep"]; output: RouterOutputs["workflow.patchStep"]; meta: object }>;
-      stepCalls: TRPCQueryProcedure<{ input: RouterInputs["workflow.stepCalls"]; output: RouterOutputs["workflow.stepCalls"]; meta: object }>;
-      graph: TRPCQueryProcedure<{ input: RouterInputs["workflow.graph"]; output: RouterOutputs["workflow.graph"]; meta: object }>;
-      recordings: TRPCQueryProcedure<{ input: RouterInputs["workflow.recordings"]; output: RouterOutputs["workflow.recordings"]; meta: object }>;
-      recording: TRPCQueryProcedure<{ input: RouterInputs["workflow.recording"]; output: RouterOutputs["workflow.recording"]; meta: object }>;
-      subscription: TRPCQueryProcedure<{ input: RouterInputs["workflow.subscription"]; output: RouterOutputs["workflow.subscription"]; meta: object }>;
-      startSubscription: TRPCMutationProcedure<{ input: RouterInputs["workflow.startSubscription"]; output: RouterOutputs["workflow.startSubscription"]; meta: object }>;
-      cancelSubscription: TRPCMutationProcedure<{ input: RouterInputs["workflow.cancelSubscription"]; output: RouterOutputs["workflow.cancelSubscription"]; meta: object }>;
-    };
     discovery: {
       progress: TRPCQueryProcedure<{ input: RouterInputs["discovery.progress"]; output: RouterOutputs["discovery.progress"]; meta: object }>;
       set: TRPCMutationProcedure<{ input: RouterInputs["discovery.set"]; output: RouterOutputs["discovery.set"]; meta: object }>;
