@@ -17,8 +17,6 @@ import { registerProviderKeyRoutes } from './routes/provider-keys.ts';
 import { registerAdminCatalogRoutes } from './routes/admin-catalog.ts';
 import { registerAdminMeterRoutes } from './routes/admin-meter.ts';
 import { registerPipelineRoutes } from './http/pipeline-routes.ts';
-import { registerWorkflowRoutes } from './routes/workflows.ts';
-import { registerReportRoutes } from './routes/reports.ts';
 import { registerModelRoutes } from './routes/models.ts';
 import { registerOptimizerRoutes } from './routes/optimizer.ts';
 import { registerCaptureRoutes } from './routes/capture.ts';
@@ -132,8 +130,6 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   registerAdminSignupRoutes(app, services);
   registerAdminMeterRoutes(app, services);
   const hot = registerPipelineRoutes(app, services);
-  registerWorkflowRoutes(app, services);
-  registerReportRoutes(app, services);
   registerModelRoutes(app, services);
   registerOptimizerRoutes(app, services);
   registerCaptureRoutes(app, services);

@@ -5,10 +5,12 @@
 import { calls, savings, savingsSeries } from './calls.ts';
 import type { CapabilityTree } from './capability.ts';
 import { graph, patchStep, stepCalls, steps } from './steps.ts';
+import { workflow, workflows } from './workflows.ts';
 
 export const capabilities = {
   calls,
   savings,
   savingsSeries,
-  workflow: { steps, patchStep, stepCalls, graph },
+  workflows,
+  workflow: { ...workflow, steps, patchStep, stepCalls, graph },
 } satisfies CapabilityTree;

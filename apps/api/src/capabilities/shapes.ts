@@ -29,7 +29,10 @@ export function named<S extends z.ZodType>(name: string, schema: S): S {
   return schema;
 }
 
-/** Names a schema for GraphQL only: an enum of an input that is also an output type's (one name, two zod instances). */
+/**
+ * Names a schema for GraphQL only: an enum of an input that is also an output type's (one name,
+ * two zod instances), or a literal that GraphQL takes as that enum (an input allowing one value of it).
+ */
 export function graphqlName<S extends z.ZodType>(name: string, schema: S): S {
   hints.set(schema, { ...hints.get(schema), name });
   return schema;

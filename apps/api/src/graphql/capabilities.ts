@@ -28,10 +28,12 @@ function resolver(cap: AnyCapability) {
 /** Adds a root field for every capability of the set with a GraphQL door; the deriver keeps the types made. */
 export function registerCapabilityFields(builder: Builder, set: CapabilityTree): Deriver {
   const derive = new Deriver(builder);
-  for (const { name, cap } of capabilityList(set)) {
-    const door = cap.graphql;
-    if (!door) continue;
-    const answer = derive.output(door.shape?.schema ?? cap.output, door.name);
+  const withDoor = capabilityList(set).filter(({ cap }) => cap.graphql);
+  // every answer's types first: an argument may name an enum only an answer has
+  const answers = withDoor.map(({ cap }) => derive.output(cap.graphql!.shape?.schema ?? cap.output, cap.graphql!.name));
+  for (const [i, { name, cap }] of withDoor.entries()) {
+    const door = cap.graphql!;
+    const answer = answers[i]!;
     const field = (t: any) =>
       t.field({
         type: answer.type,

@@ -111,6 +111,12 @@ export class Deriver {
     return ref;
   }
 
+  #enumHolding(name: string, value: unknown, where: string): TypeParam {
+    const have = this.#enums.get(name);
+    if (!have?.values.includes(value as string)) throw new Error(`${where}: the GraphQL enum ${name} is not derived yet or lacks ${String(value)}`);
+    return have.ref;
+  }
+
   #scalar(s: z.ZodType, where: string, floats = false): TypeParam {
     const h = hint(s);
     if (h.scalar) return h.scalar;
@@ -127,6 +133,8 @@ export class Deriver {
         return h.name ? this.#enum(h.name, namedInstance(s)) : 'String';
       case 'literal': {
         const v = d.values![0];
+        // a literal named after an enum is that enum (an input that takes one of its values)
+        if (h.name) return this.#enumHolding(h.name, v, where);
         return typeof v === 'boolean' ? 'Boolean' : typeof v === 'number' ? (Number.isInteger(v) ? 'Int' : 'Float') : 'String';
       }
       case 'unknown':
@@ -164,16 +172,17 @@ export class Deriver {
     }
     const ref = this.#b.objectRef<Record<string, unknown>>(h.name);
     this.#objects.set(h.name, { schema: s, ref });
-    const shape = defOf(s).shape!;
+    // the fields' types now (the type is in the map already, so a cycle ends), so every enum an answer names exists before any argument needs it
+    const fields = Object.entries(defOf(s).shape!).map(([key, field]) => [key, this.output(field, `${h.name}.${key}`)] as const);
     const description = typeDescription(s);
     ref.implement({
       ...(description ? { description } : {}),
       fields: (t) =>
         Object.fromEntries(
-          Object.entries(shape).map(([key, field]) => {
-            const f = this.output(field, `${h.name}.${key}`);
-            return [camel(key), t.field({ type: f.type, nullable: f.nullable as never, ...(f.description ? { description: f.description } : {}), resolve: (o: Record<string, unknown>) => (o[key] ?? null) as never })];
-          }),
+          fields.map(([key, f]) => [
+            camel(key),
+            t.field({ type: f.type, nullable: f.nullable as never, ...(f.description ? { description: f.description } : {}), resolve: (o: Record<string, unknown>) => (o[key] ?? null) as never }),
+          ]),
         ),
     });
     return ref;

@@ -11,7 +11,6 @@ import { createBuilder } from './builder.ts';
 import { registerCapabilityFields } from './capabilities.ts';
 import { registerCatalog } from './catalog.ts';
 import { registerProviders } from './providers.ts';
-import { registerWorkflows } from './tenant/workflows.ts';
 import { registerDiscovery } from './tenant/discovery.ts';
 import { registerAgents } from './tenant/agents.ts';
 import { registerSettings } from './tenant/settings.ts';
@@ -62,7 +61,6 @@ function build(set: CapabilityTree): Schemas {
   const builder = createBuilder();
   registerCatalog(builder);
   registerProviders(builder);
-  registerWorkflows(builder);
   registerDiscovery(builder);
   registerAgents(builder);
   registerSettings(builder);

@@ -18,7 +18,6 @@ import {
   unknownModelPriceSchema,
   discoveryInput,
   estimateRequest,
-  eventsInput,
   guardSettings,
   guardSettingsPatch,
   rateLimitSettingsPatch,
@@ -37,11 +36,9 @@ import {
   putProviderKeyInput,
   recordingRef,
   recordingsInput,
-  reportInput,
   routingSettingsPatch,
   routingSettingsView,
   signupRequest,
-  stageInput,
   startRunInput,
   statementsQuery,
   topupRequest,
@@ -61,7 +58,6 @@ import { bool, int, json, list, nullable, num, obj, open, ref, str, time, view, 
 import type { Operation } from './operation.ts';
 import { OPENAPI_PATH } from './paths.ts';
 
-const stage: JsonSchema = { type: 'string', enum: ['tuning', 'ready', 'production'] };
 const usdBySource = open({ cache: num, routing: num, ttc: num, trace: num });
 const rateWindowView = obj({ requests_per_minute: nullable(int), tokens_per_minute: nullable(int) });
 const rateLimitsView = obj({ tenant: rateWindowView, keys: { type: 'array', items: obj({ key_id: str, requests_per_minute: nullable(int), tokens_per_minute: nullable(int) }) }, ceiling: rateWindowView });
@@ -87,41 +83,8 @@ const recordingView = open(
   },
   'A recording of one call (capture settings decide how much).',
 );
-const reportStepView = open(
-  {
-    fingerprint: str,
-    label: str,
-    expected: bool,
-    settled: bool,
-    calls: int,
-    policy: nullable(str),
-    model: nullable(str),
-    reasoning_effort: nullable(str),
-    cache: open({ exact: bool, semantic: bool }),
-    pruning: open({ enabled: bool, n: int, retention: num, lcb: num }),
-    evidence: nullable(open({ n: int, retention: num, lcb: num, cost_share: num })),
-    exploration: open({ spent_usd: num, share_of_baseline: num }),
-  },
-  'A step of the report.',
-);
 const agentView = open({ id: str, name: str, discovery_enabled: bool, created_at: time, calls: int, baseline_cost: num, actual_cost: num, saving: num }, 'An agent (workflow) with its call totals and savings (USD).');
 const keyView = open({ id: str, hint: str, created_at: time, revoked: bool }, 'A key by its id and hint, never the key.');
-const workflowView = open({ id: str, name: str, stage, steps_expected: int, steps_settled: int, ready: bool });
-const stageView = open({ id: str, stage });
-const reportView = open(
-  {
-    workflow_id: str,
-    quality_floor: num,
-    settled: bool,
-    steps: { type: 'array', items: reportStepView },
-    stage,
-    version: nullable(int),
-    finalized_at: nullable(time),
-    newest_version: nullable(int),
-    versions: { type: 'array', items: int },
-  },
-  'A report: live (version null) or a stored version.',
-);
 const providerView = open({ name: str, base_url: str, wire: str, enabled: bool, key_set: bool, built_in: bool }, 'A provider: its base URL and wire, whether a key is set (never the key).');
 const subscriptionFields = { workflow_id: str, status: { type: 'string', enum: ['active', 'cancelled', 'lapsed'] }, started_at: time, current_period_end: time, cancel_at_period_end: bool };
 const subscription = open(subscriptionFields, "A workflow's subscription to managed Production.");
@@ -534,59 +497,6 @@ export const handWritten: Operation[] = [
     },
     errors: [...upstream, 'embeddings_unsupported', 'not_embedding_model', 'wallet_empty', 'dev_allowance_exhausted', 'spend_cap_reached', 'json_too_deep'],
   },
-  // workflows.ts
-  {
-    method: 'get',
-    path: '/v1/workflows/:id/events',
-    tag: 'Workflows',
-    summary: 'Production events (drift, failover, resettled)',
-    auth: 'control',
-    input: { schema: eventsInput, from: 'query' },
-    ok: { status: 200, description: 'The events of the last `days` days.', schema: list(view('An event.')) },
-    errors: ['not_found'],
-  },
-  // reports.ts
-  {
-    method: 'get',
-    path: '/v1/workflows/:id/report',
-    tag: 'Workflows',
-    summary: 'The live report, or stored version N',
-    auth: 'control',
-    input: { schema: reportInput, from: 'query' },
-    ok: { status: 200, description: 'The report with its stage and newest version.', schema: reportView },
-    errors: ['not_found'],
-  },
-  {
-    method: 'post',
-    path: '/v1/workflows/:id/report/finalize',
-    tag: 'Workflows',
-    summary: 'Store the report as final now, settled or not',
-    auth: 'control',
-    input: { schema: workflowRef, from: 'params' },
-    ok: { status: 201, description: 'The stored version.', schema: reportView },
-    errors: ['not_found'],
-  },
-  {
-    method: 'get',
-    path: '/v1/workflows/:id/report/lock',
-    tag: 'Workflows',
-    summary: 'The lockfile, from the newest stored version',
-    auth: 'control',
-    input: { schema: workflowRef, from: 'params' },
-    ok: { status: 200, description: 'The lockfile.', schema: view('Per step the pinned policy, model, reasoning effort, cache and pruning, with the evidence behind.') },
-    errors: ['not_found'],
-  },
-  { method: 'get', path: '/v1/workflows/:id/stage', tag: 'Workflows', summary: "The workflow's stage", auth: 'control', input: { schema: workflowRef, from: 'params' }, ok: { status: 200, description: 'The stage.', schema: stageView }, errors: ['not_found'] },
-  {
-    method: 'post',
-    path: '/v1/workflows/:id/stage',
-    tag: 'Workflows',
-    summary: 'Move the workflow to production',
-    auth: 'control',
-    input: { schema: stageInput, from: 'body' },
-    ok: { status: 200, description: 'The new stage.', schema: stageView },
-    errors: ['not_found', 'conflict', 'subscription_required'],
-  },
   // models.ts
   {
     method: 'get',
@@ -621,7 +531,6 @@ export const handWritten: Operation[] = [
     input: { schema: routingSettingsPatch, from: 'body' },
     ok: { status: 200, description: 'The effective settings after the write.', schema: routingSettingsView },
   },
-  { method: 'get', path: '/v1/workflows', tag: 'Workflows', summary: 'Workflows with their stage and progress', auth: 'control', ok: { status: 200, description: 'Each workflow: stage, steps_expected, steps_settled, ready.', schema: list(workflowView) } },
   // capture.ts
   { method: 'get', path: '/v1/settings/capture', tag: 'Settings', summary: 'Content capture and retention', auth: 'control', ok: { status: 200, description: 'The settings.', schema: captureSettings } },
   { method: 'put', path: '/v1/settings/capture', tag: 'Settings', summary: 'Change content capture and retention', auth: 'control', description: 'Merges: a field left out keeps its value; null returns it to its default.', input: { schema: captureSettingsPatch, from: 'body' }, ok: { status: 200, description: 'The settings.', schema: captureSettings } },

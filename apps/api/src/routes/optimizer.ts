@@ -1,9 +1,8 @@
-// Outcomes, routing settings and the workflow list. Thin: input through the shared schema, then the domain.
+// Outcomes and routing settings. Thin: input through the shared schema, then the domain.
 import type { FastifyInstance } from 'fastify';
 import { outcomeRequest, routingSettingsPatch } from '@optimizer/schema';
 import { reportOutcome } from '../domain/outcomes.ts';
 import { putRoutingSettings, routingSettings } from '../domain/settings.ts';
-import { listWorkflows } from '../domain/workflows.ts';
 import { controlAuth, principalOf } from '../http/auth.ts';
 import { restInput } from '../http/rest-input.ts';
 import type { Services } from '../services.ts';
@@ -16,7 +15,4 @@ export function registerOptimizerRoutes(app: FastifyInstance, s: Services): void
   app.get('/v1/settings/routing', { onRequest }, async (request) => routingSettings(s, principalOf(request)));
 
   app.put('/v1/settings/routing', { onRequest }, async (request) => putRoutingSettings(s, principalOf(request), restInput(routingSettingsPatch, request, 'body')));
-
-  // The step registry itself (GET/PATCH /v1/workflows/:id/steps…) lives in routes/steps.ts.
-  app.get('/v1/workflows', { onRequest }, async (request) => ({ data: await listWorkflows(s, principalOf(request)) }));
 }

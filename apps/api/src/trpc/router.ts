@@ -10,7 +10,6 @@ import {
   createWebhookRequest,
   discoveryInput,
   estimateRequest,
-  eventsInput,
   guardSettingsPatch as guardSettingsInput,
   rateLimitSettingsPatch,
   outcomeRequest,
@@ -18,9 +17,7 @@ import {
   putProviderKeyInput,
   recordingRef,
   recordingsInput,
-  reportInput,
   routingSettingsPatch,
-  stageInput,
   statementsQuery,
   topupRequest,
   autoTopupRequest,
@@ -59,7 +56,6 @@ import {
 import { reportOutcome } from '../domain/outcomes.ts';
 import { listProviderKeys, putProviderKey, putRoutingSettings, removeProviderKey, routingSettings } from '../domain/settings.ts';
 import type { Tenant } from '../domain/tenant.ts';
-import { finalizeReport, listWorkflows, moveWorkflow, workflowEventList, workflowLockfile, workflowReport, workflowStage } from '../domain/workflows.ts';
 import type { z } from 'zod';
 import type { Services } from '../services.ts';
 import type { CapabilityTree } from '../capabilities/capability.ts';
@@ -87,14 +83,7 @@ function read<R>(fn: (s: Services, t: Tenant) => Promise<R> | R) {
 }
 
 const legacy = {
-  workflows: read(listWorkflows),
   workflow: {
-    stage: query(workflowRef, workflowStage),
-    moveTo: mutation(stageInput, moveWorkflow),
-    report: query(reportInput, workflowReport),
-    finalize: mutation(workflowRef, finalizeReport),
-    lockfile: query(workflowRef, workflowLockfile),
-    events: query(eventsInput, workflowEventList),
     recordings: query(recordingsInput, listRecordings),
     recording: query(recordingRef, getRecording),
     subscription: query(workflowRef, subscription),
