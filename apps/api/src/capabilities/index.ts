@@ -2,6 +2,7 @@
 // Their order is the tRPC router's and the GraphQL root fields'. Each door is made from this
 // set: REST (capabilities/rest.ts), tRPC (trpc/procedures.ts), GraphQL
 // (graphql/capabilities.ts) and the OpenAPI document (openapi/capabilities.ts).
+import { agents, discovery } from './agents.ts';
 import { calls, savings, savingsSeries } from './calls.ts';
 import type { CapabilityTree } from './capability.ts';
 import { graph, patchStep, stepCalls, steps } from './steps.ts';
@@ -13,4 +14,6 @@ export const capabilities = {
   savingsSeries,
   workflows,
   workflow: { ...workflow, steps, patchStep, stepCalls, graph },
+  discovery,
+  agents,
 } satisfies CapabilityTree;

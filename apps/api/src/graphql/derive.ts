@@ -70,6 +70,13 @@ function unwrap(s: z.ZodType, io: 'input' | 'output'): Unwrapped {
     if (d.type === 'nonoptional') optional = false;
     cur = d.type === 'lazy' ? d.getter!() : d.type === 'pipe' ? (io === 'input' ? d.in! : d.out!) : d.innerType!;
   }
+  // a hinted scalar keeps its base, but what it wraps may still be null (`asJson(x.nullable())`)
+  if (hint(cur).scalar) {
+    for (let inner = cur; WRAPPERS.has(defOf(inner).type) && defOf(inner).type !== 'pipe' && defOf(inner).type !== 'lazy'; inner = defOf(inner).innerType!) {
+      if (defOf(inner).type === 'nullable') nullable = true;
+      if (defOf(inner).type === 'optional') optional = true;
+    }
+  }
   return { base: cur, nullable: nullable || optional, nullOnly: nullable && !optional, description };
 }
 

@@ -11,8 +11,6 @@ import { createBuilder } from './builder.ts';
 import { registerCapabilityFields } from './capabilities.ts';
 import { registerCatalog } from './catalog.ts';
 import { registerProviders } from './providers.ts';
-import { registerDiscovery } from './tenant/discovery.ts';
-import { registerAgents } from './tenant/agents.ts';
 import { registerSettings } from './tenant/settings.ts';
 import { registerOutcomes } from './tenant/outcomes.ts';
 import { registerCapture } from './tenant/capture.ts';
@@ -61,8 +59,6 @@ function build(set: CapabilityTree): Schemas {
   const builder = createBuilder();
   registerCatalog(builder);
   registerProviders(builder);
-  registerDiscovery(builder);
-  registerAgents(builder);
   registerSettings(builder);
   registerOutcomes(builder);
   registerCapture(builder);

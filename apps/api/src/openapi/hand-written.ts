@@ -3,7 +3,6 @@
 import { z } from 'zod';
 import {
   adminCreditRequest,
-  agentKeyRef,
   alertSettings,
   alertSettingsPatch,
   captureSettings,
@@ -11,12 +10,10 @@ import {
   completionRequest,
   connectionRef,
   createManagedAgentRequest,
-  createAgentInput,
   createWebhookRequest,
   disabledWriteSchema,
   catalogAliasWriteSchema,
   unknownModelPriceSchema,
-  discoveryInput,
   estimateRequest,
   guardSettings,
   guardSettingsPatch,
@@ -83,8 +80,6 @@ const recordingView = open(
   },
   'A recording of one call (capture settings decide how much).',
 );
-const agentView = open({ id: str, name: str, discovery_enabled: bool, created_at: time, calls: int, baseline_cost: num, actual_cost: num, saving: num }, 'An agent (workflow) with its call totals and savings (USD).');
-const keyView = open({ id: str, hint: str, created_at: time, revoked: bool }, 'A key by its id and hint, never the key.');
 const providerView = open({ name: str, base_url: str, wire: str, enabled: bool, key_set: bool, built_in: bool }, 'A provider: its base URL and wire, whether a key is set (never the key).');
 const subscriptionFields = { workflow_id: str, status: { type: 'string', enum: ['active', 'cancelled', 'lapsed'] }, started_at: time, current_period_end: time, cancel_at_period_end: bool };
 const subscription = open(subscriptionFields, "A workflow's subscription to managed Production.");
@@ -135,7 +130,6 @@ const managedRunSummary = open(
   'A managed run in a list: read the run itself for its steps and actions.',
 );
 const webhookWithSecret = open({ ...webhookFields, secret: str }, 'A webhook endpoint with its signing secret, shown in this answer only.');
-const discoveryCredit = open({ granted_usd: num, used_usd: num, remaining_usd: num });
 const catalogAliasView = obj({ alias: str, model: str });
 const unknownModelPriceView = obj({ unknown_model_price: nullable(json(unknownModelPriceSchema, 'output')) });
 
@@ -264,31 +258,6 @@ export const handWritten: Operation[] = [
     ok: { status: 204, description: 'The session ended and the cookie is cleared.', content: 'none' },
     errors: ['csrf_rejected'],
   },
-  // agents.ts
-  { method: 'get', path: '/v1/agents', tag: 'Agents', summary: 'List agents with call totals and savings', auth: 'control', ok: { status: 200, description: 'Every agent of the account.', schema: list(agentView) } },
-  {
-    method: 'post',
-    path: '/v1/agents',
-    tag: 'Agents',
-    summary: 'Create an agent',
-    description: 'The answer carries the only copy of its key.',
-    auth: 'control',
-    input: { schema: createAgentInput, from: 'body' },
-    ok: { status: 201, description: 'The agent (workflow) and its tenant key.', schema: open({ id: str, name: str, api_key: str, key_id: str }), headers: noStore },
-    errors: ['conflict'],
-  },
-  { method: 'get', path: '/v1/agents/:id/keys', tag: 'Agents', summary: "List an agent's keys (by hint, never the key)", auth: 'control', input: { schema: workflowRef, from: 'params' }, ok: { status: 200, description: 'The keys.', schema: list(keyView) }, errors: ['not_found'] },
-  {
-    method: 'post',
-    path: '/v1/agents/:id/keys',
-    tag: 'Agents',
-    summary: 'Create another key for an agent',
-    auth: 'control',
-    input: { schema: workflowRef, from: 'params' },
-    ok: { status: 201, description: 'The key, shown this once.', schema: open({ id: str, api_key: str, hint: str }), headers: noStore },
-    errors: ['not_found'],
-  },
-  { method: 'delete', path: '/v1/agents/:id/keys/:key_id', tag: 'Agents', summary: 'Revoke a key', auth: 'control', input: { schema: agentKeyRef, from: 'params' }, ok: { status: 204, description: 'Revoked.', content: 'none' }, errors: ['not_found'] },
   // provider-keys.ts
   {
     method: 'get',
@@ -554,23 +523,6 @@ export const handWritten: Operation[] = [
     auth: 'control',
     input: { schema: recordingRef, from: 'params' },
     ok: { status: 200, description: 'The recording.', schema: recordingView },
-    errors: ['not_found'],
-  },
-  // discovery.ts
-  { method: 'put', path: '/v1/proxy-agents/:id/discovery', tag: 'Discovery', summary: 'Turn discovery on or off', auth: 'control', input: { schema: discoveryInput, from: 'body' }, ok: { status: 200, description: 'The setting as read back, with the progress.', schema: ref('DiscoveryProgress') }, errors: ['not_found'] },
-  { method: 'get', path: '/v1/proxy-agents/:id/discovery', tag: 'Discovery', summary: 'Live discovery progress', auth: 'control', input: { schema: workflowRef, from: 'params' }, ok: { status: 200, description: 'Derived state, credit, every step seen.', schema: ref('DiscoveryProgress') }, errors: ['not_found'] },
-  {
-    method: 'get',
-    path: '/v1/proxy-agents/:id/discovery/report',
-    tag: 'Discovery',
-    summary: 'Settled discovery answers',
-    auth: 'control',
-    input: { schema: workflowRef, from: 'params' },
-    ok: {
-      status: 200,
-      description: 'Settled answers, priced deltas, reachability against current keys.',
-      schema: open({ agent: str, state: str, generated_at: time, steps: { type: 'array', items: open({ fingerprint: str, label: str, settled: bool, excluded: bool, reachable: bool }, 'A step: its settled answer, its priced delta against the baseline, and whether the current keys reach it.') }, totals: open({ per_month: open({ baseline_usd: num, chosen_usd: num, saving_usd: num }) }) }),
-    },
     errors: ['not_found'],
   },
   // guard-settings.ts
@@ -847,8 +799,7 @@ export const handWritten: Operation[] = [
 export const handWrittenComponents: Record<string, JsonSchema> = {
     OptimizerBlock: { ...json(optimizerBlock, 'output'), description: 'What the call cost and saved, in USD.' },
     ModelProfile: json(modelProfileSchema, 'output'),
-    DiscoveryProgress: open({ agent: str, enabled: bool, state: str, credit: discoveryCredit, steps: { type: 'array', items: open({ fingerprint: str, label: str, calls: int, first_seen: time, last_seen: time, excluded: bool, settled: bool, chosen: nullable(str) }) } }, 'Discovery of a proxy agent: its derived state, its credit and every step seen.'),
-    AlertSettingsView: (() => {
+      AlertSettingsView: (() => {
       const settings = json(alertSettings, 'output');
       const props = settings.properties as Record<string, JsonSchema>;
       return { ...settings, properties: { ...props, webhooks: { type: 'array', items: webhookView } }, required: [...(settings.required as string[]), 'webhooks'] };

@@ -3,12 +3,9 @@
 // zod schema, so a client gets real types and a mistake reads as on REST: the same catalogue
 // errors, carried in tRPC's shape (trpc/init.ts).
 import {
-  agentKeyRef,
   alertSettingsPatch as alertSettingsInput,
   captureSettingsPatch as captureSettingsInput,
-  createAgentInput,
   createWebhookRequest,
-  discoveryInput,
   estimateRequest,
   guardSettingsPatch as guardSettingsInput,
   rateLimitSettingsPatch,
@@ -33,13 +30,11 @@ import {
   webhookRef,
   workflowRef,
 } from '@optimizer/schema';
-import { createAgent, createAgentKey, listAgentKeys, listAgents, revokeAgentKey } from '../domain/agents.ts';
 import { alertSettings, createWebhook, putAlertSettings, removeWebhook, rotateWebhook } from '../domain/alerts.ts';
 import { billingView, cancelSubscription, createTopup, estimateSavings, listStatements, savingsLedger, setAutoTopup, startSubscription, subscription } from '../domain/billing.ts';
 import { captureSettings, getRecording, listRecordings, putCaptureSettings } from '../domain/capture.ts';
 import { guardSettings, putGuardSettings } from '../domain/guard.ts';
 import { putRateLimits, rateLimits } from '../domain/limits.ts';
-import { discoveryProgress, discoveryReport, setDiscovery } from '../domain/discovery.ts';
 import {
   createManagedAgent,
   executeManagedAction,
@@ -90,18 +85,6 @@ const legacy = {
     startSubscription: mutation(workflowRef, startSubscription),
     cancelSubscription: mutation(workflowRef, cancelSubscription),
   },
-  discovery: t.router({
-    progress: query(workflowRef, discoveryProgress),
-    set: mutation(discoveryInput, setDiscovery),
-    report: query(workflowRef, discoveryReport),
-  }),
-  agents: t.router({
-    list: read(listAgents),
-    create: mutation(createAgentInput, createAgent),
-    keys: query(workflowRef, listAgentKeys),
-    createKey: mutation(workflowRef, createAgentKey),
-    revokeKey: mutation(agentKeyRef, revokeAgentKey),
-  }),
   settings: t.router({
     routing: read(routingSettings),
     setRouting: mutation(routingSettingsPatch, putRoutingSettings),
