@@ -5,6 +5,8 @@
 import { agents, discovery } from './agents.ts';
 import { calls, savings, savingsSeries } from './calls.ts';
 import type { CapabilityTree } from './capability.ts';
+import { recording, recordings } from './recordings.ts';
+import { settings } from './settings.ts';
 import { graph, patchStep, stepCalls, steps } from './steps.ts';
 import { workflow, workflows } from './workflows.ts';
 
@@ -13,7 +15,8 @@ export const capabilities = {
   savings,
   savingsSeries,
   workflows,
-  workflow: { ...workflow, steps, patchStep, stepCalls, graph },
+  workflow: { ...workflow, steps, patchStep, stepCalls, graph, recordings, recording },
   discovery,
   agents,
+  settings,
 } satisfies CapabilityTree;

@@ -11,8 +11,12 @@ export const components = z.registry<{ id: string }>();
 export interface GraphQLHint {
   /** The GraphQL type's name (an object or an enum). */
   name?: string;
+  /** The type's description, for a schema shared from @optimizer/schema that has none of its own (one `.describe()` would clone). */
+  description?: string;
   /** The scalar GraphQL carries the value as, whatever zod's type. */
   scalar?: 'Float' | 'JSON' | 'String';
+  /** GraphQL reads every field of this object as nullable (settings whose null is a default). */
+  nullableFields?: true;
 }
 
 const hints = new WeakMap<z.ZodType, GraphQLHint>();
@@ -22,10 +26,19 @@ export function hintOf(schema: z.ZodType): GraphQLHint | undefined {
   return hints.get(schema);
 }
 
-/** Names an output object or enum: a GraphQL type and an OpenAPI component of that name. */
-export function named<S extends z.ZodType>(name: string, schema: S): S {
-  hints.set(schema, { ...hints.get(schema), name });
+/**
+ * Names an output object or enum: a GraphQL type and an OpenAPI component of that name. A
+ * description given here is for a schema shared from @optimizer/schema (else `.describe()` it).
+ */
+export function named<S extends z.ZodType>(name: string, schema: S, description?: string): S {
+  hints.set(schema, { ...hints.get(schema), name, ...(description ? { description } : {}) });
   components.add(schema, { id: name });
+  return schema;
+}
+
+/** GraphQL reads every field of this output object as nullable (a settings topic, whose null is a default). */
+export function nullableOnGraphQL<S extends z.ZodType>(schema: S): S {
+  hints.set(schema, { ...hints.get(schema), nullableFields: true });
   return schema;
 }
 
@@ -33,8 +46,8 @@ export function named<S extends z.ZodType>(name: string, schema: S): S {
  * Names a schema for GraphQL only: an enum of an input that is also an output type's (one name,
  * two zod instances), or a literal that GraphQL takes as that enum (an input allowing one value of it).
  */
-export function graphqlName<S extends z.ZodType>(name: string, schema: S): S {
-  hints.set(schema, { ...hints.get(schema), name });
+export function graphqlName<S extends z.ZodType>(name: string, schema: S, description?: string): S {
+  hints.set(schema, { ...hints.get(schema), name, ...(description ? { description } : {}) });
   return schema;
 }
 

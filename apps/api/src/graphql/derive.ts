@@ -21,7 +21,9 @@ function hint(s: z.ZodType): GraphQLHint {
   for (let cur: z.ZodType | undefined = s; cur; cur = parentOf(cur)) {
     const h = hintOf(cur);
     out.name ??= h?.name;
+    out.description ??= h?.description;
     out.scalar ??= h?.scalar;
+    out.nullableFields ??= h?.nullableFields;
   }
   return out;
 }
@@ -34,8 +36,8 @@ function namedInstance(s: z.ZodType): z.ZodType {
 
 /** The description given to this very schema (a field's), not inherited from what it was cloned from. */
 const ownDescription = (s: z.ZodType): string | undefined => (zod.globalRegistry as unknown as { _map: Map<z.ZodType, { description?: string }> })._map.get(s)?.description;
-/** The description of a named type: its own or inherited. */
-const typeDescription = (s: z.ZodType): string | undefined => zod.globalRegistry.get(s)?.description;
+/** The description of a named type: the one given with its name, or zod's (its own or inherited). */
+const typeDescription = (s: z.ZodType): string | undefined => hint(s).description ?? zod.globalRegistry.get(s)?.description;
 
 export const camel = (k: string): string => k.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 
@@ -188,7 +190,7 @@ export class Deriver {
         Object.fromEntries(
           fields.map(([key, f]) => [
             camel(key),
-            t.field({ type: f.type, nullable: f.nullable as never, ...(f.description ? { description: f.description } : {}), resolve: (o: Record<string, unknown>) => (o[key] ?? null) as never }),
+            t.field({ type: f.type, nullable: (h.nullableFields ? (Array.isArray(f.type) ? { list: true, items: false } : true) : f.nullable) as never, ...(f.description ? { description: f.description } : {}), resolve: (o: Record<string, unknown>) => (o[key] ?? null) as never }),
           ]),
         ),
     });

@@ -11,12 +11,7 @@ import { createBuilder } from './builder.ts';
 import { registerCapabilityFields } from './capabilities.ts';
 import { registerCatalog } from './catalog.ts';
 import { registerProviders } from './providers.ts';
-import { registerSettings } from './tenant/settings.ts';
 import { registerOutcomes } from './tenant/outcomes.ts';
-import { registerCapture } from './tenant/capture.ts';
-import { registerGuard } from './tenant/guard.ts';
-import { registerLimits } from './tenant/limits.ts';
-import { registerAlerts } from './tenant/alerts.ts';
 import { registerBilling } from './tenant/billing.ts';
 import { registerManaged } from './tenant/managed.ts';
 
@@ -59,12 +54,7 @@ function build(set: CapabilityTree): Schemas {
   const builder = createBuilder();
   registerCatalog(builder);
   registerProviders(builder);
-  registerSettings(builder);
   registerOutcomes(builder);
-  registerCapture(builder);
-  registerGuard(builder);
-  registerLimits(builder);
-  registerAlerts(builder);
   registerBilling(builder);
   registerManaged(builder);
   registerCapabilityFields(builder, set);

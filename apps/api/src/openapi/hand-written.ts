@@ -3,21 +3,13 @@
 import { z } from 'zod';
 import {
   adminCreditRequest,
-  alertSettings,
-  alertSettingsPatch,
-  captureSettings,
-  captureSettingsPatch,
   completionRequest,
   connectionRef,
   createManagedAgentRequest,
-  createWebhookRequest,
   disabledWriteSchema,
   catalogAliasWriteSchema,
   unknownModelPriceSchema,
   estimateRequest,
-  guardSettings,
-  guardSettingsPatch,
-  rateLimitSettingsPatch,
   loginRequest,
   managedActionRef,
   managedAgentRef,
@@ -27,20 +19,13 @@ import {
   outcomeRequest,
   playgroundRequest,
   providerNameSchema,
-  providerRef,
   providerWriteSchema,
   putConnectionInput,
-  putProviderKeyInput,
-  recordingRef,
-  recordingsInput,
-  routingSettingsPatch,
-  routingSettingsView,
   signupRequest,
   startRunInput,
   statementsQuery,
   topupRequest,
   autoTopupRequest,
-  webhookRef,
   workflowRef,
 } from '@optimizer/schema';
 import { modelProfileDefaults } from '../admin/catalog.ts';
@@ -56,36 +41,11 @@ import type { Operation } from './operation.ts';
 import { OPENAPI_PATH } from './paths.ts';
 
 const usdBySource = open({ cache: num, routing: num, ttc: num, trace: num });
-const rateWindowView = obj({ requests_per_minute: nullable(int), tokens_per_minute: nullable(int) });
-const rateLimitsView = obj({ tenant: rateWindowView, keys: { type: 'array', items: obj({ key_id: str, requests_per_minute: nullable(int), tokens_per_minute: nullable(int) }) }, ceiling: rateWindowView });
 
-const stepRefView = open({ fingerprint: str, label: str });
-const recordingView = open(
-  {
-    id: str,
-    call_id: str,
-    workflow_id: str,
-    created_at: time,
-    step: nullable(stepRefView),
-    content: { type: 'string', enum: ['metadata', 'full'] },
-    redacted: bool,
-    requested_model: str,
-    served_model: nullable(str),
-    status: int,
-    error_code: nullable(str),
-    usage: open({ prompt_tokens: int, completion_tokens: int }),
-    request: nullable({ type: 'object', description: 'The request as the vendor saw it (after the guard); null for metadata.' }),
-    response: nullable({ type: 'object', description: 'The stored chat.completion minus the optimizer block; null for metadata or a failed call.' }),
-    meta: open({ messages: int, roles: { type: 'array', items: str } }),
-  },
-  'A recording of one call (capture settings decide how much).',
-);
 const providerView = open({ name: str, base_url: str, wire: str, enabled: bool, key_set: bool, built_in: bool }, 'A provider: its base URL and wire, whether a key is set (never the key).');
 const subscriptionFields = { workflow_id: str, status: { type: 'string', enum: ['active', 'cancelled', 'lapsed'] }, started_at: time, current_period_end: time, cancel_at_period_end: bool };
 const subscription = open(subscriptionFields, "A workflow's subscription to managed Production.");
 const subscriptionView = open({ ...subscriptionFields, price_usd: num }, "A workflow's subscription to managed Production and its price.");
-const webhookFields = { id: str, url: { type: 'string', format: 'uri' }, enabled: bool, disabled_reason: nullable(str), created_at: time };
-const webhookView = open(webhookFields, 'A webhook endpoint (never its secret).');
 const connectionView = open({ name: str, base_url: str, secret_set: bool, created_at: time, updated_at: time }, 'A connection; its secret is never returned.');
 const managedAgentView = open({ id: str, name: str, kind: { type: 'string', enum: ['chain', 'action'] }, config: view('The job config, as validated.'), created_at: time }, 'A managed agent.');
 const managedActionFields = {
@@ -129,7 +89,6 @@ const managedRunSummary = open(
   },
   'A managed run in a list: read the run itself for its steps and actions.',
 );
-const webhookWithSecret = open({ ...webhookFields, secret: str }, 'A webhook endpoint with its signing secret, shown in this answer only.');
 const catalogAliasView = obj({ alias: str, model: str });
 const unknownModelPriceView = obj({ unknown_model_price: nullable(json(unknownModelPriceSchema, 'output')) });
 
@@ -258,26 +217,6 @@ export const handWritten: Operation[] = [
     ok: { status: 204, description: 'The session ended and the cookie is cleared.', content: 'none' },
     errors: ['csrf_rejected'],
   },
-  // provider-keys.ts
-  {
-    method: 'get',
-    path: '/v1/settings/provider-keys',
-    tag: 'Settings',
-    summary: 'Providers with a stored key (never the key)',
-    auth: 'control',
-    ok: { status: 200, description: 'One entry per provider.', schema: list(view('A provider and whether a key is stored for it.')) },
-  },
-  {
-    method: 'put',
-    path: '/v1/settings/provider-keys/:provider',
-    tag: 'Settings',
-    summary: "Store a provider's key",
-    description: 'Sealed at rest; Production runs on stored keys.',
-    auth: 'control',
-    input: { schema: putProviderKeyInput, from: 'body' },
-    ok: { status: 200, description: 'Stored.', schema: view('The provider and that a key is set.') },
-  },
-  { method: 'delete', path: '/v1/settings/provider-keys/:provider', tag: 'Settings', summary: "Remove a provider's stored key", auth: 'control', input: { schema: providerRef, from: 'params' }, ok: { status: 204, description: 'Removed.', content: 'none' }, errors: ['not_found'] },
   // admin-catalog.ts
   { method: 'get', path: '/v1/admin/catalog', tag: 'Admin', summary: 'Every model with its full profile', auth: 'admin', ok: { status: 200, description: 'The catalog.', schema: list(ref('ModelProfile')) } },
   {
@@ -476,7 +415,6 @@ export const handWritten: Operation[] = [
     auth: 'control',
     ok: { status: 200, description: 'The models.', schema: obj({ object: { const: 'list' }, data: { type: 'array', items: obj({ id: str, object: { const: 'model' }, created: { type: 'integer' }, owned_by: str }) } }) },
   },
-  // optimizer.ts
   {
     method: 'post',
     path: '/v1/outcomes',
@@ -488,90 +426,6 @@ export const handWritten: Operation[] = [
     ok: { status: 202, description: 'Accepted.', schema: view('The outcome as recorded.') },
     errors: ['not_found', 'invalid_request'],
   },
-  { method: 'get', path: '/v1/settings/routing', tag: 'Settings', summary: 'Routing settings', auth: 'control', ok: { status: 200, description: "The effective settings: the tenant's values with the defaults filled in (a null default depends on the call).", schema: routingSettingsView } },
-  {
-    method: 'put',
-    path: '/v1/settings/routing',
-    tag: 'Settings',
-    summary: 'Change routing settings',
-    description:
-      'Merges into the stored settings: a field left out keeps its value, a nested object merges field by field (`cache.exact` alone keeps `cache.semantic`), a list is replaced, and null returns a field to its default. The raw write (spec 4.5): a ladder under an unknown tier key is accepted and learns from zero; the SDK and the web app refuse it.',
-    auth: 'control',
-    input: { schema: routingSettingsPatch, from: 'body' },
-    ok: { status: 200, description: 'The effective settings after the write.', schema: routingSettingsView },
-  },
-  // capture.ts
-  { method: 'get', path: '/v1/settings/capture', tag: 'Settings', summary: 'Content capture and retention', auth: 'control', ok: { status: 200, description: 'The settings.', schema: captureSettings } },
-  { method: 'put', path: '/v1/settings/capture', tag: 'Settings', summary: 'Change content capture and retention', auth: 'control', description: 'Merges: a field left out keeps its value; null returns it to its default.', input: { schema: captureSettingsPatch, from: 'body' }, ok: { status: 200, description: 'The settings.', schema: captureSettings } },
-  {
-    method: 'get',
-    path: '/v1/workflows/:id/recordings',
-    tag: 'Workflows',
-    summary: "The workflow's recordings, a page at a time",
-    description: '`step` (a fingerprint) narrows to one step\'s recordings.',
-    auth: 'control',
-    input: { schema: recordingsInput, from: 'query' },
-    ok: { status: 200, description: 'A page of recordings and the cursor of the next.', schema: obj({ data: { type: 'array', items: recordingView }, next_cursor: { type: ['string', 'null'] } }) },
-    errors: ['not_found'],
-  },
-  {
-    method: 'get',
-    path: '/v1/workflows/:id/recordings/:recording_id',
-    tag: 'Workflows',
-    summary: 'One recording, in full',
-    description: "A recording's id is its call's id.",
-    auth: 'control',
-    input: { schema: recordingRef, from: 'params' },
-    ok: { status: 200, description: 'The recording.', schema: recordingView },
-    errors: ['not_found'],
-  },
-  // guard-settings.ts
-  { method: 'get', path: '/v1/settings/guard', tag: 'Settings', summary: 'PII redaction and injection policy', auth: 'control', ok: { status: 200, description: 'The settings.', schema: guardSettings } },
-  { method: 'put', path: '/v1/settings/guard', tag: 'Settings', summary: 'Change PII redaction and injection policy', auth: 'control', description: 'Merges: a field left out keeps its value; null returns it to its default.', input: { schema: guardSettingsPatch, from: 'body' }, ok: { status: 200, description: 'The settings.', schema: guardSettings } },
-  {
-    method: 'get',
-    path: '/v1/settings/limits',
-    tag: 'Settings',
-    summary: 'Rate limits: requests and tokens per minute',
-    auth: 'control',
-    ok: { status: 200, description: "The tenant's and its keys' limits, and the platform's ceiling (null: none).", schema: rateLimitsView },
-  },
-  {
-    method: 'put',
-    path: '/v1/settings/limits',
-    tag: 'Settings',
-    summary: 'Change rate limits (within the platform ceiling)',
-    description:
-      'Merges into the stored limits: a field left out keeps its value, null returns it to its default (no limit of its own), `keys` when sent replaces the list. A limit above the platform ceiling is 422 naming the field; a key that is not a live key of the tenant is 404. Past a limit, completions and embeddings answer 429 `rate_limited` with Retry-After.',
-    auth: 'control',
-    input: { schema: rateLimitSettingsPatch, from: 'body' },
-    ok: { status: 200, description: 'The limits as stored, with the ceiling.', schema: rateLimitsView },
-    errors: ['not_found'],
-  },
-  // alert-settings.ts
-  { method: 'get', path: '/v1/settings/alerts', tag: 'Alerts', summary: 'Alert settings and webhook endpoints', auth: 'control', ok: { status: 200, description: 'The settings.', schema: ref('AlertSettingsView') } },
-  { method: 'put', path: '/v1/settings/alerts', tag: 'Alerts', summary: 'Change email, spend cap, thresholds and events', description: 'Merges: a field left out keeps its value; null returns it to its default.', auth: 'control', input: { schema: alertSettingsPatch, from: 'body' }, ok: { status: 200, description: 'The settings.', schema: ref('AlertSettingsView') } },
-  {
-    method: 'post',
-    path: '/v1/settings/alerts/webhooks',
-    tag: 'Alerts',
-    summary: 'Add a webhook endpoint',
-    description: 'The signing secret is in this answer only.',
-    auth: 'control',
-    input: { schema: createWebhookRequest, from: 'body' },
-    ok: { status: 201, description: 'The endpoint and its secret.', schema: webhookWithSecret },
-  },
-  {
-    method: 'post',
-    path: '/v1/settings/alerts/webhooks/:id/rotate',
-    tag: 'Alerts',
-    summary: "Rotate a webhook endpoint's signing secret",
-    auth: 'control',
-    input: { schema: webhookRef, from: 'params' },
-    ok: { status: 200, description: 'The endpoint and its new secret.', schema: webhookWithSecret },
-    errors: ['not_found'],
-  },
-  { method: 'delete', path: '/v1/settings/alerts/webhooks/:id', tag: 'Alerts', summary: 'Remove a webhook endpoint', auth: 'control', input: { schema: webhookRef, from: 'params' }, ok: { status: 204, description: 'Removed.', content: 'none' }, errors: ['not_found'] },
   // connections.ts
   { method: 'get', path: '/v1/connections', tag: 'Managed agents', summary: 'The connections', auth: 'control', ok: { status: 200, description: 'Every connection, never a secret.', schema: list(connectionView) } },
   { method: 'get', path: '/v1/connections/:name', tag: 'Managed agents', summary: 'One connection', auth: 'control', input: { schema: connectionRef, from: 'params' }, ok: { status: 200, description: 'The connection.', schema: connectionView }, errors: ['not_found'] },
@@ -799,9 +653,4 @@ export const handWritten: Operation[] = [
 export const handWrittenComponents: Record<string, JsonSchema> = {
     OptimizerBlock: { ...json(optimizerBlock, 'output'), description: 'What the call cost and saved, in USD.' },
     ModelProfile: json(modelProfileSchema, 'output'),
-      AlertSettingsView: (() => {
-      const settings = json(alertSettings, 'output');
-      const props = settings.properties as Record<string, JsonSchema>;
-      return { ...settings, properties: { ...props, webhooks: { type: 'array', items: webhookView } }, required: [...(settings.required as string[]), 'webhooks'] };
-    })(),
-};
+    };

@@ -2,7 +2,7 @@
 // z.toJSONSchema (JSON Schema 2020-12 is OpenAPI 3.1's dialect), named output types as
 // references to components, and the small constructors the hand-written operations use.
 import { z } from 'zod';
-import { components } from '../capabilities/shapes.ts';
+import { components, hintOf } from '../capabilities/shapes.ts';
 
 /** A JSON Schema (2020-12, the dialect of OpenAPI 3.1) as a plain object. */
 export type JsonSchema = Record<string, unknown>;
@@ -67,7 +67,9 @@ export function componentsFor(schemas: unknown[]): Record<string, JsonSchema> {
         const name = x.slice(COMPONENT.length);
         if (name in out || !(name in all)) continue;
         const { $schema: _s, $id: _i, ...schema } = all[name]!;
-        out[name] = schema;
+        // a shared schema's description is given with its name
+        const described = hintOf(components._idmap.get(name) as z.ZodType)?.description;
+        out[name] = described && !schema.description ? { description: described, ...schema } : schema;
         visit(schema);
       } else visit(x);
     }

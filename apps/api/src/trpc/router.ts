@@ -3,18 +3,8 @@
 // zod schema, so a client gets real types and a mistake reads as on REST: the same catalogue
 // errors, carried in tRPC's shape (trpc/init.ts).
 import {
-  alertSettingsPatch as alertSettingsInput,
-  captureSettingsPatch as captureSettingsInput,
-  createWebhookRequest,
   estimateRequest,
-  guardSettingsPatch as guardSettingsInput,
-  rateLimitSettingsPatch,
   outcomeRequest,
-  providerRef,
-  putProviderKeyInput,
-  recordingRef,
-  recordingsInput,
-  routingSettingsPatch,
   statementsQuery,
   topupRequest,
   autoTopupRequest,
@@ -27,14 +17,9 @@ import {
   putConnectionInput,
   runEventsInput,
   startRunInput,
-  webhookRef,
   workflowRef,
 } from '@optimizer/schema';
-import { alertSettings, createWebhook, putAlertSettings, removeWebhook, rotateWebhook } from '../domain/alerts.ts';
 import { billingView, cancelSubscription, createTopup, estimateSavings, listStatements, savingsLedger, setAutoTopup, startSubscription, subscription } from '../domain/billing.ts';
-import { captureSettings, getRecording, listRecordings, putCaptureSettings } from '../domain/capture.ts';
-import { guardSettings, putGuardSettings } from '../domain/guard.ts';
-import { putRateLimits, rateLimits } from '../domain/limits.ts';
 import {
   createManagedAgent,
   executeManagedAction,
@@ -49,7 +34,6 @@ import {
   startManagedRun,
 } from '../domain/managed.ts';
 import { reportOutcome } from '../domain/outcomes.ts';
-import { listProviderKeys, putProviderKey, putRoutingSettings, removeProviderKey, routingSettings } from '../domain/settings.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import type { z } from 'zod';
 import type { Services } from '../services.ts';
@@ -79,30 +63,10 @@ function read<R>(fn: (s: Services, t: Tenant) => Promise<R> | R) {
 
 const legacy = {
   workflow: {
-    recordings: query(recordingsInput, listRecordings),
-    recording: query(recordingRef, getRecording),
     subscription: query(workflowRef, subscription),
     startSubscription: mutation(workflowRef, startSubscription),
     cancelSubscription: mutation(workflowRef, cancelSubscription),
   },
-  settings: t.router({
-    routing: read(routingSettings),
-    setRouting: mutation(routingSettingsPatch, putRoutingSettings),
-    providerKeys: read(listProviderKeys),
-    putProviderKey: mutation(putProviderKeyInput, putProviderKey),
-    removeProviderKey: mutation(providerRef, removeProviderKey),
-    capture: read(captureSettings),
-    setCapture: mutation(captureSettingsInput, putCaptureSettings),
-    guard: read(guardSettings),
-    setGuard: mutation(guardSettingsInput, putGuardSettings),
-    limits: read(rateLimits),
-    setLimits: mutation(rateLimitSettingsPatch, putRateLimits),
-    alerts: read(alertSettings),
-    setAlerts: mutation(alertSettingsInput, putAlertSettings),
-    createWebhook: mutation(createWebhookRequest, createWebhook),
-    rotateWebhook: mutation(webhookRef, rotateWebhook),
-    removeWebhook: mutation(webhookRef, removeWebhook),
-  }),
   billing: t.router({
     view: read(billingView),
     statements: query(statementsQuery, listStatements),

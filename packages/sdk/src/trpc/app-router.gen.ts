@@ -22,6 +22,16 @@ export interface RouterInputs {
   "workflow.graph": {
     id: string;
   };
+  "workflow.recordings": {
+    cursor?: string;
+    id: string;
+    limit?: number;
+    step?: string;
+  };
+  "workflow.recording": {
+    id: string;
+    recording_id: string;
+  };
   "workflow.stage": {
     id: string;
   };
@@ -42,16 +52,6 @@ export interface RouterInputs {
   "workflow.events": {
     days?: number;
     id: string;
-  };
-  "workflow.recordings": {
-    cursor?: string;
-    id: string;
-    limit?: number;
-    step?: string;
-  };
-  "workflow.recording": {
-    id: string;
-    recording_id: string;
   };
   "workflow.subscription": {
     id: string;
@@ -475,6 +475,69 @@ export interface RouterOutputs {
       label: string;
     }>;
   };
+  "workflow.recordings": {
+    data: Array<{
+      call_id: string;
+      content: "full" | "metadata";
+      created_at: string;
+      error_code: null | string;
+      id: string;
+      meta: {
+        messages: number;
+        roles: Array<string>;
+      };
+      redacted: boolean;
+      request: null | {
+        [key: string]: unknown;
+      };
+      requested_model: string;
+      response: null | {
+        [key: string]: unknown;
+      };
+      served_model: null | string;
+      status: number;
+      step: null | {
+        fingerprint: string;
+        label: string;
+      };
+      usage: {
+        completion_tokens: number;
+        prompt_tokens: number;
+      };
+      workflow_id: string;
+    }>;
+    next_cursor: null | string;
+  };
+  "workflow.recording": {
+    call_id: string;
+    content: "full" | "metadata";
+    created_at: string;
+    error_code: null | string;
+    id: string;
+    meta: {
+      messages: number;
+      roles: Array<string>;
+    };
+    redacted: boolean;
+    request: null | {
+      [key: string]: unknown;
+    };
+    requested_model: string;
+    response: null | {
+      [key: string]: unknown;
+    };
+    served_model: null | string;
+    status: number;
+    step: null | {
+      fingerprint: string;
+      label: string;
+    };
+    usage: {
+      completion_tokens: number;
+      prompt_tokens: number;
+    };
+    workflow_id: string;
+  };
   "workflow.stage": {
     id: string;
     stage: "production" | "ready" | "tuning";
@@ -599,69 +662,6 @@ export interface RouterOutputs {
     id: string;
     kind: string;
   }>;
-  "workflow.recordings": {
-    data: Array<{
-      call_id: string;
-      content: "full" | "metadata";
-      created_at: string;
-      error_code: null | string;
-      id: string;
-      meta: {
-        messages: number;
-        roles: Array<string>;
-      };
-      redacted: boolean;
-      request: null | {
-        [key: string]: unknown;
-      };
-      requested_model: string;
-      response: null | {
-        [key: string]: unknown;
-      };
-      served_model: null | string;
-      status: number;
-      step: null | {
-        fingerprint: string;
-        label: string;
-      };
-      usage: {
-        completion_tokens: number;
-        prompt_tokens: number;
-      };
-      workflow_id: string;
-    }>;
-    next_cursor: null | string;
-  };
-  "workflow.recording": {
-    call_id: string;
-    content: "full" | "metadata";
-    created_at: string;
-    error_code: null | string;
-    id: string;
-    meta: {
-      messages: number;
-      roles: Array<string>;
-    };
-    redacted: boolean;
-    request: null | {
-      [key: string]: unknown;
-    };
-    requested_model: string;
-    response: null | {
-      [key: string]: unknown;
-    };
-    served_model: null | string;
-    status: number;
-    step: null | {
-      fingerprint: string;
-      label: string;
-    };
-    usage: {
-      completion_tokens: number;
-      prompt_tokens: number;
-    };
-    workflow_id: string;
-  };
   "workflow.subscription": {
     cancel_at_period_end: boolean;
     current_period_end: string;
@@ -1441,14 +1441,14 @@ export type AppRouter = TRPCBuiltRouter<
       patchStep: TRPCMutationProcedure<{ input: RouterInputs["workflow.patchStep"]; output: RouterOutputs["workflow.patchStep"]; meta: object }>;
       stepCalls: TRPCQueryProcedure<{ input: RouterInputs["workflow.stepCalls"]; output: RouterOutputs["workflow.stepCalls"]; meta: object }>;
       graph: TRPCQueryProcedure<{ input: RouterInputs["workflow.graph"]; output: RouterOutputs["workflow.graph"]; meta: object }>;
+      recordings: TRPCQueryProcedure<{ input: RouterInputs["workflow.recordings"]; output: RouterOutputs["workflow.recordings"]; meta: object }>;
+      recording: TRPCQueryProcedure<{ input: RouterInputs["workflow.recording"]; output: RouterOutputs["workflow.recording"]; meta: object }>;
       stage: TRPCQueryProcedure<{ input: RouterInputs["workflow.stage"]; output: RouterOutputs["workflow.stage"]; meta: object }>;
       moveTo: TRPCMutationProcedure<{ input: RouterInputs["workflow.moveTo"]; output: RouterOutputs["workflow.moveTo"]; meta: object }>;
       report: TRPCQueryProcedure<{ input: RouterInputs["workflow.report"]; output: RouterOutputs["workflow.report"]; meta: object }>;
       finalize: TRPCMutationProcedure<{ input: RouterInputs["workflow.finalize"]; output: RouterOutputs["workflow.finalize"]; meta: object }>;
       lockfile: TRPCQueryProcedure<{ input: RouterInputs["workflow.lockfile"]; output: RouterOutputs["workflow.lockfile"]; meta: object }>;
       events: TRPCQueryProcedure<{ input: RouterInputs["workflow.events"]; output: RouterOutputs["workflow.events"]; meta: object }>;
-      recordings: TRPCQueryProcedure<{ input: RouterInputs["workflow.recordings"]; output: RouterOutputs["workflow.recordings"]; meta: object }>;
-      recording: TRPCQueryProcedure<{ input: RouterInputs["workflow.recording"]; output: RouterOutputs["workflow.recording"]; meta: object }>;
       subscription: TRPCQueryProcedure<{ input: RouterInputs["workflow.subscription"]; output: RouterOutputs["workflow.subscription"]; meta: object }>;
       startSubscription: TRPCMutationProcedure<{ input: RouterInputs["workflow.startSubscription"]; output: RouterOutputs["workflow.startSubscription"]; meta: object }>;
       cancelSubscription: TRPCMutationProcedure<{ input: RouterInputs["workflow.cancelSubscription"]; output: RouterOutputs["workflow.cancelSubscription"]; meta: object }>;

@@ -2,6 +2,7 @@
 // attempt of the raw timeline, and the savings totals and series (USD).
 import { z } from 'zod';
 import { asFloat, asJson, named, time } from '../shapes.ts';
+import { Recording } from './recordings.ts';
 
 const int = () => z.number().int();
 const usd = () => z.number();
@@ -70,7 +71,7 @@ export const Call = named(
       latency_ms: z.number(),
       overhead_ms: z.number(),
       vendor_status: int().nullable(),
-      recording: asJson(z.looseObject({}).nullable())
+      recording: asJson(Recording.nullable())
         .optional()
         .describe("The call's recording (request and stored response) where capture settings kept one; on a step's calls only."),
     })
