@@ -16,7 +16,6 @@ import { registerAdminCatalogRoutes } from './routes/admin-catalog.ts';
 import { registerAdminMeterRoutes } from './routes/admin-meter.ts';
 import { registerPipelineRoutes } from './http/pipeline-routes.ts';
 import { registerModelRoutes } from './routes/models.ts';
-import { registerOptimizerRoutes } from './routes/optimizer.ts';
 import { registerBillingRoutes } from './routes/billing.ts';
 import { registerOpenApiRoute } from './routes/openapi.ts';
 import { recordRoutes } from './http/route-table.ts';
@@ -122,7 +121,6 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   registerAdminMeterRoutes(app, services);
   const hot = registerPipelineRoutes(app, services);
   registerModelRoutes(app, services);
-  registerOptimizerRoutes(app, services);
   registerBillingRoutes(app, services);
   registerOpenApiRoute(app, set);
   registerConnectionRoutes(app, services);

@@ -3,8 +3,10 @@
 // set: REST (capabilities/rest.ts), tRPC (trpc/procedures.ts), GraphQL
 // (graphql/capabilities.ts) and the OpenAPI document (openapi/capabilities.ts).
 import { agents, discovery } from './agents.ts';
+import { billing, subscriptions } from './billing.ts';
 import { calls, savings, savingsSeries } from './calls.ts';
 import type { CapabilityTree } from './capability.ts';
+import { outcomes } from './outcomes.ts';
 import { recording, recordings } from './recordings.ts';
 import { settings } from './settings.ts';
 import { graph, patchStep, stepCalls, steps } from './steps.ts';
@@ -15,8 +17,10 @@ export const capabilities = {
   savings,
   savingsSeries,
   workflows,
-  workflow: { ...workflow, steps, patchStep, stepCalls, graph, recordings, recording },
+  workflow: { ...workflow, steps, patchStep, stepCalls, graph, recordings, recording, ...subscriptions },
   discovery,
   agents,
   settings,
+  billing,
+  outcomes,
 } satisfies CapabilityTree;

@@ -11,8 +11,6 @@ import { createBuilder } from './builder.ts';
 import { registerCapabilityFields } from './capabilities.ts';
 import { registerCatalog } from './catalog.ts';
 import { registerProviders } from './providers.ts';
-import { registerOutcomes } from './tenant/outcomes.ts';
-import { registerBilling } from './tenant/billing.ts';
 import { registerManaged } from './tenant/managed.ts';
 
 /**
@@ -54,12 +52,10 @@ function build(set: CapabilityTree): Schemas {
   const builder = createBuilder();
   registerCatalog(builder);
   registerProviders(builder);
-  registerOutcomes(builder);
-  registerBilling(builder);
   registerManaged(builder);
   registerCapabilityFields(builder, set);
   const schema = builder.toSchema({ sortSchema: false });
-  const freeText = new Set(['reportOutcome', ...capabilityList(set).flatMap(({ cap }) => (cap.freeText && cap.graphql ? [cap.graphql.name] : []))]);
+  const freeText = new Set([...capabilityList(set).flatMap(({ cap }) => (cap.freeText && cap.graphql ? [cap.graphql.name] : []))]);
   refuseUnstorableArguments(schema.getQueryType(), freeText);
   refuseUnstorableArguments(schema.getMutationType(), freeText);
   const tenantSchema = new GraphQLSchema({

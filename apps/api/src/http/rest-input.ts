@@ -36,7 +36,7 @@ export function restInput<S extends z.ZodType>(schema: S, request: FastifyReques
  * customer name held such text must still be credited (it keeps only ids and amounts), not
  * refused and retried for days.
  */
-const FREE_TEXT_BODIES = new Set(['/v1/chat/completions', '/v1/completions', '/v1/responses', '/v1/embeddings', '/v1/outcomes', '/v1/billing/webhook']);
+const FREE_TEXT_BODIES = new Set(['/v1/chat/completions', '/v1/completions', '/v1/responses', '/v1/embeddings', '/v1/billing/webhook']);
 /** Doors that answer in their own shape and check their own inputs (tRPC, GraphQL). */
 const OWN_SHAPE = /^\/(trpc|graphql)(\/|$)/;
 

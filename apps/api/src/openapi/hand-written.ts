@@ -9,28 +9,21 @@ import {
   disabledWriteSchema,
   catalogAliasWriteSchema,
   unknownModelPriceSchema,
-  estimateRequest,
   loginRequest,
   managedActionRef,
   managedAgentRef,
   managedRunRef,
   modelProfileSchema,
   optimizerBlock,
-  outcomeRequest,
   playgroundRequest,
   providerNameSchema,
   providerWriteSchema,
   putConnectionInput,
   signupRequest,
   startRunInput,
-  statementsQuery,
-  topupRequest,
-  autoTopupRequest,
-  workflowRef,
 } from '@optimizer/schema';
 import { modelProfileDefaults } from '../admin/catalog.ts';
 import { meterQuarantineQuery, meterQuarantineRef } from '../routes/admin-meter.ts';
-import { LEDGER_ENTRIES_SHOWN } from '../billing/view.ts';
 import { signupConfirmRequest } from '../routes/signup.ts';
 import { signupSettingsSchema, signupSettingsWrite } from '../tenancy/signup-settings.ts';
 import type { ErrorCode } from '../errors.ts';
@@ -40,12 +33,8 @@ import { bool, int, json, list, nullable, num, obj, open, ref, str, time, view, 
 import type { Operation } from './operation.ts';
 import { OPENAPI_PATH } from './paths.ts';
 
-const usdBySource = open({ cache: num, routing: num, ttc: num, trace: num });
 
 const providerView = open({ name: str, base_url: str, wire: str, enabled: bool, key_set: bool, built_in: bool }, 'A provider: its base URL and wire, whether a key is set (never the key).');
-const subscriptionFields = { workflow_id: str, status: { type: 'string', enum: ['active', 'cancelled', 'lapsed'] }, started_at: time, current_period_end: time, cancel_at_period_end: bool };
-const subscription = open(subscriptionFields, "A workflow's subscription to managed Production.");
-const subscriptionView = open({ ...subscriptionFields, price_usd: num }, "A workflow's subscription to managed Production and its price.");
 const connectionView = open({ name: str, base_url: str, secret_set: bool, created_at: time, updated_at: time }, 'A connection; its secret is never returned.');
 const managedAgentView = open({ id: str, name: str, kind: { type: 'string', enum: ['chain', 'action'] }, config: view('The job config, as validated.'), created_at: time }, 'A managed agent.');
 const managedActionFields = {
@@ -415,17 +404,6 @@ export const handWritten: Operation[] = [
     auth: 'control',
     ok: { status: 200, description: 'The models.', schema: obj({ object: { const: 'list' }, data: { type: 'array', items: obj({ id: str, object: { const: 'model' }, created: { type: 'integer' }, owned_by: str }) } }) },
   },
-  {
-    method: 'post',
-    path: '/v1/outcomes',
-    tag: 'Gateway',
-    summary: 'Report the outcome of a step',
-    description: 'Attributed to the step of the run; send it once the result is known.',
-    auth: 'control',
-    input: { schema: outcomeRequest, from: 'body' },
-    ok: { status: 202, description: 'Accepted.', schema: view('The outcome as recorded.') },
-    errors: ['not_found', 'invalid_request'],
-  },
   // connections.ts
   { method: 'get', path: '/v1/connections', tag: 'Managed agents', summary: 'The connections', auth: 'control', ok: { status: 200, description: 'Every connection, never a secret.', schema: list(connectionView) } },
   { method: 'get', path: '/v1/connections/:name', tag: 'Managed agents', summary: 'One connection', auth: 'control', input: { schema: connectionRef, from: 'params' }, ok: { status: 200, description: 'The connection.', schema: connectionView }, errors: ['not_found'] },
@@ -504,81 +482,6 @@ export const handWritten: Operation[] = [
   // billing.ts
   {
     method: 'post',
-    path: '/v1/estimate',
-    tag: 'Billing',
-    summary: 'Project the saving on a monthly spend',
-    description: 'For a prospect, from measured benchmark results; deliberately under-claims. Limited per client address (DOOR_ESTIMATE_PER_MINUTE).',
-    auth: 'none',
-    input: { schema: estimateRequest, from: 'body' },
-    ok: { status: 200, description: 'The projection.', schema: view('A projection of saving and fee.') },
-    errors: ['rate_limited'],
-  },
-  {
-    method: 'get',
-    path: '/v1/billing',
-    tag: 'Billing',
-    summary: 'Wallet, dev allowance, prices, auto top-up, subscriptions and the last 50 ledger entries',
-    auth: 'control',
-    ok: {
-      status: 200,
-      description: 'The billing view (USD, with the exact micro-dollar amounts beside).',
-      schema: open({
-        balances: open({ wallet_usd: num, dev_allowance_usd: num, wallet_micros: int, dev_allowance_micros: int }),
-        prices: open({ currency: str, fee_rate: num }),
-        auto_topup: nullable(
-          open({
-            threshold_usd: num,
-            amount_usd: num,
-            payment_method_saved: bool,
-            last_attempt: nullable(open({ status: { enum: ['pending', 'succeeded', 'failed'] }, amount_usd: num, created_at: time, failure: nullable(str) }, 'The latest off-session charge auto top-up started.')),
-          }),
-        ),
-        subscriptions: { type: 'array', items: subscriptionView },
-        ledger: { type: 'array', maxItems: LEDGER_ENTRIES_SHOWN, items: open({ id: str, book: str, amount_usd: num, amount_micros: int, kind: str, created_at: time }) },
-      }),
-    },
-  },
-  { method: 'get', path: '/v1/billing/statements', tag: 'Billing', summary: 'Fee statements', auth: 'control', input: { schema: statementsQuery, from: 'query' }, ok: { status: 200, description: 'The statements in the period.', schema: list(open({ period: str, from: time, to: time, closed: bool, fee_rate: num, calls: int, savings: usdBySource, baseline_usd: num, actual_usd: num, fees_usd: num, usage_usd: num, amount_due_usd: num }, 'A calendar month (UTC).')) } },
-  {
-    method: 'get',
-    path: '/v1/billing/savings-ledger',
-    tag: 'Billing',
-    summary: 'The savings ledger',
-    description: "Per calendar month (UTC) from `from`'s to `to`'s (default: this month), oldest first: what the calls saved by source, the fee taken from it, what the tenant kept, and running totals. The same figures as the statements.",
-    auth: 'control',
-    input: { schema: statementsQuery, from: 'query' },
-    ok: {
-      status: 200,
-      description: 'The periods and their totals (USD).',
-      schema: obj({
-        data: { type: 'array', items: open({ period: str, from: time, to: time, closed: bool, calls: int, savings: usdBySource, fee_rate: num, fee_usd: num, net_saving_usd: num, cumulative_saving_usd: num, cumulative_fee_usd: num, cumulative_net_saving_usd: num }, 'A calendar month (UTC).') },
-        totals: obj({ saving_usd: num, fee_usd: num, net_saving_usd: num }),
-      }),
-    },
-  },
-  {
-    method: 'post',
-    path: '/v1/billing/topup',
-    tag: 'Billing',
-    summary: 'Top up the wallet through a hosted checkout page',
-    auth: 'control',
-    input: { schema: topupRequest, from: 'body' },
-    ok: { status: 201, description: 'The checkout page.', schema: obj({ url: { type: 'string', format: 'uri' }, checkout_id: str }), headers: noStore },
-    errors: ['payment_unavailable'],
-  },
-  {
-    method: 'put',
-    path: '/v1/billing/auto-topup',
-    tag: 'Billing',
-    summary: 'Set or turn off auto top-up',
-    description:
-      'When a charge takes the wallet below `threshold_usd`, `amount_usd` is charged once (off-session) to the card the first paid checkout saved, and credited when Stripe confirms it. Once per crossing: a declined charge alerts `auto_topup_failed` and is not retried until the wallet has been back at or above the threshold. Both null turns it off.',
-    auth: 'control',
-    input: { schema: autoTopupRequest, from: 'body' },
-    ok: { status: 200, description: 'The setting as stored.', schema: obj({ threshold_usd: nullable(num), amount_usd: nullable(num) }) },
-  },
-  {
-    method: 'post',
     path: '/v1/billing/webhook',
     tag: 'Billing',
     summary: "Stripe's webhook",
@@ -586,36 +489,6 @@ export const handWritten: Operation[] = [
     auth: 'stripe',
     ok: { status: 200, description: 'Received.', schema: obj({ received: { const: true }, credited: { type: 'boolean' } }) },
     errors: ['invalid_signature', 'payment_unavailable', 'payload_too_large'],
-  },
-  {
-    method: 'get',
-    path: '/v1/workflows/:id/subscription',
-    tag: 'Workflows',
-    summary: "The workflow's managed subscription",
-    auth: 'control',
-    input: { schema: workflowRef, from: 'params' },
-    ok: { status: 200, description: 'The subscription.', schema: subscription },
-    errors: ['not_found'],
-  },
-  {
-    method: 'post',
-    path: '/v1/workflows/:id/subscription',
-    tag: 'Workflows',
-    summary: 'Start managed Production (subscribe)',
-    auth: 'control',
-    input: { schema: workflowRef, from: 'params' },
-    ok: { status: 201, description: 'The subscription.', schema: subscription },
-    errors: ['not_found', 'conflict', 'payment_unavailable', 'wallet_empty'],
-  },
-  {
-    method: 'delete',
-    path: '/v1/workflows/:id/subscription',
-    tag: 'Workflows',
-    summary: 'Cancel at the end of the paid period',
-    auth: 'control',
-    input: { schema: workflowRef, from: 'params' },
-    ok: { status: 200, description: 'The subscription, set to end.', schema: subscription },
-    errors: ['not_found'],
   },
   {
     method: 'post',

@@ -3,11 +3,6 @@
 // zod schema, so a client gets real types and a mistake reads as on REST: the same catalogue
 // errors, carried in tRPC's shape (trpc/init.ts).
 import {
-  estimateRequest,
-  outcomeRequest,
-  statementsQuery,
-  topupRequest,
-  autoTopupRequest,
   connectionRef,
   createManagedAgentRequest,
   managedActionRef,
@@ -17,9 +12,7 @@ import {
   putConnectionInput,
   runEventsInput,
   startRunInput,
-  workflowRef,
 } from '@optimizer/schema';
-import { billingView, cancelSubscription, createTopup, estimateSavings, listStatements, savingsLedger, setAutoTopup, startSubscription, subscription } from '../domain/billing.ts';
 import {
   createManagedAgent,
   executeManagedAction,
@@ -33,13 +26,12 @@ import {
   runPlayground,
   startManagedRun,
 } from '../domain/managed.ts';
-import { reportOutcome } from '../domain/outcomes.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import type { z } from 'zod';
 import type { Services } from '../services.ts';
 import type { CapabilityTree } from '../capabilities/capability.ts';
 import { capabilities } from '../capabilities/index.ts';
-import { domain, open, shared, t, tenant } from './init.ts';
+import { domain, shared, t, tenant } from './init.ts';
 import { proceduresOf } from './procedures.ts';
 
 export { toTrpcError, type TrpcContext } from './init.ts';
@@ -53,7 +45,7 @@ function query<S extends z.ZodType, R>(schema: S, fn: Capability<S, R>) {
 
 /** A write capability, as a mutation. */
 function mutation<S extends z.ZodType, R>(schema: S, fn: Capability<S, R>) {
-  return tenant.input(shared(schema, schema === (outcomeRequest as z.ZodType))).mutation(({ ctx, input }) => domain(() => fn(ctx.services, ctx.principal, input as z.output<S>)));
+  return tenant.input(shared(schema)).mutation(({ ctx, input }) => domain(() => fn(ctx.services, ctx.principal, input as z.output<S>)));
 }
 
 /** A read capability without input. */
@@ -62,22 +54,6 @@ function read<R>(fn: (s: Services, t: Tenant) => Promise<R> | R) {
 }
 
 const legacy = {
-  workflow: {
-    subscription: query(workflowRef, subscription),
-    startSubscription: mutation(workflowRef, startSubscription),
-    cancelSubscription: mutation(workflowRef, cancelSubscription),
-  },
-  billing: t.router({
-    view: read(billingView),
-    statements: query(statementsQuery, listStatements),
-    savingsLedger: query(statementsQuery, savingsLedger),
-    topup: mutation(topupRequest, createTopup),
-    setAutoTopup: mutation(autoTopupRequest, setAutoTopup),
-    estimate: open.input(shared(estimateRequest)).query(({ ctx, input }) => domain(() => estimateSavings(ctx.services, input))),
-  }),
-  outcomes: t.router({
-    report: mutation(outcomeRequest, reportOutcome),
-  }),
   connections: t.router({
     list: read(listConnections),
     put: mutation(putConnectionInput, putConnection),
@@ -99,12 +75,11 @@ const legacy = {
 
 const own = proceduresOf(capabilities);
 
-export const appRouter = t.router({ ...legacy, ...own, workflow: { ...legacy.workflow, ...own.workflow } });
+export const appRouter = t.router({ ...own, ...legacy });
 
 /** The procedures of a set of capabilities (a test's set has more than the gateway's). */
 export function routerFor(set: CapabilityTree) {
-  const more = proceduresOf(set) as typeof own;
-  return t.router({ ...legacy, ...more, workflow: { ...legacy.workflow, ...more.workflow } });
+  return t.router({ ...proceduresOf(set), ...legacy });
 }
 
 export type AppRouter = typeof appRouter;

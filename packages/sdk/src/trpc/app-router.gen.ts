@@ -5,6 +5,96 @@ import type { TRPCBuiltRouter, TRPCMutationProcedure, TRPCQueryProcedure } from 
 
 /** What each procedure takes, by its dotted path ("workflow.steps"). */
 export interface RouterInputs {
+  "connections.list": void;
+  "connections.put": {
+    base_url: string;
+    name: string;
+    secret?: string;
+  };
+  "connections.remove": {
+    name: string;
+  };
+  "managedAgents.list": void;
+  "managedAgents.create": {
+    config: {
+      connection: string;
+      instructions: string;
+      kind: "action";
+      methods?: Array<"GET" | "POST">;
+      model?: string;
+    } | {
+      kind: "chain";
+      model?: string;
+      steps: Array<{
+        model?: string;
+        name: string;
+        prompt: string;
+      }>;
+    };
+    name: string;
+  };
+  "managedAgents.playground": {
+    config: {
+      connection: string;
+      instructions: string;
+      kind: "action";
+      methods?: Array<"GET" | "POST">;
+      model?: string;
+    } | {
+      kind: "chain";
+      model?: string;
+      steps: Array<{
+        model?: string;
+        name: string;
+        prompt: string;
+      }>;
+    };
+    input?: string;
+  };
+  "managedAgents.runs": {
+    id: string;
+  };
+  "managedAgents.startRun": {
+    id: string;
+    input?: string;
+  };
+  "managedRuns.get": {
+    id: string;
+  };
+  "managedRuns.events": {
+    after?: number;
+    id: string;
+  };
+  "managedRuns.execute": {
+    action: string;
+    id: string;
+  };
+  "calls.list": {
+    agent?: string;
+    limit?: number;
+    starting_after?: string;
+  };
+  "calls.get": {
+    id: string;
+  };
+  "calls.activity": {
+    limit?: number;
+  };
+  "savings": void;
+  "savingsSeries": {
+    days?: number;
+    points?: number;
+  };
+  "workflows": void;
+  "workflow.subscription": {
+    id: string;
+  };
+  "workflow.startSubscription": {
+    id: string;
+  };
+  "workflow.cancelSubscription": {
+    id: string;
+  };
   "workflow.steps": {
     id: string;
   };
@@ -53,32 +143,6 @@ export interface RouterInputs {
     days?: number;
     id: string;
   };
-  "workflow.subscription": {
-    id: string;
-  };
-  "workflow.startSubscription": {
-    id: string;
-  };
-  "workflow.cancelSubscription": {
-    id: string;
-  };
-  "calls.list": {
-    agent?: string;
-    limit?: number;
-    starting_after?: string;
-  };
-  "calls.get": {
-    id: string;
-  };
-  "calls.activity": {
-    limit?: number;
-  };
-  "savings": void;
-  "savingsSeries": {
-    days?: number;
-    points?: number;
-  };
-  "workflows": void;
   "discovery.progress": {
     id: string;
   };
@@ -209,74 +273,340 @@ export interface RouterInputs {
     };
     step_id: string;
   };
-  "connections.list": void;
+}
+
+/** What each procedure answers (as JSON: dates are strings), by its dotted path. */
+export interface RouterOutputs {
+  "connections.list": Array<{
+    base_url: string;
+    created_at: string;
+    name: string;
+    secret_set: boolean;
+    updated_at: string;
+  }>;
   "connections.put": {
     base_url: string;
+    created_at: string;
     name: string;
-    secret?: string;
+    secret_set: boolean;
+    updated_at: string;
   };
   "connections.remove": {
+    deleted: true;
     name: string;
   };
-  "managedAgents.list": void;
+  "managedAgents.list": Array<{
+    config: {
+      connection: string;
+      instructions: string;
+      kind: "action";
+      methods: Array<"GET" | "POST">;
+      model: string;
+    } | {
+      kind: "chain";
+      model: string;
+      steps: Array<{
+        model?: string;
+        name: string;
+        prompt: string;
+      }>;
+    };
+    created_at: null | string;
+    id: string;
+    kind: "action" | "chain";
+    name: string;
+  }>;
   "managedAgents.create": {
     config: {
       connection: string;
       instructions: string;
       kind: "action";
-      methods?: Array<"GET" | "POST">;
-      model?: string;
+      methods: Array<"GET" | "POST">;
+      model: string;
     } | {
       kind: "chain";
-      model?: string;
+      model: string;
       steps: Array<{
         model?: string;
         name: string;
         prompt: string;
       }>;
     };
+    created_at: null | string;
+    id: string;
+    kind: "action" | "chain";
     name: string;
   };
   "managedAgents.playground": {
-    config: {
+    actions: Array<{
+      body?: unknown;
       connection: string;
-      instructions: string;
-      kind: "action";
-      methods?: Array<"GET" | "POST">;
-      model?: string;
-    } | {
-      kind: "chain";
-      model?: string;
-      steps: Array<{
-        model?: string;
-        name: string;
-        prompt: string;
-      }>;
-    };
-    input?: string;
-  };
-  "managedAgents.runs": {
+      error: null | string;
+      executed_at: null | string;
+      id: string;
+      method: "GET" | "POST";
+      path: string;
+      response: null | {
+        body: null | string;
+        status: number;
+      };
+      status: "executed" | "executing" | "failed" | "proposed";
+    }>;
+    agent: null | string;
+    created_at: null | string;
+    error: null | string;
+    events_url: string;
     id: string;
+    input: string;
+    kind: "action" | "chain";
+    output: null | string;
+    status: "completed" | "failed" | "running" | "waiting_approval";
+    steps: Array<{
+      name: string;
+      output: string;
+    }>;
+    updated_at: null | string;
   };
+  "managedAgents.runs": Array<{
+    agent: null | string;
+    created_at: string;
+    error: null | string;
+    id: string;
+    input: string;
+    kind: "action" | "chain";
+    status: "completed" | "failed" | "running" | "waiting_approval";
+    updated_at: string;
+  }>;
   "managedAgents.startRun": {
+    actions: Array<{
+      body?: unknown;
+      connection: string;
+      error: null | string;
+      executed_at: null | string;
+      id: string;
+      method: "GET" | "POST";
+      path: string;
+      response: null | {
+        body: null | string;
+        status: number;
+      };
+      status: "executed" | "executing" | "failed" | "proposed";
+    }>;
+    agent: null | string;
+    created_at: null | string;
+    error: null | string;
+    events_url: string;
     id: string;
-    input?: string;
+    input: string;
+    kind: "action" | "chain";
+    output: null | string;
+    status: "completed" | "failed" | "running" | "waiting_approval";
+    steps: Array<{
+      name: string;
+      output: string;
+    }>;
+    updated_at: null | string;
   };
   "managedRuns.get": {
+    actions: Array<{
+      body?: unknown;
+      connection: string;
+      error: null | string;
+      executed_at: null | string;
+      id: string;
+      method: "GET" | "POST";
+      path: string;
+      response: null | {
+        body: null | string;
+        status: number;
+      };
+      status: "executed" | "executing" | "failed" | "proposed";
+    }>;
+    agent: null | string;
+    created_at: null | string;
+    error: null | string;
+    events_url: string;
     id: string;
+    input: string;
+    kind: "action" | "chain";
+    output: null | string;
+    status: "completed" | "failed" | "running" | "waiting_approval";
+    steps: Array<{
+      name: string;
+      output: string;
+    }>;
+    updated_at: null | string;
   };
-  "managedRuns.events": {
-    after?: number;
-    id: string;
-  };
+  "managedRuns.events": Array<{
+    created_at: null | string;
+    data: {
+      [key: string]: unknown;
+    };
+    seq: number;
+    type: string;
+  }>;
   "managedRuns.execute": {
-    action: string;
+    body?: unknown;
+    connection: string;
+    error: null | string;
+    executed_at: null | string;
     id: string;
+    method: "GET" | "POST";
+    path: string;
+    replayed: boolean;
+    response: null | {
+      body: null | string;
+      status: number;
+    };
+    status: "executed" | "executing" | "failed" | "proposed";
   };
-}
-
-/** What each procedure answers (as JSON: dates are strings), by its dotted path. */
-export interface RouterOutputs {
+  "calls.list": Array<{
+    agent: string;
+    cache: {
+      hit: boolean;
+    };
+    charge: null | {
+      fee: number;
+      usage: number;
+    };
+    cost: {
+      actual: number;
+      baseline: number;
+      exploration: number;
+      served: number;
+    };
+    created_at: string;
+    error_code?: null | string;
+    grades: Array<unknown>;
+    guardrail_findings: Array<unknown>;
+    id: string;
+    latency_ms: number | string;
+    model: string;
+    overhead_ms: number | string;
+    provider?: null | string;
+    reasons: Array<string>;
+    routed_model?: null | string;
+    saving: number;
+    saving_source?: null | string;
+    status: number;
+    stream: boolean;
+    usage: {
+      cached_tokens: number;
+      completion_tokens: number;
+      estimated: boolean;
+      prompt_tokens: number;
+      reasoning_tokens: number;
+    };
+    vendor_status?: null | number;
+  }>;
+  "calls.get": {
+    agent: string;
+    cache: {
+      hit: boolean;
+    };
+    charge: null | {
+      fee: number;
+      usage: number;
+    };
+    cost: {
+      actual: number;
+      baseline: number;
+      exploration: number;
+      served: number;
+    };
+    created_at: string;
+    error_code?: null | string;
+    grades: Array<unknown>;
+    guardrail_findings: Array<unknown>;
+    id: string;
+    latency_ms: number | string;
+    model: string;
+    overhead_ms: number | string;
+    provider?: null | string;
+    reasons: Array<string>;
+    routed_model?: null | string;
+    saving: number;
+    saving_source?: null | string;
+    status: number;
+    stream: boolean;
+    usage: {
+      cached_tokens: number;
+      completion_tokens: number;
+      estimated: boolean;
+      prompt_tokens: number;
+      reasoning_tokens: number;
+    };
+    vendor_status?: null | number;
+  };
+  "calls.activity": Array<{
+    agent: string;
+    at: string;
+    attempt: number;
+    call_id: string;
+    completion_tokens: number;
+    cost: number;
+    id: string;
+    latency_ms: number | string;
+    model: string;
+    outcome: string;
+    prompt_tokens: number;
+    provider: string;
+    status?: null | number;
+  }>;
+  "savings": {
+    actual_cost: number;
+    baseline_cost: number;
+    by_source: {
+      [key: string]: number;
+    };
+    calls: number;
+    saving: number;
+  };
+  "savingsSeries": {
+    bucket_seconds: number;
+    points: Array<{
+      actual_cost: number;
+      at: string;
+      baseline_cost: number;
+      by_source: {
+        cache: number;
+        routing: number;
+        trace: number;
+        ttc: number;
+      };
+      calls: number;
+      saving: number;
+    }>;
+  };
+  "workflows": Array<{
+    id: string;
+    name: string;
+    ready: boolean;
+    stage: "production" | "ready" | "tuning";
+    steps_expected: number;
+    steps_settled: number;
+  }>;
+  "workflow.subscription": {
+    cancel_at_period_end: boolean;
+    current_period_end: string;
+    started_at: string;
+    status: string;
+    workflow_id: string;
+  };
+  "workflow.startSubscription": {
+    cancel_at_period_end: boolean;
+    current_period_end: string;
+    started_at: string;
+    status: string;
+    workflow_id: string;
+  };
+  "workflow.cancelSubscription": {
+    cancel_at_period_end: boolean;
+    current_period_end: string;
+    started_at: string;
+    status: string;
+    workflow_id: string;
+  };
   "workflow.steps": Array<{
     calls: number;
     candidates: Array<{
@@ -661,153 +991,6 @@ export interface RouterOutputs {
     call_id?: null | string;
     id: string;
     kind: string;
-  }>;
-  "workflow.subscription": {
-    cancel_at_period_end: boolean;
-    current_period_end: string;
-    started_at: string;
-    status: string;
-    workflow_id: string;
-  };
-  "workflow.startSubscription": {
-    cancel_at_period_end: boolean;
-    current_period_end: string;
-    started_at: string;
-    status: string;
-    workflow_id: string;
-  };
-  "workflow.cancelSubscription": {
-    cancel_at_period_end: boolean;
-    current_period_end: string;
-    started_at: string;
-    status: string;
-    workflow_id: string;
-  };
-  "calls.list": Array<{
-    agent: string;
-    cache: {
-      hit: boolean;
-    };
-    charge: null | {
-      fee: number;
-      usage: number;
-    };
-    cost: {
-      actual: number;
-      baseline: number;
-      exploration: number;
-      served: number;
-    };
-    created_at: string;
-    error_code?: null | string;
-    grades: Array<unknown>;
-    guardrail_findings: Array<unknown>;
-    id: string;
-    latency_ms: number | string;
-    model: string;
-    overhead_ms: number | string;
-    provider?: null | string;
-    reasons: Array<string>;
-    routed_model?: null | string;
-    saving: number;
-    saving_source?: null | string;
-    status: number;
-    stream: boolean;
-    usage: {
-      cached_tokens: number;
-      completion_tokens: number;
-      estimated: boolean;
-      prompt_tokens: number;
-      reasoning_tokens: number;
-    };
-    vendor_status?: null | number;
-  }>;
-  "calls.get": {
-    agent: string;
-    cache: {
-      hit: boolean;
-    };
-    charge: null | {
-      fee: number;
-      usage: number;
-    };
-    cost: {
-      actual: number;
-      baseline: number;
-      exploration: number;
-      served: number;
-    };
-    created_at: string;
-    error_code?: null | string;
-    grades: Array<unknown>;
-    guardrail_findings: Array<unknown>;
-    id: string;
-    latency_ms: number | string;
-    model: string;
-    overhead_ms: number | string;
-    provider?: null | string;
-    reasons: Array<string>;
-    routed_model?: null | string;
-    saving: number;
-    saving_source?: null | string;
-    status: number;
-    stream: boolean;
-    usage: {
-      cached_tokens: number;
-      completion_tokens: number;
-      estimated: boolean;
-      prompt_tokens: number;
-      reasoning_tokens: number;
-    };
-    vendor_status?: null | number;
-  };
-  "calls.activity": Array<{
-    agent: string;
-    at: string;
-    attempt: number;
-    call_id: string;
-    completion_tokens: number;
-    cost: number;
-    id: string;
-    latency_ms: number | string;
-    model: string;
-    outcome: string;
-    prompt_tokens: number;
-    provider: string;
-    status?: null | number;
-  }>;
-  "savings": {
-    actual_cost: number;
-    baseline_cost: number;
-    by_source: {
-      [key: string]: number;
-    };
-    calls: number;
-    saving: number;
-  };
-  "savingsSeries": {
-    bucket_seconds: number;
-    points: Array<{
-      actual_cost: number;
-      at: string;
-      baseline_cost: number;
-      by_source: {
-        cache: number;
-        routing: number;
-        trace: number;
-        ttc: number;
-      };
-      calls: number;
-      saving: number;
-    }>;
-  };
-  "workflows": Array<{
-    id: string;
-    name: string;
-    ready: boolean;
-    stage: "production" | "ready" | "tuning";
-    steps_expected: number;
-    steps_settled: number;
   }>;
   "discovery.progress": {
     agent: string;
@@ -1231,189 +1414,6 @@ export interface RouterOutputs {
     score: number;
     step_id: string;
   };
-  "connections.list": Array<{
-    base_url: string;
-    created_at: string;
-    name: string;
-    secret_set: boolean;
-    updated_at: string;
-  }>;
-  "connections.put": {
-    base_url: string;
-    created_at: string;
-    name: string;
-    secret_set: boolean;
-    updated_at: string;
-  };
-  "connections.remove": {
-    deleted: true;
-    name: string;
-  };
-  "managedAgents.list": Array<{
-    config: {
-      connection: string;
-      instructions: string;
-      kind: "action";
-      methods: Array<"GET" | "POST">;
-      model: string;
-    } | {
-      kind: "chain";
-      model: string;
-      steps: Array<{
-        model?: string;
-        name: string;
-        prompt: string;
-      }>;
-    };
-    created_at: null | string;
-    id: string;
-    kind: "action" | "chain";
-    name: string;
-  }>;
-  "managedAgents.create": {
-    config: {
-      connection: string;
-      instructions: string;
-      kind: "action";
-      methods: Array<"GET" | "POST">;
-      model: string;
-    } | {
-      kind: "chain";
-      model: string;
-      steps: Array<{
-        model?: string;
-        name: string;
-        prompt: string;
-      }>;
-    };
-    created_at: null | string;
-    id: string;
-    kind: "action" | "chain";
-    name: string;
-  };
-  "managedAgents.playground": {
-    actions: Array<{
-      body?: unknown;
-      connection: string;
-      error: null | string;
-      executed_at: null | string;
-      id: string;
-      method: "GET" | "POST";
-      path: string;
-      response: null | {
-        body: null | string;
-        status: number;
-      };
-      status: "executed" | "executing" | "failed" | "proposed";
-    }>;
-    agent: null | string;
-    created_at: null | string;
-    error: null | string;
-    events_url: string;
-    id: string;
-    input: string;
-    kind: "action" | "chain";
-    output: null | string;
-    status: "completed" | "failed" | "running" | "waiting_approval";
-    steps: Array<{
-      name: string;
-      output: string;
-    }>;
-    updated_at: null | string;
-  };
-  "managedAgents.runs": Array<{
-    agent: null | string;
-    created_at: string;
-    error: null | string;
-    id: string;
-    input: string;
-    kind: "action" | "chain";
-    status: "completed" | "failed" | "running" | "waiting_approval";
-    updated_at: string;
-  }>;
-  "managedAgents.startRun": {
-    actions: Array<{
-      body?: unknown;
-      connection: string;
-      error: null | string;
-      executed_at: null | string;
-      id: string;
-      method: "GET" | "POST";
-      path: string;
-      response: null | {
-        body: null | string;
-        status: number;
-      };
-      status: "executed" | "executing" | "failed" | "proposed";
-    }>;
-    agent: null | string;
-    created_at: null | string;
-    error: null | string;
-    events_url: string;
-    id: string;
-    input: string;
-    kind: "action" | "chain";
-    output: null | string;
-    status: "completed" | "failed" | "running" | "waiting_approval";
-    steps: Array<{
-      name: string;
-      output: string;
-    }>;
-    updated_at: null | string;
-  };
-  "managedRuns.get": {
-    actions: Array<{
-      body?: unknown;
-      connection: string;
-      error: null | string;
-      executed_at: null | string;
-      id: string;
-      method: "GET" | "POST";
-      path: string;
-      response: null | {
-        body: null | string;
-        status: number;
-      };
-      status: "executed" | "executing" | "failed" | "proposed";
-    }>;
-    agent: null | string;
-    created_at: null | string;
-    error: null | string;
-    events_url: string;
-    id: string;
-    input: string;
-    kind: "action" | "chain";
-    output: null | string;
-    status: "completed" | "failed" | "running" | "waiting_approval";
-    steps: Array<{
-      name: string;
-      output: string;
-    }>;
-    updated_at: null | string;
-  };
-  "managedRuns.events": Array<{
-    created_at: null | string;
-    data: {
-      [key: string]: unknown;
-    };
-    seq: number;
-    type: string;
-  }>;
-  "managedRuns.execute": {
-    body?: unknown;
-    connection: string;
-    error: null | string;
-    executed_at: null | string;
-    id: string;
-    method: "GET" | "POST";
-    path: string;
-    replayed: boolean;
-    response: null | {
-      body: null | string;
-      status: number;
-    };
-    status: "executed" | "executing" | "failed" | "proposed";
-  };
 }
 
 /** The error shape the gateway's tRPC door answers: tRPC's, plus the catalogue code. */
@@ -1436,7 +1436,35 @@ export type TrpcErrorShape = {
 export type AppRouter = TRPCBuiltRouter<
   { ctx: object; meta: object; errorShape: TrpcErrorShape; transformer: false },
   {
+    connections: {
+      list: TRPCQueryProcedure<{ input: RouterInputs["connections.list"]; output: RouterOutputs["connections.list"]; meta: object }>;
+      put: TRPCMutationProcedure<{ input: RouterInputs["connections.put"]; output: RouterOutputs["connections.put"]; meta: object }>;
+      remove: TRPCMutationProcedure<{ input: RouterInputs["connections.remove"]; output: RouterOutputs["connections.remove"]; meta: object }>;
+    };
+    managedAgents: {
+      list: TRPCQueryProcedure<{ input: RouterInputs["managedAgents.list"]; output: RouterOutputs["managedAgents.list"]; meta: object }>;
+      create: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.create"]; output: RouterOutputs["managedAgents.create"]; meta: object }>;
+      playground: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.playground"]; output: RouterOutputs["managedAgents.playground"]; meta: object }>;
+      runs: TRPCQueryProcedure<{ input: RouterInputs["managedAgents.runs"]; output: RouterOutputs["managedAgents.runs"]; meta: object }>;
+      startRun: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.startRun"]; output: RouterOutputs["managedAgents.startRun"]; meta: object }>;
+    };
+    managedRuns: {
+      get: TRPCQueryProcedure<{ input: RouterInputs["managedRuns.get"]; output: RouterOutputs["managedRuns.get"]; meta: object }>;
+      events: TRPCQueryProcedure<{ input: RouterInputs["managedRuns.events"]; output: RouterOutputs["managedRuns.events"]; meta: object }>;
+      execute: TRPCMutationProcedure<{ input: RouterInputs["managedRuns.execute"]; output: RouterOutputs["managedRuns.execute"]; meta: object }>;
+    };
+    calls: {
+      list: TRPCQueryProcedure<{ input: RouterInputs["calls.list"]; output: RouterOutputs["calls.list"]; meta: object }>;
+      get: TRPCQueryProcedure<{ input: RouterInputs["calls.get"]; output: RouterOutputs["calls.get"]; meta: object }>;
+      activity: TRPCQueryProcedure<{ input: RouterInputs["calls.activity"]; output: RouterOutputs["calls.activity"]; meta: object }>;
+    };
+    savings: TRPCQueryProcedure<{ input: RouterInputs["savings"]; output: RouterOutputs["savings"]; meta: object }>;
+    savingsSeries: TRPCQueryProcedure<{ input: RouterInputs["savingsSeries"]; output: RouterOutputs["savingsSeries"]; meta: object }>;
+    workflows: TRPCQueryProcedure<{ input: RouterInputs["workflows"]; output: RouterOutputs["workflows"]; meta: object }>;
     workflow: {
+      subscription: TRPCQueryProcedure<{ input: RouterInputs["workflow.subscription"]; output: RouterOutputs["workflow.subscription"]; meta: object }>;
+      startSubscription: TRPCMutationProcedure<{ input: RouterInputs["workflow.startSubscription"]; output: RouterOutputs["workflow.startSubscription"]; meta: object }>;
+      cancelSubscription: TRPCMutationProcedure<{ input: RouterInputs["workflow.cancelSubscription"]; output: RouterOutputs["workflow.cancelSubscription"]; meta: object }>;
       steps: TRPCQueryProcedure<{ input: RouterInputs["workflow.steps"]; output: RouterOutputs["workflow.steps"]; meta: object }>;
       patchStep: TRPCMutationProcedure<{ input: RouterInputs["workflow.patchStep"]; output: RouterOutputs["workflow.patchStep"]; meta: object }>;
       stepCalls: TRPCQueryProcedure<{ input: RouterInputs["workflow.stepCalls"]; output: RouterOutputs["workflow.stepCalls"]; meta: object }>;
@@ -1449,18 +1477,7 @@ export type AppRouter = TRPCBuiltRouter<
       finalize: TRPCMutationProcedure<{ input: RouterInputs["workflow.finalize"]; output: RouterOutputs["workflow.finalize"]; meta: object }>;
       lockfile: TRPCQueryProcedure<{ input: RouterInputs["workflow.lockfile"]; output: RouterOutputs["workflow.lockfile"]; meta: object }>;
       events: TRPCQueryProcedure<{ input: RouterInputs["workflow.events"]; output: RouterOutputs["workflow.events"]; meta: object }>;
-      subscription: TRPCQueryProcedure<{ input: RouterInputs["workflow.subscription"]; output: RouterOutputs["workflow.subscription"]; meta: object }>;
-      startSubscription: TRPCMutationProcedure<{ input: RouterInputs["workflow.startSubscription"]; output: RouterOutputs["workflow.startSubscription"]; meta: object }>;
-      cancelSubscription: TRPCMutationProcedure<{ input: RouterInputs["workflow.cancelSubscription"]; output: RouterOutputs["workflow.cancelSubscription"]; meta: object }>;
     };
-    calls: {
-      list: TRPCQueryProcedure<{ input: RouterInputs["calls.list"]; output: RouterOutputs["calls.list"]; meta: object }>;
-      get: TRPCQueryProcedure<{ input: RouterInputs["calls.get"]; output: RouterOutputs["calls.get"]; meta: object }>;
-      activity: TRPCQueryProcedure<{ input: RouterInputs["calls.activity"]; output: RouterOutputs["calls.activity"]; meta: object }>;
-    };
-    savings: TRPCQueryProcedure<{ input: RouterInputs["savings"]; output: RouterOutputs["savings"]; meta: object }>;
-    savingsSeries: TRPCQueryProcedure<{ input: RouterInputs["savingsSeries"]; output: RouterOutputs["savingsSeries"]; meta: object }>;
-    workflows: TRPCQueryProcedure<{ input: RouterInputs["workflows"]; output: RouterOutputs["workflows"]; meta: object }>;
     discovery: {
       progress: TRPCQueryProcedure<{ input: RouterInputs["discovery.progress"]; output: RouterOutputs["discovery.progress"]; meta: object }>;
       set: TRPCMutationProcedure<{ input: RouterInputs["discovery.set"]; output: RouterOutputs["discovery.set"]; meta: object }>;
@@ -1501,23 +1518,6 @@ export type AppRouter = TRPCBuiltRouter<
     };
     outcomes: {
       report: TRPCMutationProcedure<{ input: RouterInputs["outcomes.report"]; output: RouterOutputs["outcomes.report"]; meta: object }>;
-    };
-    connections: {
-      list: TRPCQueryProcedure<{ input: RouterInputs["connections.list"]; output: RouterOutputs["connections.list"]; meta: object }>;
-      put: TRPCMutationProcedure<{ input: RouterInputs["connections.put"]; output: RouterOutputs["connections.put"]; meta: object }>;
-      remove: TRPCMutationProcedure<{ input: RouterInputs["connections.remove"]; output: RouterOutputs["connections.remove"]; meta: object }>;
-    };
-    managedAgents: {
-      list: TRPCQueryProcedure<{ input: RouterInputs["managedAgents.list"]; output: RouterOutputs["managedAgents.list"]; meta: object }>;
-      create: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.create"]; output: RouterOutputs["managedAgents.create"]; meta: object }>;
-      playground: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.playground"]; output: RouterOutputs["managedAgents.playground"]; meta: object }>;
-      runs: TRPCQueryProcedure<{ input: RouterInputs["managedAgents.runs"]; output: RouterOutputs["managedAgents.runs"]; meta: object }>;
-      startRun: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.startRun"]; output: RouterOutputs["managedAgents.startRun"]; meta: object }>;
-    };
-    managedRuns: {
-      get: TRPCQueryProcedure<{ input: RouterInputs["managedRuns.get"]; output: RouterOutputs["managedRuns.get"]; meta: object }>;
-      events: TRPCQueryProcedure<{ input: RouterInputs["managedRuns.events"]; output: RouterOutputs["managedRuns.events"]; meta: object }>;
-      execute: TRPCMutationProcedure<{ input: RouterInputs["managedRuns.execute"]; output: RouterOutputs["managedRuns.execute"]; meta: object }>;
     };
   }
 >;
