@@ -19,7 +19,6 @@ import { registerModelRoutes } from './routes/models.ts';
 import { registerBillingRoutes } from './routes/billing.ts';
 import { registerOpenApiRoute } from './routes/openapi.ts';
 import { recordRoutes } from './http/route-table.ts';
-import { registerConnectionRoutes } from './routes/connections.ts';
 import { registerManagedAgentRoutes } from './routes/managed-agents.ts';
 import { registerGraphQL } from './graphql/plugin.ts';
 import { registerTrpc } from './trpc/plugin.ts';
@@ -123,7 +122,6 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   registerModelRoutes(app, services);
   registerBillingRoutes(app, services);
   registerOpenApiRoute(app, set);
-  registerConnectionRoutes(app, services);
   registerManagedAgentRoutes(app, services);
   registerCapabilityRoutes(app, services, set);
   registerGraphQL(app, services, set);

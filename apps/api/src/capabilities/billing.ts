@@ -4,7 +4,17 @@
 // workflow's managed subscription, and the estimate for a prospect (no credential needed).
 import { z } from 'zod';
 import { autoTopupRequest, estimateRequest, statementsQuery, topupRequest, workflowRef } from '@optimizer/schema';
-import { billingView, cancelSubscription, createTopup, estimateSavings, listStatements, savingsLedger, setAutoTopup, startSubscription, subscription } from '../domain/billing.ts';
+import {
+  billingView,
+  cancelSubscription as unsubscribe,
+  createTopup,
+  estimateSavings,
+  listStatements,
+  savingsLedger,
+  setAutoTopup,
+  startSubscription as subscribe,
+  subscription as readSubscription,
+} from '../domain/billing.ts';
 import { capability } from './capability.ts';
 import { AutoTopupSetting, Billing, Checkout, Estimate, ManagedSubscription, SavingsLedger, Statement } from './views/billing.ts';
 
@@ -95,38 +105,38 @@ export const billing = {
   }),
 };
 
-/** A workflow's managed subscription (managed Production), under `workflow` with its other capabilities. */
-export const subscriptions = {
-  subscription: capability({
-    auth: 'control',
-    input: workflowRef,
-    output: ManagedSubscription,
-    run: subscription,
-    rest: { method: 'get', path: '/v1/workflows/:id/subscription', tag: 'Workflows', summary: "The workflow's managed subscription", answer: 'The subscription.', errors: ['not_found'] },
-    graphql: { name: 'subscription' },
-  }),
-  startSubscription: capability({
-    auth: 'control',
-    input: workflowRef,
-    output: ManagedSubscription,
-    run: startSubscription,
-    rest: {
-      method: 'post',
-      path: '/v1/workflows/:id/subscription',
-      status: 201,
-      tag: 'Workflows',
-      summary: 'Start managed Production (subscribe)',
-      answer: 'The subscription.',
-      errors: ['not_found', 'conflict', 'payment_unavailable', 'wallet_empty'],
-    },
-    graphql: { name: 'startSubscription', description: 'Starts managed production (needs a finalized report).' },
-  }),
-  cancelSubscription: capability({
-    auth: 'control',
-    input: workflowRef,
-    output: ManagedSubscription,
-    run: cancelSubscription,
-    rest: { method: 'delete', path: '/v1/workflows/:id/subscription', tag: 'Workflows', summary: 'Cancel at the end of the paid period', answer: 'The subscription, set to end.', errors: ['not_found'] },
-    graphql: { name: 'cancelSubscription', description: 'Cancels at the end of the paid period.' },
-  }),
-};
+// A workflow's managed subscription (managed Production): capabilities of the workflow (index.ts).
+export const subscription = capability({
+  auth: 'control',
+  input: workflowRef,
+  output: ManagedSubscription,
+  run: readSubscription,
+  rest: { method: 'get', path: '/v1/workflows/:id/subscription', tag: 'Workflows', summary: "The workflow's managed subscription", answer: 'The subscription.', errors: ['not_found'] },
+  graphql: { name: 'subscription' },
+});
+
+export const startSubscription = capability({
+  auth: 'control',
+  input: workflowRef,
+  output: ManagedSubscription,
+  run: subscribe,
+  rest: {
+    method: 'post',
+    path: '/v1/workflows/:id/subscription',
+    status: 201,
+    tag: 'Workflows',
+    summary: 'Start managed Production (subscribe)',
+    answer: 'The subscription.',
+    errors: ['not_found', 'conflict', 'payment_unavailable', 'wallet_empty'],
+  },
+  graphql: { name: 'startSubscription', description: 'Starts managed production (needs a finalized report).' },
+});
+
+export const cancelSubscription = capability({
+  auth: 'control',
+  input: workflowRef,
+  output: ManagedSubscription,
+  run: unsubscribe,
+  rest: { method: 'delete', path: '/v1/workflows/:id/subscription', tag: 'Workflows', summary: 'Cancel at the end of the paid period', answer: 'The subscription, set to end.', errors: ['not_found'] },
+  graphql: { name: 'cancelSubscription', description: 'Cancels at the end of the paid period.' },
+});

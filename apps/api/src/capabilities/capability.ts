@@ -23,7 +23,7 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /** The OpenAPI tag an operation is listed under (openapi/document.ts describes each). */
 export type Tag = 'Gateway' | 'Calls and savings' | 'Workflows' | 'Agents' | 'Settings' | 'Alerts' | 'Managed agents' | 'Billing' | 'Discovery' | 'Accounts' | 'Admin' | 'Operations';
 
-export interface RestDoor {
+export interface RestDoor<R = any> {
   method: Method;
   /** As Fastify registers it: `:name` segments are path parameters, merged into the input by name. */
   path: string;
@@ -33,8 +33,10 @@ export interface RestDoor {
    * input is a path parameter, else `query` for GET and DELETE and `body` for the others.
    */
   from?: 'query' | 'body' | 'params';
-  /** The success status (default 200); 204 answers no body. */
-  status?: number;
+  /** The success status (default 200), or the status the domain's answer calls for (201 when it made what it was asked to store); 204 answers no body. */
+  status?: number | ((answer: R) => number);
+  /** The statuses a status function answers, for the document (the first is the success it lists first). */
+  statuses?: number[];
   /** The answer is a list, sent as `{ data: [...] }` (the control plane's list shape). */
   list?: true;
   /** `Cache-Control: no-store`: the answer holds a secret shown only once, or money. */
@@ -67,11 +69,16 @@ export interface GraphQLDoor {
   inputDescriptions?: Record<string, string>;
   /** Every number of the input is a GraphQL Float (a token limit may pass GraphQL's 32-bit Int). */
   floats?: true;
+  /**
+   * The capability is also a field of another GraphQL type (`ManagedAgent.runs`), its input
+   * taken from the object it is read on.
+   */
+  alsoOn?: { type: string; field: string; description?: string; input: (parent: any) => unknown };
   /** An answer GraphQL shapes its own way: the schema of that shape and the function that makes it from the domain's answer. */
   shape?: { schema: z.ZodType; present: (answer: any) => unknown };
 }
 
-export interface CapabilityDef<I extends z.ZodType | undefined, R, A extends Auth> {
+export interface CapabilityDef<I extends z.ZodType | undefined, R, A extends Auth, P = R> {
   auth: A;
   /** The input (path parameters, query and body together), one shared schema; left out: none. */
   input?: I;
@@ -81,7 +88,9 @@ export interface CapabilityDef<I extends z.ZodType | undefined, R, A extends Aut
   kind?: Kind;
   /** The domain function. */
   run: (s: Services, caller: CallerOf<A>, input: I extends z.ZodType ? z.output<I> : undefined) => R | Promise<R>;
-  rest: RestDoor | null;
+  /** What every door answers, from the domain's answer (left out: the answer itself); REST's status may still read the answer. */
+  present?: (answer: R) => P;
+  rest: RestDoor<R> | null;
   graphql: GraphQLDoor | null;
   /**
    * The input may hold any text: the unstorable-text check every other input gets at the door
@@ -94,12 +103,12 @@ const CAPABILITY = Symbol('capability');
 
 export type Kind = 'query' | 'mutation';
 
-export interface Capability<I extends z.ZodType | undefined = z.ZodType | undefined, R = unknown, A extends Auth = Auth, K extends Kind = Kind> extends CapabilityDef<I, R, A> {
+export interface Capability<I extends z.ZodType | undefined = z.ZodType | undefined, R = unknown, A extends Auth = Auth, K extends Kind = Kind, P = R> extends CapabilityDef<I, R, A, P> {
   readonly [CAPABILITY]: true;
   readonly kind: K;
 }
 
-export type AnyCapability = Capability<any, any, any, any>;
+export type AnyCapability = Capability<any, any, any, any, any>;
 
 /** The kind a definition declares, or the one its REST method implies (GET: a query). */
 type KindOf<K extends Kind, M extends Method> = [K] extends [never] ? (M extends 'get' ? 'query' : 'mutation') : K;
@@ -110,9 +119,9 @@ export interface CapabilityTree {
 }
 
 /** Declares a capability (the types of its input, answer and caller follow from the definition). */
-export function capability<I extends z.ZodType | undefined = undefined, R = unknown, A extends Auth = 'control', K extends Kind = never, M extends Method = never>(
-  def: CapabilityDef<I, R, A> & { kind?: K; rest: (RestDoor & { method: M }) | null },
-): Capability<I, R, A, KindOf<K, M>> {
+export function capability<I extends z.ZodType | undefined = undefined, R = unknown, A extends Auth = 'control', K extends Kind = never, M extends Method = never, P = R>(
+  def: CapabilityDef<I, R, A, P> & { kind?: K; rest: (RestDoor<R> & { method: M }) | null },
+): Capability<I, R, A, KindOf<K, M>, P> {
   if (!def.kind && !def.rest) throw new Error('a capability without a REST door declares its kind');
   const kind = (def.kind ?? (def.rest!.method === 'get' ? 'query' : 'mutation')) as KindOf<K, M>;
   return { ...def, kind, [CAPABILITY]: true };

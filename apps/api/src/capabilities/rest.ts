@@ -22,11 +22,12 @@ function handler(s: Services, cap: AnyCapability) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const caller = cap.auth === 'control' ? principalOf(request) : null;
     const input = cap.input && from ? restInput(cap.input, request, from) : undefined;
-    const out = await cap.run(s, caller, input);
+    const answer = await cap.run(s, caller, input);
+    const out = cap.present ? cap.present(answer) : answer;
+    const status = typeof rest.status === 'function' ? rest.status(answer) : (rest.status ?? 200);
     if (rest.noStore) void reply.header('cache-control', 'no-store');
-    if (rest.status === 204) return reply.status(204).send();
-    if (rest.status) void reply.status(rest.status);
-    return reply.send(rest.list ? { data: out } : out);
+    if (status === 204) return reply.status(204).send();
+    return reply.status(status).send(rest.list ? { data: out } : out);
   };
 }
 

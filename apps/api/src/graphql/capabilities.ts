@@ -10,19 +10,21 @@ import { parseWith } from '../http/validate.ts';
 import { ADMIN_FIELD, adminServices, requireTenant, type Builder, type GraphQLContext } from './builder.ts';
 import { Deriver, toWireBySchema } from './derive.ts';
 
+/** Runs the capability for the one asking, on an input in the wire shape, and shapes its answer for GraphQL. */
+async function answerOf(cap: AnyCapability, ctx: GraphQLContext, wire: unknown): Promise<unknown> {
+  const caller = cap.auth === 'control' ? requireTenant(ctx) : null;
+  if (cap.auth === 'admin') adminServices(ctx);
+  const input = cap.input ? parseWith(cap.input as z.ZodType, wire) : undefined;
+  const out = await cap.run(ctx.services, caller, input);
+  const presented = cap.present ? cap.present(out) : out;
+  return cap.graphql?.shape ? cap.graphql.shape.present(presented) : presented;
+}
+
 function resolver(cap: AnyCapability) {
   const door = cap.graphql!;
-  return async (_root: unknown, args: Record<string, unknown>, ctx: GraphQLContext): Promise<unknown> => {
-    const caller = cap.auth === 'control' ? requireTenant(ctx) : null;
-    if (cap.auth === 'admin') adminServices(ctx);
-    let input: unknown;
-    if (cap.input) {
-      const schema = cap.input as z.ZodType;
-      input = parseWith(schema, door.inputArg ? toWireBySchema(schema, args[door.inputArg.arg], true) : toWireBySchema(schema, args, false));
-    }
-    const out = await cap.run(ctx.services, caller, input);
-    return door.shape ? door.shape.present(out) : out;
-  };
+  const schema = cap.input as z.ZodType | undefined;
+  return (_root: unknown, args: Record<string, unknown>, ctx: GraphQLContext): Promise<unknown> =>
+    answerOf(cap, ctx, schema && (door.inputArg ? toWireBySchema(schema, args[door.inputArg.arg], true) : toWireBySchema(schema, args, false)));
 }
 
 /** Adds a root field for every capability of the set with a GraphQL door; the deriver keeps the types made. */
@@ -46,6 +48,12 @@ export function registerCapabilityFields(builder: Builder, set: CapabilityTree):
     try {
       if (cap.kind === 'query') builder.queryField(door.name, field);
       else builder.mutationField(door.name, field);
+      const also = door.alsoOn;
+      if (also) {
+        builder.objectField(derive.objectType(also.type), also.field, (t: any) =>
+          t.field({ type: answer.type, nullable: answer.nullable, ...(also.description ? { description: also.description } : {}), resolve: (parent: unknown, _args: unknown, ctx: GraphQLContext) => answerOf(cap, ctx, also.input(parent)) }),
+        );
+      }
     } catch (err) {
       throw new Error(`capability ${name}: ${(err as Error).message}`, { cause: err });
     }

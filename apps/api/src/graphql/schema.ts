@@ -11,7 +11,6 @@ import { createBuilder } from './builder.ts';
 import { registerCapabilityFields } from './capabilities.ts';
 import { registerCatalog } from './catalog.ts';
 import { registerProviders } from './providers.ts';
-import { registerManaged } from './tenant/managed.ts';
 
 /**
  * Every root field's arguments are refused (BAD_USER_INPUT, apiCode invalid_request, naming
@@ -52,7 +51,6 @@ function build(set: CapabilityTree): Schemas {
   const builder = createBuilder();
   registerCatalog(builder);
   registerProviders(builder);
-  registerManaged(builder);
   registerCapabilityFields(builder, set);
   const schema = builder.toSchema({ sortSchema: false });
   const freeText = new Set([...capabilityList(set).flatMap(({ cap }) => (cap.freeText && cap.graphql ? [cap.graphql.name] : []))]);

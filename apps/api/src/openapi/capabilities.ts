@@ -3,6 +3,7 @@
 // headers and the errors, all from the definition (apps/api/src/capabilities/).
 import { z } from 'zod';
 import { capabilityList, restSource, type CapabilityTree } from '../capabilities/capability.ts';
+import { outputJson } from './json.ts';
 import type { Operation } from './operation.ts';
 
 const noStore = { 'Cache-Control': { description: '`no-store`: the answer holds a secret shown only once, or money.', schema: { type: 'string' } } };
@@ -13,7 +14,9 @@ export function capabilityOperations(set: CapabilityTree): Operation[] {
     const rest = cap.rest;
     if (!rest) continue;
     const from = restSource(cap);
-    const empty = rest.status === 204;
+    const [status = 200, ...more] = typeof rest.status === 'function' ? (rest.statuses ?? [200]) : [rest.status ?? 200];
+    const empty = status === 204;
+    const body = rest.list ? z.object({ data: cap.output }) : cap.output;
     ops.push({
       method: rest.method,
       path: rest.path,
@@ -23,11 +26,12 @@ export function capabilityOperations(set: CapabilityTree): Operation[] {
       auth: cap.auth,
       ...(cap.input && from ? { input: { schema: cap.input as z.ZodType, from } } : {}),
       ok: {
-        status: rest.status ?? 200,
+        status,
         description: rest.answer,
-        ...(empty ? { content: 'none' as const } : { schema: rest.list ? z.object({ data: cap.output }) : cap.output }),
+        ...(empty ? { content: 'none' as const } : { schema: body }),
         ...(rest.noStore ? { headers: noStore } : {}),
       },
+      ...(more.length ? { also: more.map((st) => ({ status: st, description: rest.answer, schema: outputJson(body) })) } : {}),
       ...(rest.errors ? { errors: rest.errors } : {}),
     });
   }

@@ -4,23 +4,16 @@ import { z } from 'zod';
 import {
   adminCreditRequest,
   completionRequest,
-  connectionRef,
-  createManagedAgentRequest,
   disabledWriteSchema,
   catalogAliasWriteSchema,
   unknownModelPriceSchema,
   loginRequest,
-  managedActionRef,
-  managedAgentRef,
   managedRunRef,
   modelProfileSchema,
   optimizerBlock,
-  playgroundRequest,
   providerNameSchema,
   providerWriteSchema,
-  putConnectionInput,
   signupRequest,
-  startRunInput,
 } from '@optimizer/schema';
 import { modelProfileDefaults } from '../admin/catalog.ts';
 import { meterQuarantineQuery, meterQuarantineRef } from '../routes/admin-meter.ts';
@@ -29,55 +22,12 @@ import { signupSettingsSchema, signupSettingsWrite } from '../tenancy/signup-set
 import type { ErrorCode } from '../errors.ts';
 import { embeddingsBodySchema } from '../pipeline/embeddings.ts';
 import { responsesRequestSchema } from '../wire/responses-request.ts';
-import { bool, int, json, list, nullable, num, obj, open, ref, str, time, view, type JsonSchema } from './json.ts';
+import { bool, json, list, nullable, num, obj, open, ref, str, time, view, type JsonSchema } from './json.ts';
 import type { Operation } from './operation.ts';
 import { OPENAPI_PATH } from './paths.ts';
 
 
 const providerView = open({ name: str, base_url: str, wire: str, enabled: bool, key_set: bool, built_in: bool }, 'A provider: its base URL and wire, whether a key is set (never the key).');
-const connectionView = open({ name: str, base_url: str, secret_set: bool, created_at: time, updated_at: time }, 'A connection; its secret is never returned.');
-const managedAgentView = open({ id: str, name: str, kind: { type: 'string', enum: ['chain', 'action'] }, config: view('The job config, as validated.'), created_at: time }, 'A managed agent.');
-const managedActionFields = {
-  id: str,
-  connection: str,
-  method: { type: 'string', enum: ['GET', 'POST'] },
-  path: str,
-  body: {},
-  status: { type: 'string', enum: ['proposed', 'executing', 'executed', 'failed'] },
-  response: nullable(open({ status: int, body: str })),
-  error: nullable(str),
-  executed_at: nullable(time),
-};
-const managedRunView = open(
-  {
-    id: str,
-    agent: nullable(str),
-    kind: { type: 'string', enum: ['chain', 'action'] },
-    status: { type: 'string', enum: ['running', 'waiting_approval', 'completed', 'failed'] },
-    input: str,
-    output: nullable(str),
-    steps: { type: 'array', items: open({ name: str, output: str }) },
-    error: nullable(str),
-    actions: { type: 'array', items: open(managedActionFields) },
-    events_url: str,
-    created_at: time,
-    updated_at: time,
-  },
-  'A managed run: its status, the output of each finished step and the actions it proposed.',
-);
-const managedRunSummary = open(
-  {
-    id: str,
-    agent: nullable(str),
-    kind: { type: 'string', enum: ['chain', 'action'] },
-    status: { type: 'string', enum: ['running', 'waiting_approval', 'completed', 'failed'] },
-    input: str,
-    error: nullable(str),
-    created_at: time,
-    updated_at: time,
-  },
-  'A managed run in a list: read the run itself for its steps and actions.',
-);
 const catalogAliasView = obj({ alias: str, model: str });
 const unknownModelPriceView = obj({ unknown_model_price: nullable(json(unknownModelPriceSchema, 'output')) });
 
@@ -404,58 +354,7 @@ export const handWritten: Operation[] = [
     auth: 'control',
     ok: { status: 200, description: 'The models.', schema: obj({ object: { const: 'list' }, data: { type: 'array', items: obj({ id: str, object: { const: 'model' }, created: { type: 'integer' }, owned_by: str }) } }) },
   },
-  // connections.ts
-  { method: 'get', path: '/v1/connections', tag: 'Managed agents', summary: 'The connections', auth: 'control', ok: { status: 200, description: 'Every connection, never a secret.', schema: list(connectionView) } },
-  { method: 'get', path: '/v1/connections/:name', tag: 'Managed agents', summary: 'One connection', auth: 'control', input: { schema: connectionRef, from: 'params' }, ok: { status: 200, description: 'The connection.', schema: connectionView }, errors: ['not_found'] },
-  {
-    method: 'put',
-    path: '/v1/connections/:name',
-    tag: 'Managed agents',
-    summary: 'Store or replace a connection',
-    description: 'http(s) only; localhost, .local, loopback, private and other special-purpose addresses are refused, the host name resolved now and again at each call. A secret left out keeps the stored one.',
-    auth: 'control',
-    input: { schema: putConnectionInput, from: 'body' },
-    ok: { status: 201, description: 'Created (200 when replaced).', schema: connectionView },
-    errors: ['address_refused'],
-  },
-  { method: 'delete', path: '/v1/connections/:name', tag: 'Managed agents', summary: 'Remove a connection', auth: 'control', input: { schema: connectionRef, from: 'params' }, ok: { status: 204, description: 'Removed.', content: 'none' }, errors: ['not_found'] },
   // managed-agents.ts
-  { method: 'get', path: '/v1/managed-agents', tag: 'Managed agents', summary: 'The managed agents', auth: 'control', ok: { status: 200, description: 'Every managed agent.', schema: list(managedAgentView) } },
-  { method: 'post', path: '/v1/managed-agents', tag: 'Managed agents', summary: 'Create a managed agent', description: 'The kind (chain or action) and its job config are validated.', auth: 'control', input: { schema: createManagedAgentRequest, from: 'body' }, ok: { status: 201, description: 'The agent.', schema: managedAgentView } },
-  {
-    method: 'post',
-    path: '/v1/managed-agents/playground',
-    tag: 'Managed agents',
-    summary: 'Run a custom job config',
-    description: 'The config is validated before a run is counted against the month’s run cap.',
-    auth: 'control',
-    input: { schema: playgroundRequest, from: 'body' },
-    ok: { status: 202, description: 'The run, started.', schema: managedRunView },
-    errors: ['run_cap_reached', 'not_found'],
-  },
-  {
-    method: 'post',
-    path: '/v1/managed-agents/:id/runs',
-    tag: 'Managed agents',
-    summary: 'Start a run of a managed agent',
-    description: 'Counted against the month’s run cap; past it, 402 run_cap_reached with cap and used.',
-    auth: 'control',
-    input: { schema: startRunInput, from: 'body' },
-    ok: { status: 202, description: 'The run, started.', schema: managedRunView },
-    errors: ['run_cap_reached', 'not_found'],
-  },
-  {
-    method: 'get',
-    path: '/v1/managed-agents/:id/runs',
-    tag: 'Managed agents',
-    summary: "A managed agent's runs",
-    description: 'The latest 50, newest first.',
-    auth: 'control',
-    input: { schema: managedAgentRef, from: 'params' },
-    ok: { status: 200, description: 'The runs.', schema: list(managedRunSummary) },
-    errors: ['not_found'],
-  },
-  { method: 'get', path: '/v1/managed-runs/:id', tag: 'Managed agents', summary: 'One managed run', auth: 'control', input: { schema: managedRunRef, from: 'params' }, ok: { status: 200, description: 'The run.', schema: managedRunView }, errors: ['not_found'] },
   {
     method: 'get',
     path: '/v1/managed-runs/:id/events',
@@ -468,18 +367,6 @@ export const handWritten: Operation[] = [
     ok: { status: 200, description: 'Server-sent events: `id` the sequence number, `event` the type (run.started, step.started, step.completed, action.proposed, run.waiting_approval, action.executing, action.executed, action.failed, run.resumed, run.completed, run.failed), `data` the event as JSON.', content: 'events' },
     errors: ['not_found'],
   },
-  {
-    method: 'post',
-    path: '/v1/managed-runs/:id/actions/:action/execute',
-    tag: 'Managed agents',
-    summary: 'Execute one proposed action',
-    description: 'Calls the action’s connection once; a repeat answers the first result with replayed: true.',
-    auth: 'control',
-    input: { schema: managedActionRef, from: 'params' },
-    ok: { status: 200, description: 'The action and its result.', schema: open({ ...managedActionFields, replayed: bool }) },
-    errors: ['not_found', 'conflict', 'address_refused', 'connection_failed'],
-  },
-  // billing.ts
   {
     method: 'post',
     path: '/v1/billing/webhook',

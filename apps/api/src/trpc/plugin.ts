@@ -31,7 +31,7 @@ export async function registerTrpc(app: FastifyInstance, s: Services, set: Capab
     prefix: TRPC_PATH,
     trpcOptions: {
       // a set with more capabilities than the gateway's (a test's) gets a router of its own
-      router: set === capabilities ? appRouter : (routerFor(set) as unknown as AppRouter),
+      router: set === capabilities ? appRouter : routerFor(set),
       createContext: ({ req }) => contextFor(s, req),
       onError: ({ error, path }) => {
         // a caller's mistake is not the server's: only unexpected failures log as errors

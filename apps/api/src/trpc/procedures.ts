@@ -12,14 +12,18 @@ type InputOf<I> = I extends z.ZodType ? z.input<I> : void;
 type Types<I, R> = { input: InputOf<I>; output: Awaited<R>; meta: object };
 
 /** The procedure a capability becomes, as tRPC would infer it from the procedure built below. */
-export type ProcedureOf<C> = C extends Capability<infer I, infer R, any, infer K> ? (K extends 'mutation' ? TRPCMutationProcedure<Types<I, R>> : TRPCQueryProcedure<Types<I, R>>) : never;
+export type ProcedureOf<C> = C extends Capability<infer I, any, any, infer K, infer P> ? (K extends 'mutation' ? TRPCMutationProcedure<Types<I, P>> : TRPCQueryProcedure<Types<I, P>>) : never;
 
 /** A set of capabilities as tRPC's nested record of procedures. */
 export type ProceduresOf<T> = { [K in keyof T]: T[K] extends AnyCapability ? ProcedureOf<T[K]> : ProceduresOf<T[K]> };
 
 function procedureOf(cap: AnyCapability) {
   const base = cap.auth === 'none' ? open : tenant;
-  const run = ({ ctx, input }: { ctx: TrpcContext; input: unknown }) => domain(() => cap.run(ctx.services, cap.auth === 'control' ? ctx.principal : null, input));
+  const run = ({ ctx, input }: { ctx: TrpcContext; input: unknown }) =>
+    domain(async () => {
+      const answer = await cap.run(ctx.services, cap.auth === 'control' ? ctx.principal : null, input);
+      return cap.present ? cap.present(answer) : answer;
+    });
   const built = cap.input ? base.input(shared(cap.input as z.ZodType, cap.freeText === true)) : base;
   return cap.kind === 'mutation' ? built.mutation(run) : built.query(run);
 }

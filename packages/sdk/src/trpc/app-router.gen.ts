@@ -5,70 +5,6 @@ import type { TRPCBuiltRouter, TRPCMutationProcedure, TRPCQueryProcedure } from 
 
 /** What each procedure takes, by its dotted path ("workflow.steps"). */
 export interface RouterInputs {
-  "connections.list": void;
-  "connections.put": {
-    base_url: string;
-    name: string;
-    secret?: string;
-  };
-  "connections.remove": {
-    name: string;
-  };
-  "managedAgents.list": void;
-  "managedAgents.create": {
-    config: {
-      connection: string;
-      instructions: string;
-      kind: "action";
-      methods?: Array<"GET" | "POST">;
-      model?: string;
-    } | {
-      kind: "chain";
-      model?: string;
-      steps: Array<{
-        model?: string;
-        name: string;
-        prompt: string;
-      }>;
-    };
-    name: string;
-  };
-  "managedAgents.playground": {
-    config: {
-      connection: string;
-      instructions: string;
-      kind: "action";
-      methods?: Array<"GET" | "POST">;
-      model?: string;
-    } | {
-      kind: "chain";
-      model?: string;
-      steps: Array<{
-        model?: string;
-        name: string;
-        prompt: string;
-      }>;
-    };
-    input?: string;
-  };
-  "managedAgents.runs": {
-    id: string;
-  };
-  "managedAgents.startRun": {
-    id: string;
-    input?: string;
-  };
-  "managedRuns.get": {
-    id: string;
-  };
-  "managedRuns.events": {
-    after?: number;
-    id: string;
-  };
-  "managedRuns.execute": {
-    action: string;
-    id: string;
-  };
   "calls.list": {
     agent?: string;
     limit?: number;
@@ -86,13 +22,25 @@ export interface RouterInputs {
     points?: number;
   };
   "workflows": void;
-  "workflow.subscription": {
+  "workflow.stage": {
     id: string;
   };
-  "workflow.startSubscription": {
+  "workflow.moveTo": {
+    id: string;
+    stage: "production";
+  };
+  "workflow.report": {
+    id: string;
+    version?: number;
+  };
+  "workflow.finalize": {
     id: string;
   };
-  "workflow.cancelSubscription": {
+  "workflow.lockfile": {
+    id: string;
+  };
+  "workflow.events": {
+    days?: number;
     id: string;
   };
   "workflow.steps": {
@@ -122,25 +70,13 @@ export interface RouterInputs {
     id: string;
     recording_id: string;
   };
-  "workflow.stage": {
+  "workflow.subscription": {
     id: string;
   };
-  "workflow.moveTo": {
-    id: string;
-    stage: "production";
-  };
-  "workflow.report": {
-    id: string;
-    version?: number;
-  };
-  "workflow.finalize": {
+  "workflow.startSubscription": {
     id: string;
   };
-  "workflow.lockfile": {
-    id: string;
-  };
-  "workflow.events": {
-    days?: number;
+  "workflow.cancelSubscription": {
     id: string;
   };
   "discovery.progress": {
@@ -273,193 +209,77 @@ export interface RouterInputs {
     };
     step_id: string;
   };
-}
-
-/** What each procedure answers (as JSON: dates are strings), by its dotted path. */
-export interface RouterOutputs {
-  "connections.list": Array<{
-    base_url: string;
-    created_at: string;
+  "connections.list": void;
+  "connections.get": {
     name: string;
-    secret_set: boolean;
-    updated_at: string;
-  }>;
+  };
   "connections.put": {
     base_url: string;
-    created_at: string;
     name: string;
-    secret_set: boolean;
-    updated_at: string;
+    secret?: string;
   };
   "connections.remove": {
-    deleted: true;
     name: string;
   };
-  "managedAgents.list": Array<{
-    config: {
-      connection: string;
-      instructions: string;
-      kind: "action";
-      methods: Array<"GET" | "POST">;
-      model: string;
-    } | {
-      kind: "chain";
-      model: string;
-      steps: Array<{
-        model?: string;
-        name: string;
-        prompt: string;
-      }>;
-    };
-    created_at: null | string;
-    id: string;
-    kind: "action" | "chain";
-    name: string;
-  }>;
+  "managedAgents.list": void;
   "managedAgents.create": {
     config: {
       connection: string;
       instructions: string;
       kind: "action";
-      methods: Array<"GET" | "POST">;
-      model: string;
+      methods?: Array<"GET" | "POST">;
+      model?: string;
     } | {
       kind: "chain";
-      model: string;
+      model?: string;
       steps: Array<{
         model?: string;
         name: string;
         prompt: string;
       }>;
     };
-    created_at: null | string;
-    id: string;
-    kind: "action" | "chain";
     name: string;
   };
   "managedAgents.playground": {
-    actions: Array<{
-      body?: unknown;
+    config: {
       connection: string;
-      error: null | string;
-      executed_at: null | string;
-      id: string;
-      method: "GET" | "POST";
-      path: string;
-      response: null | {
-        body: null | string;
-        status: number;
-      };
-      status: "executed" | "executing" | "failed" | "proposed";
-    }>;
-    agent: null | string;
-    created_at: null | string;
-    error: null | string;
-    events_url: string;
-    id: string;
-    input: string;
-    kind: "action" | "chain";
-    output: null | string;
-    status: "completed" | "failed" | "running" | "waiting_approval";
-    steps: Array<{
-      name: string;
-      output: string;
-    }>;
-    updated_at: null | string;
+      instructions: string;
+      kind: "action";
+      methods?: Array<"GET" | "POST">;
+      model?: string;
+    } | {
+      kind: "chain";
+      model?: string;
+      steps: Array<{
+        model?: string;
+        name: string;
+        prompt: string;
+      }>;
+    };
+    input?: string;
   };
-  "managedAgents.runs": Array<{
-    agent: null | string;
-    created_at: string;
-    error: null | string;
+  "managedAgents.runs": {
     id: string;
-    input: string;
-    kind: "action" | "chain";
-    status: "completed" | "failed" | "running" | "waiting_approval";
-    updated_at: string;
-  }>;
+  };
   "managedAgents.startRun": {
-    actions: Array<{
-      body?: unknown;
-      connection: string;
-      error: null | string;
-      executed_at: null | string;
-      id: string;
-      method: "GET" | "POST";
-      path: string;
-      response: null | {
-        body: null | string;
-        status: number;
-      };
-      status: "executed" | "executing" | "failed" | "proposed";
-    }>;
-    agent: null | string;
-    created_at: null | string;
-    error: null | string;
-    events_url: string;
     id: string;
-    input: string;
-    kind: "action" | "chain";
-    output: null | string;
-    status: "completed" | "failed" | "running" | "waiting_approval";
-    steps: Array<{
-      name: string;
-      output: string;
-    }>;
-    updated_at: null | string;
+    input?: string;
   };
   "managedRuns.get": {
-    actions: Array<{
-      body?: unknown;
-      connection: string;
-      error: null | string;
-      executed_at: null | string;
-      id: string;
-      method: "GET" | "POST";
-      path: string;
-      response: null | {
-        body: null | string;
-        status: number;
-      };
-      status: "executed" | "executing" | "failed" | "proposed";
-    }>;
-    agent: null | string;
-    created_at: null | string;
-    error: null | string;
-    events_url: string;
     id: string;
-    input: string;
-    kind: "action" | "chain";
-    output: null | string;
-    status: "completed" | "failed" | "running" | "waiting_approval";
-    steps: Array<{
-      name: string;
-      output: string;
-    }>;
-    updated_at: null | string;
   };
-  "managedRuns.events": Array<{
-    created_at: null | string;
-    data: {
-      [key: string]: unknown;
-    };
-    seq: number;
-    type: string;
-  }>;
+  "managedRuns.events": {
+    after?: number;
+    id: string;
+  };
   "managedRuns.execute": {
-    body?: unknown;
-    connection: string;
-    error: null | string;
-    executed_at: null | string;
+    action: string;
     id: string;
-    method: "GET" | "POST";
-    path: string;
-    replayed: boolean;
-    response: null | {
-      body: null | string;
-      status: number;
-    };
-    status: "executed" | "executing" | "failed" | "proposed";
   };
+}
+
+/** What each procedure answers (as JSON: dates are strings), by its dotted path. */
+export interface RouterOutputs {
   "calls.list": Array<{
     agent: string;
     cache: {
@@ -586,27 +406,130 @@ export interface RouterOutputs {
     steps_expected: number;
     steps_settled: number;
   }>;
-  "workflow.subscription": {
-    cancel_at_period_end: boolean;
-    current_period_end: string;
-    started_at: string;
-    status: string;
+  "workflow.stage": {
+    id: string;
+    stage: "production" | "ready" | "tuning";
+  };
+  "workflow.moveTo": {
+    id: string;
+    stage: "production" | "ready" | "tuning";
+  };
+  "workflow.report": {
+    finalized_at: null | string;
+    newest_version: null | number;
+    quality_floor: number;
+    settled: boolean;
+    stage: "production" | "ready" | "tuning";
+    steps: Array<{
+      cache: {
+        exact: boolean;
+        semantic: boolean;
+      };
+      calls: number;
+      evidence: null | {
+        cost_share: number;
+        lcb: number;
+        n: number;
+        retention: number;
+      };
+      expected: boolean;
+      exploration: {
+        share_of_baseline: number;
+        spent_usd: number;
+      };
+      fingerprint: string;
+      label: string;
+      model: null | string;
+      policy: null | string;
+      pruning: {
+        enabled: boolean;
+        lcb: number;
+        n: number;
+        retention: number;
+      };
+      reasoning_effort: null | string;
+      settled: boolean;
+    }>;
+    version: null | number;
+    versions: Array<number>;
     workflow_id: string;
   };
-  "workflow.startSubscription": {
-    cancel_at_period_end: boolean;
-    current_period_end: string;
-    started_at: string;
-    status: string;
+  "workflow.finalize": {
+    finalized_at: null | string;
+    newest_version: null | number;
+    quality_floor: number;
+    settled: boolean;
+    stage: "production" | "ready" | "tuning";
+    steps: Array<{
+      cache: {
+        exact: boolean;
+        semantic: boolean;
+      };
+      calls: number;
+      evidence: null | {
+        cost_share: number;
+        lcb: number;
+        n: number;
+        retention: number;
+      };
+      expected: boolean;
+      exploration: {
+        share_of_baseline: number;
+        spent_usd: number;
+      };
+      fingerprint: string;
+      label: string;
+      model: null | string;
+      policy: null | string;
+      pruning: {
+        enabled: boolean;
+        lcb: number;
+        n: number;
+        retention: number;
+      };
+      reasoning_effort: null | string;
+      settled: boolean;
+    }>;
+    version: null | number;
+    versions: Array<number>;
     workflow_id: string;
   };
-  "workflow.cancelSubscription": {
-    cancel_at_period_end: boolean;
-    current_period_end: string;
-    started_at: string;
-    status: string;
+  "workflow.lockfile": {
+    finalized_at: string;
+    lockfile_version: 1;
+    quality_floor: number;
+    report_version: number;
+    steps: Array<{
+      cache: {
+        exact: boolean;
+        semantic: boolean;
+      };
+      evidence: null | {
+        cost_share: number;
+        lcb: number;
+        n: number;
+        retention: number;
+      };
+      fingerprint: string;
+      label: string;
+      model: null | string;
+      policy: null | string;
+      pruning: {
+        enabled: boolean;
+        lcb: number;
+        n: number;
+        retention: number;
+      };
+      reasoning_effort: null | string;
+    }>;
     workflow_id: string;
   };
+  "workflow.events": Array<{
+    at: string;
+    call_id?: null | string;
+    id: string;
+    kind: string;
+  }>;
   "workflow.steps": Array<{
     calls: number;
     candidates: Array<{
@@ -868,130 +791,27 @@ export interface RouterOutputs {
     };
     workflow_id: string;
   };
-  "workflow.stage": {
-    id: string;
-    stage: "production" | "ready" | "tuning";
-  };
-  "workflow.moveTo": {
-    id: string;
-    stage: "production" | "ready" | "tuning";
-  };
-  "workflow.report": {
-    finalized_at: null | string;
-    newest_version: null | number;
-    quality_floor: number;
-    settled: boolean;
-    stage: "production" | "ready" | "tuning";
-    steps: Array<{
-      cache: {
-        exact: boolean;
-        semantic: boolean;
-      };
-      calls: number;
-      evidence: null | {
-        cost_share: number;
-        lcb: number;
-        n: number;
-        retention: number;
-      };
-      expected: boolean;
-      exploration: {
-        share_of_baseline: number;
-        spent_usd: number;
-      };
-      fingerprint: string;
-      label: string;
-      model: null | string;
-      policy: null | string;
-      pruning: {
-        enabled: boolean;
-        lcb: number;
-        n: number;
-        retention: number;
-      };
-      reasoning_effort: null | string;
-      settled: boolean;
-    }>;
-    version: null | number;
-    versions: Array<number>;
+  "workflow.subscription": {
+    cancel_at_period_end: boolean;
+    current_period_end: string;
+    started_at: string;
+    status: string;
     workflow_id: string;
   };
-  "workflow.finalize": {
-    finalized_at: null | string;
-    newest_version: null | number;
-    quality_floor: number;
-    settled: boolean;
-    stage: "production" | "ready" | "tuning";
-    steps: Array<{
-      cache: {
-        exact: boolean;
-        semantic: boolean;
-      };
-      calls: number;
-      evidence: null | {
-        cost_share: number;
-        lcb: number;
-        n: number;
-        retention: number;
-      };
-      expected: boolean;
-      exploration: {
-        share_of_baseline: number;
-        spent_usd: number;
-      };
-      fingerprint: string;
-      label: string;
-      model: null | string;
-      policy: null | string;
-      pruning: {
-        enabled: boolean;
-        lcb: number;
-        n: number;
-        retention: number;
-      };
-      reasoning_effort: null | string;
-      settled: boolean;
-    }>;
-    version: null | number;
-    versions: Array<number>;
+  "workflow.startSubscription": {
+    cancel_at_period_end: boolean;
+    current_period_end: string;
+    started_at: string;
+    status: string;
     workflow_id: string;
   };
-  "workflow.lockfile": {
-    finalized_at: string;
-    lockfile_version: 1;
-    quality_floor: number;
-    report_version: number;
-    steps: Array<{
-      cache: {
-        exact: boolean;
-        semantic: boolean;
-      };
-      evidence: null | {
-        cost_share: number;
-        lcb: number;
-        n: number;
-        retention: number;
-      };
-      fingerprint: string;
-      label: string;
-      model: null | string;
-      policy: null | string;
-      pruning: {
-        enabled: boolean;
-        lcb: number;
-        n: number;
-        retention: number;
-      };
-      reasoning_effort: null | string;
-    }>;
+  "workflow.cancelSubscription": {
+    cancel_at_period_end: boolean;
+    current_period_end: string;
+    started_at: string;
+    status: string;
     workflow_id: string;
   };
-  "workflow.events": Array<{
-    at: string;
-    call_id?: null | string;
-    id: string;
-    kind: string;
-  }>;
   "discovery.progress": {
     agent: string;
     credit: {
@@ -1414,6 +1234,196 @@ export interface RouterOutputs {
     score: number;
     step_id: string;
   };
+  "connections.list": Array<{
+    base_url: string;
+    created_at: string;
+    name: string;
+    secret_set: boolean;
+    updated_at: string;
+  }>;
+  "connections.get": {
+    base_url: string;
+    created_at: string;
+    name: string;
+    secret_set: boolean;
+    updated_at: string;
+  };
+  "connections.put": {
+    base_url: string;
+    created_at: string;
+    name: string;
+    secret_set: boolean;
+    updated_at: string;
+  };
+  "connections.remove": {
+    deleted: true;
+    name: string;
+  };
+  "managedAgents.list": Array<{
+    config: {
+      connection: string;
+      instructions: string;
+      kind: "action";
+      methods: Array<"GET" | "POST">;
+      model: string;
+    } | {
+      kind: "chain";
+      model: string;
+      steps: Array<{
+        model?: string;
+        name: string;
+        prompt: string;
+      }>;
+    };
+    created_at: null | string;
+    id: string;
+    kind: "action" | "chain";
+    name: string;
+  }>;
+  "managedAgents.create": {
+    config: {
+      connection: string;
+      instructions: string;
+      kind: "action";
+      methods: Array<"GET" | "POST">;
+      model: string;
+    } | {
+      kind: "chain";
+      model: string;
+      steps: Array<{
+        model?: string;
+        name: string;
+        prompt: string;
+      }>;
+    };
+    created_at: null | string;
+    id: string;
+    kind: "action" | "chain";
+    name: string;
+  };
+  "managedAgents.playground": {
+    actions: Array<{
+      body?: unknown;
+      connection: string;
+      error: null | string;
+      executed_at: null | string;
+      id: string;
+      method: "GET" | "POST";
+      path: string;
+      response: null | {
+        body: null | string;
+        status: number;
+      };
+      status: "executed" | "executing" | "failed" | "proposed";
+    }>;
+    agent: null | string;
+    created_at: null | string;
+    error: null | string;
+    events_url: string;
+    id: string;
+    input: string;
+    kind: "action" | "chain";
+    output: null | string;
+    status: "completed" | "failed" | "running" | "waiting_approval";
+    steps: Array<{
+      name: string;
+      output: string;
+    }>;
+    updated_at: null | string;
+  };
+  "managedAgents.runs": Array<{
+    agent: null | string;
+    created_at: string;
+    error: null | string;
+    id: string;
+    input: string;
+    kind: "action" | "chain";
+    status: "completed" | "failed" | "running" | "waiting_approval";
+    updated_at: string;
+  }>;
+  "managedAgents.startRun": {
+    actions: Array<{
+      body?: unknown;
+      connection: string;
+      error: null | string;
+      executed_at: null | string;
+      id: string;
+      method: "GET" | "POST";
+      path: string;
+      response: null | {
+        body: null | string;
+        status: number;
+      };
+      status: "executed" | "executing" | "failed" | "proposed";
+    }>;
+    agent: null | string;
+    created_at: null | string;
+    error: null | string;
+    events_url: string;
+    id: string;
+    input: string;
+    kind: "action" | "chain";
+    output: null | string;
+    status: "completed" | "failed" | "running" | "waiting_approval";
+    steps: Array<{
+      name: string;
+      output: string;
+    }>;
+    updated_at: null | string;
+  };
+  "managedRuns.get": {
+    actions: Array<{
+      body?: unknown;
+      connection: string;
+      error: null | string;
+      executed_at: null | string;
+      id: string;
+      method: "GET" | "POST";
+      path: string;
+      response: null | {
+        body: null | string;
+        status: number;
+      };
+      status: "executed" | "executing" | "failed" | "proposed";
+    }>;
+    agent: null | string;
+    created_at: null | string;
+    error: null | string;
+    events_url: string;
+    id: string;
+    input: string;
+    kind: "action" | "chain";
+    output: null | string;
+    status: "completed" | "failed" | "running" | "waiting_approval";
+    steps: Array<{
+      name: string;
+      output: string;
+    }>;
+    updated_at: null | string;
+  };
+  "managedRuns.events": Array<{
+    created_at: null | string;
+    data: {
+      [key: string]: unknown;
+    };
+    seq: number;
+    type: string;
+  }>;
+  "managedRuns.execute": {
+    body?: unknown;
+    connection: string;
+    error: null | string;
+    executed_at: null | string;
+    id: string;
+    method: "GET" | "POST";
+    path: string;
+    replayed: boolean;
+    response: null | {
+      body: null | string;
+      status: number;
+    };
+    status: "executed" | "executing" | "failed" | "proposed";
+  };
 }
 
 /** The error shape the gateway's tRPC door answers: tRPC's, plus the catalogue code. */
@@ -1436,23 +1446,6 @@ export type TrpcErrorShape = {
 export type AppRouter = TRPCBuiltRouter<
   { ctx: object; meta: object; errorShape: TrpcErrorShape; transformer: false },
   {
-    connections: {
-      list: TRPCQueryProcedure<{ input: RouterInputs["connections.list"]; output: RouterOutputs["connections.list"]; meta: object }>;
-      put: TRPCMutationProcedure<{ input: RouterInputs["connections.put"]; output: RouterOutputs["connections.put"]; meta: object }>;
-      remove: TRPCMutationProcedure<{ input: RouterInputs["connections.remove"]; output: RouterOutputs["connections.remove"]; meta: object }>;
-    };
-    managedAgents: {
-      list: TRPCQueryProcedure<{ input: RouterInputs["managedAgents.list"]; output: RouterOutputs["managedAgents.list"]; meta: object }>;
-      create: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.create"]; output: RouterOutputs["managedAgents.create"]; meta: object }>;
-      playground: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.playground"]; output: RouterOutputs["managedAgents.playground"]; meta: object }>;
-      runs: TRPCQueryProcedure<{ input: RouterInputs["managedAgents.runs"]; output: RouterOutputs["managedAgents.runs"]; meta: object }>;
-      startRun: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.startRun"]; output: RouterOutputs["managedAgents.startRun"]; meta: object }>;
-    };
-    managedRuns: {
-      get: TRPCQueryProcedure<{ input: RouterInputs["managedRuns.get"]; output: RouterOutputs["managedRuns.get"]; meta: object }>;
-      events: TRPCQueryProcedure<{ input: RouterInputs["managedRuns.events"]; output: RouterOutputs["managedRuns.events"]; meta: object }>;
-      execute: TRPCMutationProcedure<{ input: RouterInputs["managedRuns.execute"]; output: RouterOutputs["managedRuns.execute"]; meta: object }>;
-    };
     calls: {
       list: TRPCQueryProcedure<{ input: RouterInputs["calls.list"]; output: RouterOutputs["calls.list"]; meta: object }>;
       get: TRPCQueryProcedure<{ input: RouterInputs["calls.get"]; output: RouterOutputs["calls.get"]; meta: object }>;
@@ -1462,21 +1455,21 @@ export type AppRouter = TRPCBuiltRouter<
     savingsSeries: TRPCQueryProcedure<{ input: RouterInputs["savingsSeries"]; output: RouterOutputs["savingsSeries"]; meta: object }>;
     workflows: TRPCQueryProcedure<{ input: RouterInputs["workflows"]; output: RouterOutputs["workflows"]; meta: object }>;
     workflow: {
-      subscription: TRPCQueryProcedure<{ input: RouterInputs["workflow.subscription"]; output: RouterOutputs["workflow.subscription"]; meta: object }>;
-      startSubscription: TRPCMutationProcedure<{ input: RouterInputs["workflow.startSubscription"]; output: RouterOutputs["workflow.startSubscription"]; meta: object }>;
-      cancelSubscription: TRPCMutationProcedure<{ input: RouterInputs["workflow.cancelSubscription"]; output: RouterOutputs["workflow.cancelSubscription"]; meta: object }>;
-      steps: TRPCQueryProcedure<{ input: RouterInputs["workflow.steps"]; output: RouterOutputs["workflow.steps"]; meta: object }>;
-      patchStep: TRPCMutationProcedure<{ input: RouterInputs["workflow.patchStep"]; output: RouterOutputs["workflow.patchStep"]; meta: object }>;
-      stepCalls: TRPCQueryProcedure<{ input: RouterInputs["workflow.stepCalls"]; output: RouterOutputs["workflow.stepCalls"]; meta: object }>;
-      graph: TRPCQueryProcedure<{ input: RouterInputs["workflow.graph"]; output: RouterOutputs["workflow.graph"]; meta: object }>;
-      recordings: TRPCQueryProcedure<{ input: RouterInputs["workflow.recordings"]; output: RouterOutputs["workflow.recordings"]; meta: object }>;
-      recording: TRPCQueryProcedure<{ input: RouterInputs["workflow.recording"]; output: RouterOutputs["workflow.recording"]; meta: object }>;
       stage: TRPCQueryProcedure<{ input: RouterInputs["workflow.stage"]; output: RouterOutputs["workflow.stage"]; meta: object }>;
       moveTo: TRPCMutationProcedure<{ input: RouterInputs["workflow.moveTo"]; output: RouterOutputs["workflow.moveTo"]; meta: object }>;
       report: TRPCQueryProcedure<{ input: RouterInputs["workflow.report"]; output: RouterOutputs["workflow.report"]; meta: object }>;
       finalize: TRPCMutationProcedure<{ input: RouterInputs["workflow.finalize"]; output: RouterOutputs["workflow.finalize"]; meta: object }>;
       lockfile: TRPCQueryProcedure<{ input: RouterInputs["workflow.lockfile"]; output: RouterOutputs["workflow.lockfile"]; meta: object }>;
       events: TRPCQueryProcedure<{ input: RouterInputs["workflow.events"]; output: RouterOutputs["workflow.events"]; meta: object }>;
+      steps: TRPCQueryProcedure<{ input: RouterInputs["workflow.steps"]; output: RouterOutputs["workflow.steps"]; meta: object }>;
+      patchStep: TRPCMutationProcedure<{ input: RouterInputs["workflow.patchStep"]; output: RouterOutputs["workflow.patchStep"]; meta: object }>;
+      stepCalls: TRPCQueryProcedure<{ input: RouterInputs["workflow.stepCalls"]; output: RouterOutputs["workflow.stepCalls"]; meta: object }>;
+      graph: TRPCQueryProcedure<{ input: RouterInputs["workflow.graph"]; output: RouterOutputs["workflow.graph"]; meta: object }>;
+      recordings: TRPCQueryProcedure<{ input: RouterInputs["workflow.recordings"]; output: RouterOutputs["workflow.recordings"]; meta: object }>;
+      recording: TRPCQueryProcedure<{ input: RouterInputs["workflow.recording"]; output: RouterOutputs["workflow.recording"]; meta: object }>;
+      subscription: TRPCQueryProcedure<{ input: RouterInputs["workflow.subscription"]; output: RouterOutputs["workflow.subscription"]; meta: object }>;
+      startSubscription: TRPCMutationProcedure<{ input: RouterInputs["workflow.startSubscription"]; output: RouterOutputs["workflow.startSubscription"]; meta: object }>;
+      cancelSubscription: TRPCMutationProcedure<{ input: RouterInputs["workflow.cancelSubscription"]; output: RouterOutputs["workflow.cancelSubscription"]; meta: object }>;
     };
     discovery: {
       progress: TRPCQueryProcedure<{ input: RouterInputs["discovery.progress"]; output: RouterOutputs["discovery.progress"]; meta: object }>;
@@ -1518,6 +1511,24 @@ export type AppRouter = TRPCBuiltRouter<
     };
     outcomes: {
       report: TRPCMutationProcedure<{ input: RouterInputs["outcomes.report"]; output: RouterOutputs["outcomes.report"]; meta: object }>;
+    };
+    connections: {
+      list: TRPCQueryProcedure<{ input: RouterInputs["connections.list"]; output: RouterOutputs["connections.list"]; meta: object }>;
+      get: TRPCQueryProcedure<{ input: RouterInputs["connections.get"]; output: RouterOutputs["connections.get"]; meta: object }>;
+      put: TRPCMutationProcedure<{ input: RouterInputs["connections.put"]; output: RouterOutputs["connections.put"]; meta: object }>;
+      remove: TRPCMutationProcedure<{ input: RouterInputs["connections.remove"]; output: RouterOutputs["connections.remove"]; meta: object }>;
+    };
+    managedAgents: {
+      list: TRPCQueryProcedure<{ input: RouterInputs["managedAgents.list"]; output: RouterOutputs["managedAgents.list"]; meta: object }>;
+      create: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.create"]; output: RouterOutputs["managedAgents.create"]; meta: object }>;
+      playground: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.playground"]; output: RouterOutputs["managedAgents.playground"]; meta: object }>;
+      runs: TRPCQueryProcedure<{ input: RouterInputs["managedAgents.runs"]; output: RouterOutputs["managedAgents.runs"]; meta: object }>;
+      startRun: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.startRun"]; output: RouterOutputs["managedAgents.startRun"]; meta: object }>;
+    };
+    managedRuns: {
+      get: TRPCQueryProcedure<{ input: RouterInputs["managedRuns.get"]; output: RouterOutputs["managedRuns.get"]; meta: object }>;
+      events: TRPCQueryProcedure<{ input: RouterInputs["managedRuns.events"]; output: RouterOutputs["managedRuns.events"]; meta: object }>;
+      execute: TRPCMutationProcedure<{ input: RouterInputs["managedRuns.execute"]; output: RouterOutputs["managedRuns.execute"]; meta: object }>;
     };
   }
 >;
