@@ -7,7 +7,7 @@ export { routingSettingsSchema, routingSettingsView, routingTierSchema, routingT
 export { outcomeReportSchema } from './resources/outcomes.ts';
 export type { Agent, AgentKey, CreatedAgent, CreatedKey } from './resources/agents.ts';
 export type { Workflows, WorkflowEvent, WorkflowSummary } from './resources/workflows.ts';
-export type { Step } from './resources/steps.ts';
+export type { Step, StepCall } from './resources/steps.ts';
 export type { DiscoveryView } from './resources/discovery.ts';
 export type { EmbeddingCreateParams, EmbeddingResponse, Model } from './resources/models.ts';
 export type { Lockfile, LockfileStep, Report, ReportStep, WorkflowStage } from '@optimizer/schema';
@@ -15,4 +15,4 @@ export type { ProviderKeyStatus } from './resources/provider-keys.ts';
 export type { ActivityEntry, CallRecord, SavingsSummary } from './resources/calls.ts';
 export type { AccountCredit, ProviderConfig, ProviderConfigInput, ProviderTestResult } from './resources/admin.ts';
 export type * from './types.ts';
-export type { Output, Row } from './trpc/outputs.ts';
+export type { Input, Output, Row } from './trpc/outputs.ts';

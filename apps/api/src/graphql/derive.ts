@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { z as zod } from 'zod';
 import { hintOf, type GraphQLHint } from '../capabilities/shapes.ts';
 import type { GraphQLDoor, GraphQLInputName } from '../capabilities/capability.ts';
-import type { Builder } from './builder.ts';
+import { fromWire as camel, type Builder } from './builder.ts';
 
 type Def = { type: string; innerType?: z.ZodType; in?: z.ZodType; out?: z.ZodType; element?: z.ZodType; entries?: Record<string, string>; values?: unknown[]; getter?: () => z.ZodType; shape?: Record<string, z.ZodType> };
 const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
@@ -38,8 +38,6 @@ function namedInstance(s: z.ZodType): z.ZodType {
 const ownDescription = (s: z.ZodType): string | undefined => (zod.globalRegistry as unknown as { _map: Map<z.ZodType, { description?: string }> })._map.get(s)?.description;
 /** The description of a named type: the one given with its name, or zod's (its own or inherited). */
 const typeDescription = (s: z.ZodType): string | undefined => hint(s).description ?? zod.globalRegistry.get(s)?.description;
-
-export const camel = (k: string): string => k.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 
 const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'catch', 'readonly', 'nonoptional', 'lazy', 'pipe']);
 

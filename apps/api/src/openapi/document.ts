@@ -14,7 +14,7 @@ import type { CapabilityTree, Tag } from '../capabilities/capability.ts';
 import { capabilities } from '../capabilities/index.ts';
 import { errorCatalogue } from '../errors.ts';
 import { capabilityOperations } from './capabilities.ts';
-import { handWritten, handWrittenComponents } from './hand-written.ts';
+import { handWritten, handWrittenComponents } from './hand-written/index.ts';
 import { componentsFor, str } from './json.ts';
 import { openApiPath, operationId, parametersOf, responsesOf, securityOf } from './operation.ts';
 

@@ -22,6 +22,16 @@ const StepPruningPolicy = named('StepPruningPolicy', z.object({ enabled: z.boole
 const StepEvidence = named('StepEvidence', z.object({ n: int(), retention: z.number(), lcb: z.number(), cost_share: z.number() }).describe("The optimizer's evidence for a step's policy."));
 const StepExplorationSpend = named('StepExplorationSpend', z.object({ spent_usd: z.number(), share_of_baseline: z.number() }));
 
+/** What a step is served by, as the report shows it and the lockfile pins it. */
+const policyFields = {
+  policy: z.string().nullable(),
+  model: z.string().nullable(),
+  reasoning_effort: z.string().nullable(),
+  cache: StepCachePolicy,
+  pruning: StepPruningPolicy,
+  evidence: StepEvidence.nullable(),
+};
+
 const ReportStep = named(
   'ReportStep',
   z.object({
@@ -30,12 +40,7 @@ const ReportStep = named(
     expected: z.boolean(),
     settled: z.boolean(),
     calls: int(),
-    policy: z.string().nullable(),
-    model: z.string().nullable(),
-    reasoning_effort: z.string().nullable(),
-    cache: StepCachePolicy,
-    pruning: StepPruningPolicy,
-    evidence: StepEvidence.nullable(),
+    ...policyFields,
     exploration: StepExplorationSpend,
   }),
 );
@@ -62,12 +67,7 @@ const LockfileStep = named(
   z.object({
     fingerprint: z.string(),
     label: z.string(),
-    policy: z.string().nullable(),
-    model: z.string().nullable(),
-    reasoning_effort: z.string().nullable(),
-    cache: StepCachePolicy,
-    pruning: StepPruningPolicy,
-    evidence: StepEvidence.nullable(),
+    ...policyFields,
   }),
 );
 
