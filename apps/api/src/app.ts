@@ -12,31 +12,21 @@ import { parseJsonBody } from './http/json-body.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { registerSignupRoutes } from './routes/signup.ts';
 import { registerSessionRoutes } from './routes/session.ts';
-import { registerAgentRoutes } from './routes/agents.ts';
-import { registerProviderKeyRoutes } from './routes/provider-keys.ts';
 import { registerAdminCatalogRoutes } from './routes/admin-catalog.ts';
 import { registerAdminMeterRoutes } from './routes/admin-meter.ts';
 import { registerPipelineRoutes } from './http/pipeline-routes.ts';
-import { registerCallRoutes } from './routes/calls.ts';
-import { registerWorkflowRoutes } from './routes/workflows.ts';
-import { registerReportRoutes } from './routes/reports.ts';
 import { registerModelRoutes } from './routes/models.ts';
-import { registerOptimizerRoutes } from './routes/optimizer.ts';
-import { registerStepRoutes } from './routes/steps.ts';
-import { registerCaptureRoutes } from './routes/capture.ts';
-import { registerDiscoveryRoutes } from './routes/discovery.ts';
-import { registerGuardSettingsRoutes } from './routes/guard-settings.ts';
-import { registerLimitSettingsRoutes } from './routes/limit-settings.ts';
-import { registerAlertSettingsRoutes } from './routes/alert-settings.ts';
 import { registerBillingRoutes } from './routes/billing.ts';
 import { registerOpenApiRoute } from './routes/openapi.ts';
 import { recordRoutes } from './http/route-table.ts';
-import { registerConnectionRoutes } from './routes/connections.ts';
 import { registerManagedAgentRoutes } from './routes/managed-agents.ts';
 import { registerGraphQL } from './graphql/plugin.ts';
 import { registerTrpc } from './trpc/plugin.ts';
 import type { Services } from './services.ts';
 import { startManagedRuns } from './managed/pipeline-runner.ts';
+import type { CapabilityTree } from './capabilities/capability.ts';
+import { capabilities } from './capabilities/index.ts';
+import { registerCapabilityRoutes } from './capabilities/rest.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -45,7 +35,13 @@ declare module 'fastify' {
   }
 }
 
-export async function buildApp(services: Services): Promise<FastifyInstance> {
+export interface AppOptions {
+  /** The capabilities the doors serve (default: the gateway's; a test adds its own). */
+  capabilities?: CapabilityTree;
+}
+
+export async function buildApp(services: Services, options: AppOptions = {}): Promise<FastifyInstance> {
+  const set = options.capabilities ?? capabilities;
   startManagedRuns(services); // managed agents' calls run on the completion pipeline
   // The completion route's hot path is read off the socket in front of node:http and Fastify (http/fast-server.ts, http/fast-path.ts).
   let fast: FastPath | null = null;
@@ -121,29 +117,17 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerHealthRoutes(app, services);
   registerSignupRoutes(app, services);
   registerSessionRoutes(app, services);
-  registerAgentRoutes(app, services);
-  registerProviderKeyRoutes(app, services);
   registerAdminCatalogRoutes(app, services);
   registerAdminSignupRoutes(app, services);
   registerAdminMeterRoutes(app, services);
   const hot = registerPipelineRoutes(app, services);
-  registerCallRoutes(app, services);
-  registerWorkflowRoutes(app, services);
-  registerReportRoutes(app, services);
   registerModelRoutes(app, services);
-  registerOptimizerRoutes(app, services);
-  registerStepRoutes(app, services);
-  registerCaptureRoutes(app, services);
-  registerDiscoveryRoutes(app, services);
-  registerGuardSettingsRoutes(app, services);
-  registerLimitSettingsRoutes(app, services);
-  registerAlertSettingsRoutes(app, services);
   registerBillingRoutes(app, services);
-  registerOpenApiRoute(app);
-  registerConnectionRoutes(app, services);
+  registerOpenApiRoute(app, set);
   registerManagedAgentRoutes(app, services);
-  registerGraphQL(app, services);
-  await registerTrpc(app, services);
+  registerCapabilityRoutes(app, services, set);
+  registerGraphQL(app, services, set);
+  await registerTrpc(app, services, set);
   registerWeb(app);
 
   app.addHook('preClose', (done) => {

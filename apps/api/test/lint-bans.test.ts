@@ -113,6 +113,6 @@ describe('small files, enforced by lint', () => {
     }
     const fitting = exempt.filter((f) => readFileSync(join(src, f), 'utf8').split('\n').length - 1 <= 400);
     expect(fitting, 'these fit in 400 lines now: take them off OVER_400_LINES in eslint.config.js').toEqual([]);
-    expect(exempt.length, `exempt: ${exempt.join(', ')}; a file was added to OVER_400_LINES: split it instead`).toBeLessThanOrEqual(3);
+    expect(exempt.length, `exempt: ${exempt.join(', ')}; a file was added to OVER_400_LINES: split it instead`).toBeLessThanOrEqual(2);
   }, 60_000);
 });

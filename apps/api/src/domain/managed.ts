@@ -1,6 +1,6 @@
-// Connections and managed agents (spec 4.5) as capabilities, for the doors that are not REST's
-// routes alone (tRPC, GraphQL): a connection's secret is never returned; every run, action
-// and event is looked up under the tenant asking, so another tenant's id reads as 404.
+// Connections and managed agents (spec 4.5) as capabilities: a connection's secret is never
+// returned; every run, action and event is looked up under the tenant asking, so another
+// tenant's id reads as 404.
 import type { z } from 'zod';
 import type { connectionRef, createManagedAgentRequest, managedActionRef, managedAgentRef, managedRunRef, playgroundRequest, putConnectionInput, runEventsInput, startRunInput } from '@optimizer/schema';
 import { eventView } from '../managed/managed-agents.ts';
@@ -11,8 +11,13 @@ export function listConnections(s: Services, t: Tenant) {
   return s.connections.list(t.accountId);
 }
 
-export async function putConnection(s: Services, t: Tenant, q: z.output<typeof putConnectionInput>) {
-  return (await s.connections.put(t.accountId, q.name, { base_url: q.base_url, secret: q.secret })).view;
+/** Stores or replaces a connection: its view (never the secret), and whether it was made now. */
+export function putConnection(s: Services, t: Tenant, q: z.output<typeof putConnectionInput>) {
+  return s.connections.put(t.accountId, q.name, { base_url: q.base_url, secret: q.secret });
+}
+
+export function getConnection(s: Services, t: Tenant, q: z.output<typeof connectionRef>) {
+  return s.connections.get(t.accountId, q.name);
 }
 
 export async function removeConnection(s: Services, t: Tenant, q: z.output<typeof connectionRef>) {

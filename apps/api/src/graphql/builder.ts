@@ -1,11 +1,9 @@
-// The Pothos schema builder of the GraphQL door. Types and fields register on it from
-// catalog.ts and providers.ts (the platform admin's) and tenant/*.ts (the tenant's);
-// schema.ts turns it into the schema.
+// The Pothos schema builder of the GraphQL door, made anew for each schema: types and fields
+// register on it from catalog.ts and providers.ts (the platform admin's) and from the
+// capabilities (graphql/capabilities.ts); schema.ts turns it into the schema.
 import SchemaBuilder from '@pothos/core';
-import type { z } from 'zod';
 import type { Tenant } from '../domain/tenant.ts';
 import { ApiError } from '../errors.ts';
-import { parseWith } from '../http/validate.ts';
 import type { Services } from '../services.ts';
 
 /** Per-request context: who is asking (checked before the document is parsed) and the services. */
@@ -19,23 +17,26 @@ export interface GraphQLContext {
   csrfError: ApiError | null;
 }
 
-/** Fields are non-null unless marked nullable. */
-export const builder = new SchemaBuilder<{
-  Context: GraphQLContext;
-  DefaultFieldNullability: false;
-  Scalars: { JSON: { Input: unknown; Output: unknown } };
-}>({ defaultFieldNullability: false });
+/** A new schema builder with the root types and the JSON scalar; fields are non-null unless marked nullable. */
+export function createBuilder() {
+  const builder = new SchemaBuilder<{
+    Context: GraphQLContext;
+    DefaultFieldNullability: false;
+    Scalars: { JSON: { Input: unknown; Output: unknown } };
+  }>({ defaultFieldNullability: false });
+  builder.queryType({
+    description: 'Tenant fields need a tenant key (Authorization: Bearer sk-opt-...) or a dashboard session; admin fields need Authorization: Bearer <ADMIN_KEY>.',
+  });
+  builder.mutationType({ description: 'Writes go through the same domain services and schemas as REST. A cookie-authenticated mutation must pass the CSRF check.' });
+  builder.scalarType('JSON', {
+    description: 'A JSON value, with the keys the REST door gives it (snake_case): parts whose shape is open or still changing.',
+    serialize: (v) => v,
+    parseValue: (v) => v,
+  });
+  return builder;
+}
 
-builder.queryType({
-  description: 'Tenant fields need a tenant key (Authorization: Bearer sk-opt-...) or a dashboard session; admin fields need Authorization: Bearer <ADMIN_KEY>.',
-});
-builder.mutationType({ description: 'Writes go through the same domain services and schemas as REST. A cookie-authenticated mutation must pass the CSRF check.' });
-
-builder.scalarType('JSON', {
-  description: 'A JSON value, with the keys the REST door gives it (snake_case): parts whose shape is open or still changing.',
-  serialize: (v) => v,
-  parseValue: (v) => v,
-});
+export type Builder = ReturnType<typeof createBuilder>;
 
 /** Marks a root field as the platform admin's: the schema a tenant is served leaves it out (schema.ts). */
 export const ADMIN_FIELD = { admin: true } as const;
@@ -68,39 +69,7 @@ export function toWire(input: Record<string, unknown>): Record<string, unknown> 
 
 const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-/**
- * toWire at every depth, but the values under `verbatim` keys (maps keyed by the tenant's names) stay as sent.
- * `keepNulls`: a field the client set to null stays null (a settings write: null returns it to its default).
- */
-export function toWireDeep(input: unknown, verbatim: ReadonlySet<string> = new Set(), keepNulls = false): unknown {
-  if (Array.isArray(input)) return input.map((v) => toWireDeep(v, verbatim, keepNulls));
-  if (typeof input !== 'object' || input === null) return input;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(input)) {
-    if (v === undefined || (v === null && !keepNulls)) continue;
-    const key = snake(k);
-    out[key] = verbatim.has(key) ? v : toWireDeep(v, verbatim, keepNulls);
-  }
-  return out;
-}
-
-/** A settings write's arguments in the wire shape: nulls kept (each returns its field to the default). */
-export const settingsWire = (verbatim: ReadonlySet<string> = new Set()) => (args: Record<string, unknown>) => toWireDeep(args.input, verbatim, true);
-
 /** The GraphQL name of a wire field path (`input_per_mtok` → `inputPerMtok`; `strengths.code` stays). */
 export function fromWire(path: string): string {
   return path.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
-}
-
-/** A tenant capability as a resolver: the tenant, then the arguments in the wire shape parsed by the capability's shared schema. */
-export function capability<S extends z.ZodType, R>(schema: S, fn: (s: Services, t: Tenant, input: z.output<S>) => Promise<R> | R, wire: (args: Record<string, unknown>) => unknown = toWire) {
-  return (_root: unknown, args: Record<string, unknown>, ctx: GraphQLContext): Promise<R> | R => {
-    const t = requireTenant(ctx);
-    return fn(ctx.services, t, parseWith(schema, wire(args)));
-  };
-}
-
-/** A tenant capability without arguments, as a resolver. */
-export function reader<R>(fn: (s: Services, t: Tenant) => Promise<R> | R) {
-  return (_root: unknown, _args: unknown, ctx: GraphQLContext): Promise<R> | R => fn(ctx.services, requireTenant(ctx));
 }

@@ -17,7 +17,9 @@ import { csrfErrorOf } from '../http/session-cookie.ts';
 import type { Logger } from '../logger.ts';
 import type { Services } from '../services.ts';
 import { fromWire, type GraphQLContext } from './builder.ts';
-import { schema, tenantSchema } from './schema.ts';
+import type { CapabilityTree } from '../capabilities/capability.ts';
+import { capabilities } from '../capabilities/index.ts';
+import { schemasFor } from './schema.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -151,7 +153,8 @@ function wantsPage(req: FastifyRequest): boolean {
   return req.method === 'GET' && (req.headers.accept ?? '').includes('text/html') && !('query' in ((req.query ?? {}) as object));
 }
 
-export function registerGraphQL(app: FastifyInstance, s: Services): void {
+export function registerGraphQL(app: FastifyInstance, s: Services, set: CapabilityTree = capabilities): void {
+  const { schema, tenantSchema } = schemasFor(set);
   const yoga = createYoga<ServerContext, GraphQLContext>({
     // the admin sees the admin's fields; a tenant's introspection shows only the tenant's
     schema: ({ who }) => (who.admin ? schema : tenantSchema),

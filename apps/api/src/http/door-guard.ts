@@ -28,6 +28,8 @@ const PUBLIC: Record<string, Exclude<Door, 'bad_key' | 'admin'> | null> = {
   '/v1/logout': null,
   '/v1/estimate': 'estimate',
 };
+/** The estimate's tRPC procedure (capabilities/billing.ts, under `billing`). */
+const TRPC_ESTIMATE = 'billing.estimate';
 const DATA_PLANE = new Set(['/v1/chat/completions', '/v1/responses', '/v1/embeddings']);
 const WEBHOOK = '/v1/billing/webhook';
 const ADMIN_PREFIX = '/v1/admin/';
@@ -118,12 +120,12 @@ export function installDoorGuards(app: FastifyInstance, o: { config: Limits; doo
       closeIfBodyPending(request, reply);
       return o.notFound(request, reply);
     }
-    // the tRPC door's estimate is open to anyone too (a query: its input rides in the URL)
+    // the tRPC door's estimate (`billing.estimate`) is open to anyone too (a query: its input rides in the URL)
     const url = request.url;
     if (url.startsWith('/trpc/')) {
       const end = url.indexOf('?');
       const procedures = (end < 0 ? url.slice(6) : url.slice(6, end)).split(',');
-      if (procedures.includes('estimate')) await o.doors.hit('estimate', request.ip);
+      if (procedures.includes(TRPC_ESTIMATE)) await o.doors.hit('estimate', request.ip);
     }
   });
 }

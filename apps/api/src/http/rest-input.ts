@@ -30,12 +30,13 @@ export function restInput<S extends z.ZodType>(schema: S, request: FastifyReques
 
 /**
  * Data-plane routes whose bodies may carry any text (message content, a vendor's answer);
+ * a capability declared `freeText` is another (its route's config says so);
  * what they keep is made storable where it is kept (see docs/decisions.md). The payment
  * processor's webhook too: its signature authenticates the body, and a signed event whose
  * customer name held such text must still be credited (it keeps only ids and amounts), not
  * refused and retried for days.
  */
-const FREE_TEXT_BODIES = new Set(['/v1/chat/completions', '/v1/completions', '/v1/responses', '/v1/embeddings', '/v1/outcomes', '/v1/billing/webhook']);
+const FREE_TEXT_BODIES = new Set(['/v1/chat/completions', '/v1/completions', '/v1/responses', '/v1/embeddings', '/v1/billing/webhook']);
 /** Doors that answer in their own shape and check their own inputs (tRPC, GraphQL). */
 const OWN_SHAPE = /^\/(trpc|graphql)(\/|$)/;
 
@@ -51,7 +52,7 @@ export function installInputGuard(app: FastifyInstance): void {
     try {
       refuseUnstorable(request.params, 'path parameter');
       refuseUnstorable(request.query, 'query parameter');
-      if (!FREE_TEXT_BODIES.has(route)) refuseUnstorable(request.body, 'body field');
+      if (!FREE_TEXT_BODIES.has(route) && request.routeOptions.config.freeText !== true) refuseUnstorable(request.body, 'body field');
     } catch (err) {
       return done(err as Error);
     }

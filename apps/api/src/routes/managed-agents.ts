@@ -1,10 +1,8 @@
-// Managed agents over REST: list and create agents, start a run (402 run_cap_reached with
-// cap and used), the playground (its config checked before a run is counted), a run, its
-// events over SSE (resumable with Last-Event-ID), and executing one proposed action.
+// A managed run's events over server-sent events (resumable with Last-Event-ID): REST's live
+// stream, which is no capability (the capabilities, capabilities/managed.ts, serve the runs
+// themselves and, to tRPC and GraphQL, the events page by page).
 import type { FastifyInstance } from 'fastify';
-import { createManagedAgentRequest, playgroundRequest, startRunRequest } from '@optimizer/schema';
 import { controlAuth, principalOf } from '../http/auth.ts';
-import { parseWith } from '../http/validate.ts';
 import { eventView } from '../managed/managed-agents.ts';
 import type { Services } from '../services.ts';
 
@@ -28,31 +26,6 @@ export function registerManagedAgentRoutes(app: FastifyInstance, s: Services): v
     for (const end of open) end();
     done();
   });
-
-  app.get('/v1/managed-agents', { onRequest }, async (request) => ({ data: await m.list(principalOf(request).accountId) }));
-
-  app.post('/v1/managed-agents', { onRequest }, async (request, reply) => {
-    const body = parseWith(createManagedAgentRequest, request.body);
-    return reply.code(201).send(await m.create(principalOf(request), body.name, body.config));
-  });
-
-  app.post('/v1/managed-agents/playground', { onRequest }, async (request, reply) => {
-    const body = parseWith(playgroundRequest, request.body); // before anything is counted
-    return reply.code(202).send(await m.playground(principalOf(request), body.config, body.input));
-  });
-
-  app.post<{ Params: { id: string } }>('/v1/managed-agents/:id/runs', { onRequest }, async (request, reply) => {
-    const body = parseWith(startRunRequest, request.body);
-    return reply.code(202).send(await m.start(principalOf(request), request.params.id, body.input));
-  });
-
-  app.get<{ Params: { id: string } }>('/v1/managed-agents/:id/runs', { onRequest }, async (request) => ({ data: await m.runs(principalOf(request).accountId, request.params.id) }));
-
-  app.get<{ Params: { id: string } }>('/v1/managed-runs/:id', { onRequest }, async (request) => m.view(principalOf(request).accountId, request.params.id));
-
-  app.post<{ Params: { id: string; action: string } }>('/v1/managed-runs/:id/actions/:action/execute', { onRequest }, async (request) =>
-    m.execute(principalOf(request).accountId, request.params.id, request.params.action),
-  );
 
   app.get<{ Params: { id: string }; Querystring: { last_event_id?: string } }>('/v1/managed-runs/:id/events', { onRequest }, async (request, reply) => {
     const runId = (await m.own(principalOf(request).accountId, request.params.id)).id;

@@ -8,7 +8,9 @@ import { toApiError } from '../http/error-handler.ts';
 import { controlPrincipal } from '../http/auth.ts';
 import { csrfErrorOf } from '../http/session-cookie.ts';
 import type { Services } from '../services.ts';
-import { appRouter, type AppRouter, type TrpcContext } from './router.ts';
+import type { CapabilityTree } from '../capabilities/capability.ts';
+import { capabilities } from '../capabilities/index.ts';
+import { appRouter, routerFor, type AppRouter, type TrpcContext } from './router.ts';
 
 export const TRPC_PATH = '/trpc';
 
@@ -24,11 +26,12 @@ async function contextFor(s: Services, req: FastifyRequest): Promise<TrpcContext
   }
 }
 
-export async function registerTrpc(app: FastifyInstance, s: Services): Promise<void> {
+export async function registerTrpc(app: FastifyInstance, s: Services, set: CapabilityTree = capabilities): Promise<void> {
   const options: FastifyTRPCPluginOptions<AppRouter> = {
     prefix: TRPC_PATH,
     trpcOptions: {
-      router: appRouter,
+      // a set with more capabilities than the gateway's (a test's) gets a router of its own
+      router: set === capabilities ? appRouter : routerFor(set),
       createContext: ({ req }) => contextFor(s, req),
       onError: ({ error, path }) => {
         // a caller's mistake is not the server's: only unexpected failures log as errors

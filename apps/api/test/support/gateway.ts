@@ -10,6 +10,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
+import type { CapabilityTree } from '../../src/capabilities/capability.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createServices, type ServiceHooks, type Services } from '../../src/services.ts';
@@ -99,6 +100,8 @@ export interface GatewayOptions {
   database?: TestDatabase;
   /** Replaces parts of the composition (e.g. the semantic cache's embedder factory). */
   hooks?: Omit<ServiceHooks, 'announceAdminKey'>;
+  /** The capabilities the doors serve (default: the gateway's). */
+  capabilities?: CapabilityTree;
 }
 
 export async function startGateway(opts: GatewayOptions = {}): Promise<TestGateway> {
@@ -129,7 +132,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<TestGatew
   });
   const logger = createLogger(config.LOG_LEVEL, sink);
   const services = await createServices(config, logger, { ...opts.hooks, announceAdminKey: (k) => logs.push(`announced admin key ${k}`) });
-  const app = await buildApp(services);
+  const app = await buildApp(services, { capabilities: opts.capabilities });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;

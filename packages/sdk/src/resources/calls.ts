@@ -2,7 +2,7 @@
 import { callRef, callsQuery } from '@optimizer/schema';
 import { OptimizerError } from '../errors.ts';
 import { seg, validate, type Transport } from '../transport.ts';
-import type { Output, Row } from '../trpc/outputs.ts';
+import type { Input, Output, Row } from '../trpc/outputs.ts';
 
 /** One metered call (GET /v1/calls). Costs are USD. */
 export type CallRecord = Row<'calls.list'>;
@@ -21,7 +21,7 @@ export class Calls {
   }
 
   /** Newest first, `limit` a page (default 50); pass the last call's id as `starting_after` for the next page. */
-  list(params: { agent?: string; limit?: number; starting_after?: string } = {}): Promise<CallRecord[]> {
+  list(params: Input<'calls.list'> = {}): Promise<CallRecord[]> {
     validate(callsQuery, params, 'GET /v1/calls');
     return this.#t.list<CallRecord>({ method: 'GET', path: '/v1/calls', auth: 'tenant', query: { agent: params.agent, limit: params.limit, starting_after: params.starting_after } });
   }
@@ -65,7 +65,7 @@ export class Activity {
     this.#t = t;
   }
 
-  list(params: { limit?: number } = {}): Promise<ActivityEntry[]> {
+  list(params: Input<'calls.activity'> = {}): Promise<ActivityEntry[]> {
     return this.#t.list<ActivityEntry>({ method: 'GET', path: '/v1/activity', auth: 'tenant', query: { limit: params.limit } });
   }
 }

@@ -3,7 +3,7 @@
 import { reportQuery, stageRequest, type Lockfile, type Report, type WorkflowStage } from '@optimizer/schema';
 import { seg, validate, type Transport } from '../transport.ts';
 import { Steps } from './steps.ts';
-import type { Row } from '../trpc/outputs.ts';
+import type { Input, Row } from '../trpc/outputs.ts';
 
 /** One workflow in the list (spec 2.7). */
 export type WorkflowSummary = Row<'workflows'>;
@@ -27,7 +27,7 @@ export class Workflows {
   }
 
   /** Production events of the last `days` days (default 7). */
-  events(id: string, opts: { days?: number } = {}): Promise<WorkflowEvent[]> {
+  events(id: string, opts: Omit<Input<'workflow.events'>, 'id'> = {}): Promise<WorkflowEvent[]> {
     return this.#t.list<WorkflowEvent>({ method: 'GET', path: `/v1/workflows/${seg(id)}/events`, auth: 'tenant', query: { days: opts.days } });
   }
 

@@ -210,6 +210,9 @@ export interface RouterInputs {
     step_id: string;
   };
   "connections.list": void;
+  "connections.get": {
+    name: string;
+  };
   "connections.put": {
     base_url: string;
     name: string;
@@ -1238,6 +1241,13 @@ export interface RouterOutputs {
     secret_set: boolean;
     updated_at: string;
   }>;
+  "connections.get": {
+    base_url: string;
+    created_at: string;
+    name: string;
+    secret_set: boolean;
+    updated_at: string;
+  };
   "connections.put": {
     base_url: string;
     created_at: string;
@@ -1504,6 +1514,7 @@ export type AppRouter = TRPCBuiltRouter<
     };
     connections: {
       list: TRPCQueryProcedure<{ input: RouterInputs["connections.list"]; output: RouterOutputs["connections.list"]; meta: object }>;
+      get: TRPCQueryProcedure<{ input: RouterInputs["connections.get"]; output: RouterOutputs["connections.get"]; meta: object }>;
       put: TRPCMutationProcedure<{ input: RouterInputs["connections.put"]; output: RouterOutputs["connections.put"]; meta: object }>;
       remove: TRPCMutationProcedure<{ input: RouterInputs["connections.remove"]; output: RouterOutputs["connections.remove"]; meta: object }>;
     };
