@@ -53,7 +53,7 @@ const CALL_ROLLUPS = `w_call_rollups as (insert into call_rollups
  * replayed line (inserted once, by id) add nothing.
  */
 const APPLY_LEARNING = `with l as (update call_learning set applied = true
-    where not applied and id in (select jsonb_array_elements_text($1::jsonb)) returning id, call_created_at, exploration_micros, detail),
+    where not applied and id in (select jsonb_array_elements($1::jsonb)->>'id') returning id, call_created_at, exploration_micros, detail),
   c as (update call_records r set exploration_micros = r.exploration_micros + l.exploration_micros,
       detail = r.detail || jsonb_build_object('learning', l.detail),
       actual_micros = r.actual_micros + l.exploration_micros, saving_micros = r.saving_micros - l.exploration_micros
@@ -346,10 +346,7 @@ export class Meter {
     if (inserts.length === 0) return;
     const client = this.#db.em().getConnection().getClient();
     await client.executeQuery(CompiledQuery.raw(`with ${inserts.join(', ')} select 1`, params));
-    if (batch.learning.length > 0) {
-      const ids = batch.learning.map((json) => (JSON.parse(json) as { id: string }).id);
-      await client.executeQuery(CompiledQuery.raw(APPLY_LEARNING, [JSON.stringify(ids)]));
-    }
+    if (batch.learning.length > 0) await client.executeQuery(CompiledQuery.raw(APPLY_LEARNING, [`[${batch.learning.join(',')}]`]));
   }
 
   /** Whether the write-ahead file's disk takes a write now (readiness: a full disk fails every call). */

@@ -15,10 +15,13 @@ export function dropLearning(ctx: CallContext, s: Services): void {
   ctx.learningReservation = null;
 }
 
-/** Queues what the step learns from this answered call; false (and the learning dropped) when the queue refuses it. */
+/**
+ * Queues what the step learns from this answered call; false when it has nothing to learn or the
+ * queue refuses it (the caller then drops the learning: `dropLearning`).
+ */
 export function enqueueLearning(ctx: CallContext, s: Services, plan: RoutedPlan, served: Named): boolean {
-  if (!learnsAfter(plan)) return (dropLearning(ctx, s), false);
-  const taken = s.learning.offer({
+  if (!learnsAfter(plan)) return false;
+  return s.learning.offer({
     run: async (signal) => {
       const mark = learningMark(ctx);
       try {
@@ -33,8 +36,6 @@ export function enqueueLearning(ctx: CallContext, s: Services, plan: RoutedPlan,
     },
     drop: () => dropLearning(ctx, s),
   });
-  if (!taken) dropLearning(ctx, s);
-  return taken;
 }
 
 /**

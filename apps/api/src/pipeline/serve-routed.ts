@@ -10,8 +10,6 @@ import { serveEnsemble } from './ensembles.ts';
 import { grade } from './judge-grade.ts';
 import { runOn, type Named, type RoutedPlan } from './routed-plan.ts';
 
-export type { RoutedPlan } from './routed-plan.ts';
-
 async function serveOne(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan, model: string): Promise<Named> {
   const c = await runOn(ctx, s, signal, model, 'serve');
   const problem = model === plan.baseline ? null : validateAnswer(ctx.body, c);

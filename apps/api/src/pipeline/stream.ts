@@ -323,11 +323,8 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Respon
   }
   // a whole streamed answer is stored like a non-stream one, before the stream ends: a
   // client that asks again once it has the answer finds it
-  if (answered && ctx.afterAnswer) {
-    const text = assembled;
-    ctx.served = d.attempt;
-    if (text) await ctx.afterAnswer(text, costs).catch(() => undefined); // a cache write never fails the call
-  }
+  if (answered) ctx.served = d.attempt;
+  if (answered && ctx.afterAnswer && assembled) await ctx.afterAnswer(assembled, costs).catch(() => undefined); // a cache write never fails the call
   if (tail) recorded?.push(tail);
   if (!res.writableEnded && !res.destroyed) res.end(tail);
   if (ctx.claim) {
@@ -335,6 +332,5 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Respon
     else await idempotency.release(ctx.claim);
   }
   if (!answered || !keepAnswer || !assembled) return null;
-  ctx.served = d.attempt;
   return { text: assembled, ...answerOf(assembled), attempt: d.attempt, status: d.response.statusCode, name: d.attempt.model };
 }

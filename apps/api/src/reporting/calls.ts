@@ -22,12 +22,13 @@ const learningOf = (detail: Record<string, unknown> | null | undefined) => (deta
  * What billing charged the call (billing/budget.ts), in USD: vendor cost on the platform's keys
  * (its learning's included, once metered), and the fee.
  */
-function chargeOf(detail: Record<string, unknown> | null | undefined): { usage: number; fee: number } | null {
+function chargeOf(detail: Record<string, unknown> | null | undefined, learning: LearningDetail | null): { usage: number; fee: number } | null {
   const b = detail?.billing as { usage_micros?: number; fee_micros?: number } | undefined;
-  return b ? { usage: usd((b.usage_micros ?? 0) + (learningOf(detail)?.charge_micros ?? 0)), fee: usd(b.fee_micros ?? 0) } : null;
+  return b ? { usage: usd((b.usage_micros ?? 0) + (learning?.charge_micros ?? 0)), fee: usd(b.fee_micros ?? 0) } : null;
 }
 
 export function callView(r: CallRecord) {
+  const learning = learningOf(r.detail);
   return {
     id: r.id,
     created_at: r.createdAt.toISOString(),
@@ -53,10 +54,10 @@ export function callView(r: CallRecord) {
     },
     saving: usd(r.savingMicros),
     saving_source: r.savingSource,
-    charge: chargeOf(r.detail),
+    charge: chargeOf(r.detail, learning),
     cache: { hit: r.cacheHit },
-    reasons: [...r.reasons, ...(learningOf(r.detail)?.reasons ?? [])],
-    grades: [...((r.detail as { grades?: unknown[] } | null)?.grades ?? []), ...(learningOf(r.detail)?.grades ?? [])] as unknown[],
+    reasons: [...r.reasons, ...(learning?.reasons ?? [])],
+    grades: [...((r.detail as { grades?: unknown[] } | null)?.grades ?? []), ...(learning?.grades ?? [])] as unknown[],
     guardrail_findings: ((r.detail as { guardrail_findings?: unknown[] } | null)?.guardrail_findings ?? []) as unknown[],
     latency_ms: r.latencyMs,
     overhead_ms: r.overheadMs,
