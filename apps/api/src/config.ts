@@ -58,6 +58,7 @@ export const configSchema = z
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
     REDIS_URL: url(['redis:', 'rediss:']).optional(),
+    REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'must be 1 to 64 letters, digits or _ . : -').default('optimizer:'),
     ADMIN_KEY: z.string().min(24, 'must be at least 24 characters').optional(),
     OPTIMIZER_MASTER_KEY: masterKey.optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

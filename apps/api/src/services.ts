@@ -150,7 +150,7 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
   const partitions = new Partitions({ db, logger, retentionDays: config.CALL_RETENTION_DAYS });
   await partitions.start(); // this month's partition before the meter replays into it
   const hot: HotStore = config.REDIS_URL
-    ? await RedisHotStore.connect(config.REDIS_URL, (err) => logger.warn({ err: err.message }, 'redis connection error or a notice handler failed'))
+    ? await RedisHotStore.connect(config.REDIS_URL, config.REDIS_KEY_PREFIX, (err) => logger.warn({ err: err.message }, 'redis connection error or a notice handler failed'))
     : new MemoryHotStore(
         (err) => logger.warn({ err: err.message }, 'a notice handler failed'),
         // answered Idempotency-Keys outlive a restart, beside the meter's write-ahead file

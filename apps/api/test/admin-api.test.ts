@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIMock, type MockVendor } from '@optimizer/mock-providers';
 import type { ModelProfile } from '@optimizer/schema';
-import { authed, signup, testDatabase } from './support/gateway.ts';
+import { authed, hotStoreEnv, signup, testDatabase } from './support/gateway.ts';
 import { spawnGateway } from './support/process.ts';
 import { PLATFORM_KEY, startRig, type Rig } from './support/vendor.ts';
 
@@ -185,8 +185,7 @@ describe('catalog writes across two API processes', { timeout: 90_000 }, () => {
     const backup = await startOpenAIMock({ apiKey: 'sk-backup' });
     const adminKey = `admin-${randomBytes(16).toString('hex')}`;
     const shared = {
-      DATABASE_URL: db.url!,
-      REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+      ...hotStoreEnv(db.url!),
       OPTIMIZER_MASTER_KEY: randomBytes(32).toString('base64'),
       ADMIN_KEY: adminKey,
       OPENAI_BASE_URL: main.url,

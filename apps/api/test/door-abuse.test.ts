@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { randomBytes, randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIMock, type MockVendor } from '@optimizer/mock-providers';
-import { seedDataDir, startGateway, testDatabase, type TestDatabase, type TestGateway } from './support/gateway.ts';
+import { seedDataDir, startGateway, testDatabase, type TestDatabase, type TestGateway, hotStoreEnv } from './support/gateway.ts';
 import { rssBytes, settledRss, spawnGateway } from './support/process.ts';
 import { drainedOrClosed, openRaw, type RawConnection } from './support/raw-http.ts';
 import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
@@ -100,7 +100,7 @@ describe('large bodies on the doors without a key', () => {
       DATA_DIR: dataDir,
       ADMIN_KEY: `admin-${randomBytes(16).toString('hex')}`,
       ...REAL_DOORS,
-      ...(db.url ? { DATABASE_URL: db.url, REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' } : {}),
+      ...(db.url ? hotStoreEnv(db.url) : {}),
     });
     try {
       const port = Number(new URL(gw.url).port);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIMock, type MockVendor } from '@optimizer/mock-providers';
-import { authed, seedDataDir, signup, testDatabase, type TestDatabase } from './support/gateway.ts';
+import { authed, seedDataDir, signup, testDatabase, type TestDatabase, hotStoreEnv } from './support/gateway.ts';
 import { spawnGateway } from './support/process.ts';
 import { PLATFORM_KEY } from './support/vendor.ts';
 
@@ -29,7 +29,7 @@ function envFor(dataDir: string, extra: Record<string, string> = {}) {
     ADMIN_KEY: `admin-${randomBytes(16).toString('hex')}`,
     OPENAI_BASE_URL: vendor.url,
     OPENAI_API_KEY: PLATFORM_KEY,
-    ...(db.url ? { DATABASE_URL: db.url, REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' } : {}),
+    ...(db.url ? hotStoreEnv(db.url) : {}),
     ...extra,
   };
 }

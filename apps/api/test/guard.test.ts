@@ -108,7 +108,7 @@ describe('the guard stage', () => {
     await redis.connect();
     let hot = '';
     try {
-      for await (const batch of redis.scanIterator({ MATCH: 'optimizer:*', COUNT: 1000 })) {
+      for await (const batch of redis.scanIterator({ MATCH: `${rig.gw.services.config.REDIS_KEY_PREFIX}*`, COUNT: 1000 })) {
         for (const k of Array.isArray(batch) ? (batch as string[]) : [batch]) {
           const type = await redis.type(k);
           hot += k;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIMock, type MockVendor } from '@optimizer/mock-providers';
-import { seedDataDir, testDatabase, type TestDatabase } from './support/gateway.ts';
+import { seedDataDir, testDatabase, type TestDatabase, hotStoreEnv } from './support/gateway.ts';
 import { rssBytes, settledRss, spawnGateway } from './support/process.ts';
 import { chatRequest, drainedOrClosed, openRaw, type RawConnection } from './support/raw-http.ts';
 import { PLATFORM_KEY } from './support/vendor.ts';
@@ -51,7 +51,7 @@ describe.each(['on', 'off'])('FAST_PATH=%s', (fastPath) => {
       OPENAI_BASE_URL: vendor.url,
       OPENAI_API_KEY: PLATFORM_KEY,
       FAST_PATH: fastPath,
-      ...(db.url ? { DATABASE_URL: db.url, REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' } : {}),
+      ...(db.url ? hotStoreEnv(db.url) : {}),
     });
     try {
       const port = Number(new URL(gw.url).port);

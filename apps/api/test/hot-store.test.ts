@@ -17,7 +17,7 @@ const fresh = (what: string) => `test:${what}:${randomBytes(6).toString('hex')}`
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const stores: [string, () => Promise<HotStore>][] = [
   ['in-process', async () => new MemoryHotStore()],
-  ['Redis', () => RedisHotStore.connect(redisUrl, () => undefined)],
+  ['Redis', () => RedisHotStore.connect(redisUrl, `optimizer-test-${process.pid}:`, () => undefined)],
 ];
 
 describe.each(stores)('the %s hot store', (_name, open) => {
@@ -91,12 +91,31 @@ describe.each(stores)('the %s hot store', (_name, open) => {
   });
 });
 
+describe('Redis key prefixes', () => {
+  // Two deployments (or two test gateways) on one Redis: the per-address door counters, claims
+  // and idempotency records of one never reach the other's.
+  it('keep two stores on one Redis apart', async () => {
+    const tag = randomBytes(6).toString('hex');
+    const [a, b] = await Promise.all([RedisHotStore.connect(redisUrl, `test-a-${tag}:`, () => undefined), RedisHotStore.connect(redisUrl, `test-b-${tag}:`, () => undefined)]);
+    try {
+      const k = 'door:estimate:127.0.0.1:1';
+      expect([await a.count(k, 60_000), await a.count(k, 60_000), await b.count(k, 60_000)]).toEqual([1, 2, 1]);
+      expect([await a.setIfAbsent('claim', 'a', 60_000), await b.setIfAbsent('claim', 'b', 60_000)]).toEqual([true, true]);
+      await a.saveIdempotency('idem', { fingerprint: 'f', state: 'done', status: 200, headers: '{}', body: '{}' }, 60_000);
+      expect(await b.fetchIdempotency('idem')).toBeNull();
+      expect((await a.fetchIdempotency('idem'))?.fingerprint).toBe('f');
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});
+
 describe('the money counters', () => {
   let memory: MemoryHotStore;
   let redis: RedisHotStore;
   beforeAll(async () => {
     memory = new MemoryHotStore();
-    redis = await RedisHotStore.connect(redisUrl, () => undefined);
+    redis = await RedisHotStore.connect(redisUrl, `optimizer-test-${process.pid}:`, () => undefined);
   });
   afterAll(async () => {
     await memory.close();

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startOpenAIMock, type MockVendor } from '@optimizer/mock-providers';
-import { seedDataDir, signup, testDatabase, type TestDatabase } from './support/gateway.ts';
+import { seedDataDir, signup, testDatabase, type TestDatabase, hotStoreEnv } from './support/gateway.ts';
 import { readEvents, restFor, waitForRun, type Rest } from './support/managed.ts';
 import { spawnGateway, type GatewayProcess } from './support/process.ts';
 import { PLATFORM_KEY } from './support/vendor.ts';
@@ -46,7 +46,7 @@ const env = {
 
 async function start(): Promise<GatewayProcess> {
   seedDataDir(dataDir);
-  gw = await spawnGateway({ ...env, OPENAI_BASE_URL: vendor.url, ...(db.url ? { DATABASE_URL: db.url, REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' } : {}) });
+  gw = await spawnGateway({ ...env, OPENAI_BASE_URL: vendor.url, ...(db.url ? hotStoreEnv(db.url) : {}) });
   return gw;
 }
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIMock, type MockVendor } from '@optimizer/mock-providers';
-import { authed, seedDataDir, signup, testDatabase, type TestDatabase } from './support/gateway.ts';
+import { authed, seedDataDir, signup, testDatabase, type TestDatabase, hotStoreEnv } from './support/gateway.ts';
 import { spawnGateway, type GatewayProcess } from './support/process.ts';
 import { PLATFORM_KEY } from './support/vendor.ts';
 
@@ -27,7 +27,7 @@ beforeAll(async () => {
     OPENAI_API_KEY: PLATFORM_KEY,
     SEMANTIC_EMBED_TIMEOUT_MS: '10000', // the 2-core test machine runs other suites beside this one
     SEMANTIC_CHECK_RATE: '0', // the mock vendor cannot judge: a sampled check would fail and take the step's semantic hits away
-    ...(db.url ? { DATABASE_URL: db.url, REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' } : {}),
+    ...(db.url ? hotStoreEnv(db.url) : {}),
   });
 });
 

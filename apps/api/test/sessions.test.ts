@@ -87,11 +87,12 @@ describe('login', () => {
       await redis.connect();
       try {
         const keys: string[] = [];
-        for await (const batch of redis.scanIterator({ MATCH: 'optimizer:session:*', COUNT: 1000 })) keys.push(...(Array.isArray(batch) ? batch : [batch]));
-        expect(keys).toContain(`optimizer:${sessionKey(id)}`);
+        const prefix = gw.services.config.REDIS_KEY_PREFIX;
+        for await (const batch of redis.scanIterator({ MATCH: `${prefix}session:*`, COUNT: 1000 })) keys.push(...(Array.isArray(batch) ? batch : [batch]));
+        expect(keys).toContain(`${prefix}${sessionKey(id)}`);
         expect(keys.some((k) => k.includes(id))).toBe(false);
-        for (const k of keys.filter((k) => k === `optimizer:${sessionKey(id)}`)) expect(await redis.get(k)).not.toContain(id);
-        expect(await redis.pTTL(`optimizer:${sessionKey(id)}`)).toBeGreaterThan(11 * 3_600_000);
+        for (const k of keys.filter((k) => k === `${prefix}${sessionKey(id)}`)) expect(await redis.get(k)).not.toContain(id);
+        expect(await redis.pTTL(`${prefix}${sessionKey(id)}`)).toBeGreaterThan(11 * 3_600_000);
       } finally {
         await redis.quit();
       }

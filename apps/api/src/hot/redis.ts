@@ -11,35 +11,38 @@ type Client = ReturnType<typeof createClient>;
 const COUNT_SCRIPT = "local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return n";
 const BUDGET_SHA = createHash('sha1').update(BUDGET_SCRIPT).digest('hex');
 
-const idempotencySchema = new Schema(
-  'optimizer:idem',
-  {
-    fingerprint: { type: 'string' },
-    state: { type: 'string' },
-    status: { type: 'number' },
-    headers: { type: 'string' },
-    body: { type: 'string' },
-  },
-  { dataStructure: 'HASH' },
-);
+const idempotencySchema = (prefix: string) =>
+  new Schema(
+    `${prefix}idem`,
+    {
+      fingerprint: { type: 'string' },
+      state: { type: 'string' },
+      status: { type: 'number' },
+      headers: { type: 'string' },
+      body: { type: 'string' },
+    },
+    { dataStructure: 'HASH' },
+  );
 
 export class RedisHotStore implements HotStore {
   readonly kind = 'redis' as const;
   readonly #client: Client;
   readonly #subscriber: Client;
   readonly #idempotency: Repository;
-  readonly #prefix = 'optimizer:';
+  /** Every key and channel starts with it (REDIS_KEY_PREFIX), so deployments sharing one Redis stay apart. */
+  readonly #prefix: string;
   readonly #onError: (e: Error) => void;
   #closed = false;
 
-  private constructor(client: Client, subscriber: Client, onError: (e: Error) => void) {
+  private constructor(client: Client, subscriber: Client, prefix: string, onError: (e: Error) => void) {
     this.#client = client;
+    this.#prefix = prefix;
     this.#subscriber = subscriber;
     this.#onError = onError;
-    this.#idempotency = new Repository(idempotencySchema, client);
+    this.#idempotency = new Repository(idempotencySchema(prefix), client);
   }
 
-  static async connect(url: string, onError: (e: Error) => void): Promise<RedisHotStore> {
+  static async connect(url: string, prefix: string, onError: (e: Error) => void): Promise<RedisHotStore> {
     // no offline queue: while Redis is unreachable a command fails at once (503, fail closed) instead of waiting for it
     const client: Client = createClient({ url, disableOfflineQueue: true, socket: { reconnectStrategy: (n) => Math.min(n * 100, 2000) } });
     client.on('error', onError);
@@ -47,7 +50,7 @@ export class RedisHotStore implements HotStore {
     const subscriber = client.duplicate();
     subscriber.on('error', onError);
     await subscriber.connect();
-    return new RedisHotStore(client, subscriber, onError);
+    return new RedisHotStore(client, subscriber, prefix, onError);
   }
 
   async get(key: string): Promise<string | null> {

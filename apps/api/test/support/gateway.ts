@@ -44,6 +44,15 @@ export const unlistedPriceEnv: Record<string, string> = { UNKNOWN_MODEL_PRICE: '
 const pgAdminUrl = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
+/**
+ * The database and Redis a gateway on PostgreSQL uses. Replicas of one test share its database
+ * and so its Redis keys; concurrent tests do not (the doors count per client address, and every
+ * test gateway's clients are 127.0.0.1).
+ */
+export function hotStoreEnv(databaseUrl: string): Record<string, string> {
+  return { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `optimizer:${new URL(databaseUrl).pathname.slice(1)}:` };
+}
+
 export interface TestDatabase {
   url: string | undefined;
   drop(): Promise<void>;
@@ -119,7 +128,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<TestGatew
     ...generousDoorsEnv,
     ...unlistedPriceEnv,
     ...fastPathEnv,
-    ...(database.url ? { DATABASE_URL: database.url, REDIS_URL: redisUrl } : {}),
+    ...(database.url ? hotStoreEnv(database.url) : {}),
     ...opts.env,
   };
   const config = loadConfig(env);

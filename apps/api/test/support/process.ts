@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fastPathEnv, generousDoorsEnv, unlistedPriceEnv } from './gateway.ts';
+import { fastPathEnv, generousDoorsEnv, hotStoreEnv, unlistedPriceEnv } from './gateway.ts';
 import { NODE_FLAGS } from '../../src/node-flags.ts';
 
 const mainTs = join(import.meta.dirname, '../../src/main.ts');
@@ -24,8 +24,7 @@ export interface GatewayProcess {
  */
 export function replicaEnv(databaseUrl: string, vendorUrl: string, platformKey: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    ...hotStoreEnv(databaseUrl),
     OPTIMIZER_MASTER_KEY: randomBytes(32).toString('base64'),
     ADMIN_KEY: `admin-${randomBytes(16).toString('hex')}`,
     OPENAI_BASE_URL: vendorUrl,
