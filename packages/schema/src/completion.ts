@@ -20,6 +20,8 @@ export const optimizerAnnotation = z
         kind: z.string().min(1).max(64).optional(),
         quality: z.object({ min_score: z.number().min(0).max(1).optional() }).strict().optional(),
         mode: z.enum(['discover']).optional(),
+        /** This step's own learning mode, over the tenant's routing settings (`serve`, `shadow`, `off`). */
+        learning_mode: z.enum(['serve', 'shadow', 'off']).optional(),
       })
       .strict()
       .optional(),

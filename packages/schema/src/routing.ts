@@ -2,6 +2,13 @@
 import { z } from 'zod';
 
 const unit = z.number().min(0).max(1);
+
+/**
+ * How a step learns: `serve` (the default) tries unproven candidates on a sampled share of its
+ * calls within the quality-risk budget, `shadow` only probes them beside the served answer, after
+ * it is sent, `off` never explores.
+ */
+export const learningMode = z.enum(['serve', 'shadow', 'off']);
 const modelName = z.string().trim().min(1).max(256);
 
 /**
@@ -19,7 +26,7 @@ export const routingSettingsWrite = z
     tiebreak: z.enum(['cost', 'latency', 'quality']).optional(),
     ladders: z.record(z.string(), z.array(modelName)).optional(),
     band: unit.optional(),
-    learning_mode: z.enum(['explore', 'exploit', 'off']).optional(),
+    learning_mode: learningMode.optional(),
     advanced_search: z.boolean().optional(),
     baseline_model: modelName.optional(),
     judge_model: modelName.optional(),

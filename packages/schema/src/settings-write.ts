@@ -10,6 +10,7 @@ import { alertSettings } from './alerts.ts';
 import { captureSettings } from './capture.ts';
 import { guardSettings } from './guard.ts';
 import { rateLimitSettings } from './limits.ts';
+import { learningMode } from './routing.ts';
 import { routingSettingsClient, routingSettingsWrite } from './routing.ts';
 
 /** A partial write of settings of shape T: any field may be left out or set to null (its default); objects nest, lists do not. */
@@ -64,7 +65,7 @@ export const routingSettingsView = z.object({
   tiebreak: z.enum(['cost', 'latency', 'quality']),
   ladders: z.record(z.string(), z.array(z.string())),
   band: unit,
-  learning_mode: z.enum(['explore', 'exploit', 'off']),
+  learning_mode: learningMode,
   advanced_search: z.boolean(),
   baseline_model: z.string().nullable(),
   judge_model: z.string().nullable(),

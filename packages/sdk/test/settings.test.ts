@@ -17,7 +17,7 @@ const full: RoutingSettings = {
   tiebreak: 'latency',
   ladders: { economy: ['gpt-4o-mini'], standard: ['gpt-4o'], premium: ['claude-opus-4'] },
   band: 0.05,
-  learning_mode: 'explore',
+  learning_mode: 'serve',
   advanced_search: true,
   baseline_model: 'gpt-4o',
   judge_model: 'gpt-4o-mini',

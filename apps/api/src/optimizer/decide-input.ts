@@ -47,13 +47,17 @@ export interface DecideInput {
   singleModel?: boolean;
   /** Serve the baseline whatever holds (routing settings `mode` other than `auto`); learning follows `learning`. */
   serveBaseline?: boolean;
-  /** Routing settings `learning_mode`: explore (default), exploit (no probes), off (no probes, no drift checks). */
+  /**
+   * Routing settings `learning_mode` (or the step's own in its annotation): serve (default: unproven
+   * candidates serve a sampled share of calls within the quality-risk budget, side probes beside),
+   * shadow (side probes only, after the answer), off (no trials, no probes, no drift checks).
+   */
   learning?: LearningMode;
   /** Why this call may not probe though its budgets allow it (a call that asks for latency). */
   noProbe?: string;
 }
 
-export type LearningMode = 'explore' | 'exploit' | 'off';
+export type LearningMode = 'serve' | 'shadow' | 'off';
 
 export interface Choice {
   /** What decides between policies whose costs lie within `band` of the cheapest holding one. */

@@ -518,11 +518,13 @@ export class StepEvidence {
     let result: PolicyStats;
     if (estimates.length === 0) result = { n: 0, retention: 1, lcb: 0, ucb: 2, costMicros: costMean, costUcbMicros: costUcb };
     else {
-      const { r, se } = combine(estimates);
+      const { r: raw, se } = combine(estimates);
       const n = estimates.reduce((a, e) => a + e.n, 0);
-      result = { n, retention: r, lcb: r - Z * se, ucb: r + Z * se, costMicros: costMean, costUcbMicros: costUcb };
-      if (judged) result.byJudge = { retention: judged.r, n: judged.n };
-      if (reported) result.byOutcome = { retention: reported.r, n: reported.n };
+      // a retention is a share of the baseline's quality: never below 0, however few and poor the samples
+      const r = Math.max(0, raw);
+      result = { n, retention: r, lcb: Math.max(0, r - Z * se), ucb: Math.max(0, r + Z * se), costMicros: costMean, costUcbMicros: costUcb };
+      if (judged) result.byJudge = { retention: Math.max(0, judged.r), n: judged.n };
+      if (reported) result.byOutcome = { retention: Math.max(0, reported.r), n: reported.n };
     }
     this.#stats.set(cacheKey, result);
     return result;
@@ -592,9 +594,18 @@ export class StepEvidence {
   }
 
   /** Outcome-based retention: the policy's mean outcome over the baseline's, once both have enough reports. */
-  #outcomeRetention(outcomes: number[]): { r: number; se: number; n: number } | null {
+  /**
+   * The clients' outcomes on a policy's served calls against the baseline's, from `least` outcomes
+   * on (fewer than `stats` counts): what posterior sampling reads of a candidate on trial.
+   */
+  outcomeEstimate(policy: Policy, least: number): { r: number; se: number; n: number } | null {
+    const outcomes = (this.#servedBy.get(policyKey(policy)) ?? []).filter((s) => s.source !== 'judge').map((s) => s.score);
+    return this.#outcomeRetention(outcomes, least);
+  }
+
+  #outcomeRetention(outcomes: number[], least = MIN_POLICY_OUTCOMES): { r: number; se: number; n: number } | null {
     const base = this.#baselineOutcomes;
-    if (outcomes.length < MIN_POLICY_OUTCOMES || base.length < MIN_BASELINE_OUTCOMES) return null;
+    if (outcomes.length < least || base.length < MIN_BASELINE_OUTCOMES) return null;
     const mo = mean(outcomes);
     const mbo = base.mean();
     if (mbo <= 0) return null;

@@ -15,6 +15,8 @@ import { JudgePanel, type JudgePair } from './judge-panel.ts';
 import { pool, posterior, type Estimate } from './priors.ts';
 import { MIN_OUTCOME_SHARE, probeCosts, prospect, Z_STATS, type StepTraffic } from './prospects.ts';
 import type { Choice, DecideInput, LearningMode, LockedStep, StepKey } from './decide-input.ts';
+import { newLedger, type RiskLedger } from './trials.ts';
+import { ledgerUse, trialFor, type Trial } from './serve-trial.ts';
 
 export type { Choice, DecideInput, LearningMode, LockedStep, StepKey } from './decide-input.ts';
 
@@ -85,6 +87,9 @@ interface StepState {
   settledCalls: number;
   /** When the step was last decided, graded or probed (for loaded evidence: the row's time), in ms. */
   lastUsed: number;
+  /** Learning by serving: the quality-risk budget's ledger, and the share of it the trials used at the last decision. */
+  ledger: RiskLedger;
+  riskUsed: number;
   /** The last decision's view of its candidates, for the step registry. */
   view: { policy: string; n: number; retention: number; lcb: number; cost_share: number; by_judge?: { retention: number; n: number }; by_outcome?: { retention: number; n: number } }[];
 }
@@ -106,6 +111,8 @@ export interface Decision {
   gradeForTruth?: boolean;
   /** Judge-check the served answer (a drift check on a settled step). */
   check: boolean;
+  /** An unproven policy serves this call to learn (learning_mode serve): which, and the share of the step's risk budget its trials use. */
+  trial?: { policy: string; budgetUsed: number };
   /** Have the judge grade the baseline's probed answer a second time (its self-consistency). */
   regrade: boolean;
   /** Have the judge grade the baseline's answer at random (how good the baseline is, while outcomes do not say). */
@@ -142,6 +149,28 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
 function mixReason(m: Mix, served: Policy, input: DecideInput): string {
   const over = m.over ? describePolicy(m.over.policy) : `the baseline ${input.baseline}`;
   return `routed to ${describePolicy(served)} by a mix: ${describePolicy(m.under.policy)} on ${Math.round(m.share * 100)}% of calls (${m.under.stats.n} samples, under ${input.floor} alone), ${over} on the rest; the mix holds ${m.bound.toFixed(3)} ≥ ${input.floor} of the baseline's quality`;
+}
+
+/** What a call served without a trial earns the step's risk budget: its retention over the floor (the baseline's is 1). */
+function earnedBy(chosen: Policy, input: DecideInput, bound: number | undefined): number {
+  const isBase = chosen.kind === 'model' && chosen.model === input.baseline;
+  return Math.max(0, (isBase ? 1 : (bound ?? input.floor)) - input.floor);
+}
+
+/**
+ * A trial call: its reasons say so, and where outcomes are scarce the judge grades the answer
+ * after it is sent, when a grade and the trial together still cost less than the baseline's call.
+ */
+function markTrial(d: Decision, trial: Trial, costs: ReturnType<typeof probeCosts>): void {
+  d.trial = { policy: policyKey(trial.candidate.policy), budgetUsed: trial.used };
+  d.reasons[0] = trial.reason;
+  d.prune = false; // one thing in question at a time: the candidate, on the request as sent
+  d.regrade = false;
+  d.sampleBaseline = false;
+  if (costs.outcomes < MIN_OUTCOME_SHARE && costs.grade + trial.candidate.costShare < 1) {
+    d.check = true;
+    d.reasons.push('trial grade: few outcomes come on this step, so the judge grades this answer after it is sent');
+  }
 }
 
 function stepId(k: StepKey): string {
@@ -264,7 +293,7 @@ export class Optimizer {
     const id = stepId(k);
     let s = this.#states.get(id);
     if (!s) {
-      s = { key: k, evidence: new StepEvidence(), settled: false, resettling: false, traffic: { calls: 0, baselineMicros: 0, actualMicros: 0, exploredMicros: 0, outcomes: 0 }, lastPlan: { payback: 0, rate: 0 }, drifted: [], reopenedAt: 0, chosen: '', view: [], settledCalls: 0, lastUsed: at, mixCounts: { mix: '', under: 0, total: 0 } };
+      s = { key: k, evidence: new StepEvidence(), settled: false, resettling: false, traffic: { calls: 0, baselineMicros: 0, actualMicros: 0, exploredMicros: 0, outcomes: 0 }, lastPlan: { payback: 0, rate: 0 }, drifted: [], reopenedAt: 0, chosen: '', view: [], settledCalls: 0, lastUsed: at, mixCounts: { mix: '', under: 0, total: 0 }, ledger: newLedger(), riskUsed: 0 };
       this.#states.set(id, s);
     }
     if (k.label && !s.key.label) s.key = k;
@@ -359,6 +388,11 @@ export class Optimizer {
       [chosen, chosenStats] = side ? [side.policy, side.stats] : [base, undefined];
       chosenShare = mix.costMicros / baselineCost;
     }
+    const costs = probeCosts(s, input);
+    // learning by serving: an unproven candidate may serve this call, within the step's quality-risk budget
+    const trial = input.learning === 'serve' && !input.serveBaseline && !tiebroken ? trialFor({ evidence: s.evidence, ledger: s.ledger, input, stats, own, costs, baselineCost }, open, chosenShare) : null;
+    if (trial) [chosen, chosenStats] = [trial.candidate.policy, undefined];
+    else s.ledger.earned += earnedBy(chosen, input, mix ? mix.bound : chosenStats?.lcb);
     const chosenIsBase = chosen.kind === 'model' && chosen.model === input.baseline;
     // a single model probed while another policy serves is compared with the served answer, and its
     // retention chained to that policy's own (direct) evidence, whose uncertainty the chain inherits.
@@ -369,7 +403,6 @@ export class Optimizer {
     // re-opened by drift, only what the drift touched is still in question
     // (and never the policy serving this call, which a probe would only compare with itself)
     const stillOpen = open.filter((p) => (!s.drifted.length || policyModels(p).some((m) => s.drifted.includes(m))) && (chosenIsBase || policyKey(p) !== policyKey(chosen)));
-    const costs = probeCosts(s, input);
     let plan = planExploration({
       traffic: { calls: s.traffic.calls, baselineMicros: s.traffic.baselineMicros, actualMicros: s.traffic.actualMicros, spentMicros: s.traffic.exploredMicros },
       floor,
@@ -389,7 +422,10 @@ export class Optimizer {
     }
     // settled: it has learned (probed) and no cheaper candidate is worth proving now; a step still too
     // young to pay for a probe is waiting, not settled
-    const settled = (plan.payback < paybackBar(s.lastPlan.funded) || (s.settled && !plan.probe)) && s.evidence.probes.length > 0;
+    // (a step still trying candidates by serving them is not settled either)
+    const settled = (plan.payback < paybackBar(s.lastPlan.funded) || (s.settled && !plan.probe)) && (s.evidence.probes.length > 0 || s.ledger.trials.size > 0) && !trial;
+    // a trial call serves the candidate instead of probing beside the answer
+    if (trial) plan = { ...plan, probe: null, reason: trial.reason };
     if (settled && !s.settled) {
       s.drifted = [];
       if (s.resettling) events.push({ kind: 'resettled', at: new Date(), payload: { step: input.step.label, fingerprint: input.step.fingerprint, policy: policyKey(chosen) } });
@@ -401,7 +437,9 @@ export class Optimizer {
     this.#pendingEvents.set(stepId(input.step), events);
     const probe = plan.probe ? plan.probe.models.filter((m) => m !== input.baseline) : [];
     const d = this.#decision(s, chosen, chosenStats, input, stillOpen, settled, probe, costs.grade);
-    if (mix) d.reasons[0] = mixReason(mix, chosen, input);
+    if (mix && !trial) d.reasons[0] = mixReason(mix, chosen, input);
+    s.riskUsed = trial ? trial.used : s.ledger.trials.size > 0 ? ledgerUse({ evidence: s.evidence, ledger: s.ledger, input, stats, own, costs, baselineCost }) : 0;
+    if (trial) markTrial(d, trial, costs);
     // the cheap judge is measured against outcomes only while an investment it would grade for is under way
     d.gradeForTruth = plan.funded && costs.judging && input.judges !== undefined && !input.judges.panel.decided && costs.outcomes >= MIN_OUTCOME_SHARE;
     if (input.learning === 'off') {
@@ -494,10 +532,9 @@ export class Optimizer {
     return pool;
   }
 
-  /** Why the tenant's learning mode forbids probing, or undefined under `explore`. */
+  /** Why the tenant's learning mode forbids probing, or undefined when it probes (`serve`, `shadow`). */
   #learningBlock(mode: LearningMode | undefined): string | undefined {
-    if (mode === 'exploit') return 'learning_mode exploit: proven policies serve, nothing new is probed';
-    if (mode === 'off') return 'learning_mode off: no probes and no judge checks';
+    if (mode === 'off') return 'learning_mode off: no trials, no probes and no judge checks';
     return undefined;
   }
 
@@ -583,7 +620,10 @@ export class Optimizer {
     const sampleBaseline = probe.length > 0 && !s.evidence.baselineKnown() && draw2 < BASELINE_SAMPLE_RATE;
     // the judge's error comes from its panel when it has one; else from regrades of the baseline's answer
     const regrade = probe.length > 0 && !input.judges?.panel.errors() && draw2 < REGRADE_SHARE && s.evidence.regrades() < MAX_REGRADES;
-    return { policy: chosen, probe, check, settled, reasons, regrade, sampleBaseline, prune, pruneMinShare };
+    // trials graded by the judge are read against the baseline's judged quality: while it is not known, a
+    // baseline answer is graded now and then beside them (where outcomes do not say it)
+    const gradeBaseline = isBaseline && input.learning === 'serve' && s.ledger.trials.size > 0 && !s.evidence.baselineKnown() && this.#recentOutcomeShare(s) < 0.05 && draw2 < BASELINE_SAMPLE_RATE;
+    return { policy: chosen, probe, check: check || gradeBaseline, settled, reasons, regrade, sampleBaseline, prune, pruneMinShare };
   }
 
   readonly #pendingEvents = new Map<string, CallEvent[]>();
@@ -712,6 +752,7 @@ export class Optimizer {
           rate: round(s.lastPlan.rate),
         },
         pruning: (({ n, retention, lcb }) => ({ n, retention: round(retention), lcb: round(lcb) }))(s.evidence.pruneStats()),
+        learning: { risk_budget: round(s.ledger.earned), risk_used: round(Math.min(1, s.riskUsed)), trials: Object.fromEntries(s.ledger.trials) },
         candidates: s.view,
       }));
   }

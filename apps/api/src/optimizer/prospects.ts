@@ -53,6 +53,15 @@ export function gateStart(p: Policy, own: ReadonlyMap<string, PolicyStats> | und
   return 1 - short(a) * short(b);
 }
 
+/**
+ * Where a candidate's retention starts before the step's own evidence: a sceptical half a prior
+ * spread under the floor, moved by the catalog's strengths (a gate a little higher, or where its
+ * two models' own evidence puts it).
+ */
+export function priorStart(p: Policy, input: DecideInput, own?: ReadonlyMap<string, PolicyStats>): number {
+  return gateStart(p, own) ?? input.floor - PRIOR_SE / 2 + (p.kind === 'gate' ? GATE_LIFT : 0) + strengthLift(p, input);
+}
+
 /** How often a gate (or a verify policy) is taken to escalate to the baseline before its probes say. */
 const GATE_ESCALATION = 0.3;
 
@@ -149,7 +158,7 @@ export function prospect(evidence: StepEvidence, costs: ProbeCosts, p: Policy, s
   // the catalog's strengths, unless the tenant's other steps already shrank the estimate toward theirs: a few
   // agreeing probes promise little. A gate whose models both have evidence starts where they put it
   const width = (st.ucb - st.lcb) / (2 * Z_STATS);
-  const start = gateStart(p, own) ?? input.floor - PRIOR_SE / 2 + (p.kind === 'gate' ? GATE_LIFT : 0) + strengthLift(p, input);
+  const start = priorStart(p, input, own);
   const estimate = shared ? { retention: st.retention, se: width, n: st.n } : posterior({ retention: st.retention, se: st.n > 0 ? width : Infinity, n: st.n }, { mean: start, tau: PRIOR_SE, steps: 0 });
   return {
     key: policyKey(p),

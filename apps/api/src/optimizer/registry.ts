@@ -70,6 +70,8 @@ export interface StepView {
   /** The judge's checks of this step's semantic-cache hits, and whether the step lost semantic caching. */
   semantic_cache: SemanticStepCheck;
   candidates: OptimizerStep['candidates'];
+  /** Learning by serving: the step's quality-risk budget, the share its trials use, the trials by policy. */
+  learning: OptimizerStep['learning'];
 }
 
 export interface WorkflowSummary {
@@ -240,6 +242,7 @@ export class StepRegistry {
         exploration: st?.exploration ?? { calls: 0, baseline_usd: 0, spent_usd: 0, share_of_baseline: 0, payback: 0, rate: 0 },
         semantic_cache: this.#semantic(accountId, r.fingerprint),
         candidates: st?.candidates ?? [],
+        learning: st?.learning ?? { risk_budget: 0, risk_used: 0, trials: {} },
       };
     });
   }

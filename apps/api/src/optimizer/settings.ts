@@ -22,7 +22,7 @@ export const ROUTING_DEFAULTS: RoutingSettingsView = {
   tiebreak: 'cost',
   ladders: {},
   band: 0,
-  learning_mode: 'explore',
+  learning_mode: 'serve',
   advanced_search: true,
   baseline_model: null,
   judge_model: null,
@@ -30,6 +30,17 @@ export const ROUTING_DEFAULTS: RoutingSettingsView = {
   exploration: { step_share: 0.1, step_budget_usd: null, daily_budget_usd: 200 },
   cache: { exact: false, semantic: false, ttl_seconds: 3600, semantic_threshold: null },
 };
+
+/**
+ * Settings stored under the learning modes' former names read as today's: `explore` (side probes,
+ * then the default) as `serve`, the default now; `exploit` (nothing new probed) as `off`.
+ */
+function withCurrentNames(stored: RoutingSettingsWrite): RoutingSettingsWrite {
+  const mode = (stored as { learning_mode?: string }).learning_mode;
+  if (mode === 'explore') return { ...stored, learning_mode: 'serve' };
+  if (mode === 'exploit') return { ...stored, learning_mode: 'off' };
+  return stored;
+}
 
 export class RoutingSettings {
   readonly #db: Database;
@@ -48,7 +59,7 @@ export class RoutingSettings {
 
   async #reload(): Promise<void> {
     const rows = (await this.#db.em().getConnection().execute('select account_id, settings from routing_settings')) as { account_id: string; settings: RoutingSettingsWrite }[];
-    this.#byAccount = new Map(rows.map((r) => [r.account_id, r.settings]));
+    this.#byAccount = new Map(rows.map((r) => [r.account_id, withCurrentNames(r.settings)]));
   }
 
   /** The fields the tenant set (the routing code applies its defaults to the rest). */

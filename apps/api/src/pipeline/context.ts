@@ -71,7 +71,8 @@ export interface CallContext {
   /** The attempt whose answer the client receives. */
   served: Attempt | null;
   /** What the optimizer decided for a routed call (step, policy), for the record and outcomes. */
-  optimizer: { fingerprint: string; step: string; policy: string; settled: boolean; baseline: string; floor: number } | null;
+  /** The routed call's step and policy; `trial` when an unproven policy serves it to learn (learning by serving). */
+  optimizer: { fingerprint: string; step: string; policy: string; settled: boolean; baseline: string; floor: number; trial?: { risk_budget_used: number } } | null;
   /** Served from a cache: which one, and what the answer cost when it was made (the saving). */
   cacheHit: { source: 'cache' | 'trace'; baselineMicros: number } | null;
   /** The cache stage's verdict for the response's headers (`x-optimizer-cache`: miss or hit, its kind, similarity). */

@@ -215,7 +215,7 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
   }
   if (!opts.advanced) decision.reasons.push('advanced search off: single-model policies only');
   ctx.events.push(...s.optimizer.takeEvents(step));
-  ctx.optimizer = { fingerprint: id.fingerprint, step: id.label, policy: policyKey(decision.policy), settled: decision.settled, baseline: baseline.model, floor };
+  ctx.optimizer = { fingerprint: id.fingerprint, step: id.label, policy: policyKey(decision.policy), settled: decision.settled, baseline: baseline.model, floor, ...(decision.trial ? { trial: { risk_budget_used: Math.round(decision.trial.budgetUsed * 1000) / 1000 } } : {}) };
   const runId = ctx.annotation?.run?.id;
   const runCall = runId ? { callId: ctx.id, step, policy: policyKey(decision.policy), baseline: baseline.model, floor } : undefined;
   if (runCall) s.outcomes.remember(accountId, runId!, id.label, runCall);

@@ -30,6 +30,8 @@ export function responseHeaders(ctx: CallContext, overheadMs: number, contentTyp
     'x-optimizer-call-id': ctx.id,
     'x-optimizer-model': ctx.route?.model ?? '',
     'x-optimizer-overhead-ms': overheadMs.toFixed(3),
+    // an unproven policy served this call to learn (learning by serving): which one
+    ...(ctx.optimizer?.trial ? { 'x-optimizer-trial': ctx.optimizer.policy } : {}),
   };
 }
 

@@ -41,7 +41,8 @@ export function routingOptions(settings: RoutingSettingsWrite, ctx: CallContext,
   const tier = tierOf(ctx.requestedModel);
   return {
     mode,
-    learning: mode === 'off' ? 'off' : (settings.learning_mode ?? 'explore'),
+    // the step's annotation may choose its own; routing off learns nothing
+    learning: mode === 'off' ? 'off' : (ctx.annotation?.step?.learning_mode ?? settings.learning_mode ?? 'serve'),
     tier,
     ladder: settings.ladders?.[tier],
     advanced: settings.advanced_search ?? true,

@@ -29,6 +29,13 @@ export const Step = named(
       exploration: asJson(z.looseObject({}).describe("The step's exploration as an investment (this replica's view).")),
       semantic_cache: asJson(z.looseObject({}).describe("The judge's checks of the step's semantic-cache hits, and whether it lost semantic caching.")),
       candidates: asJson(z.array(z.looseObject({})).describe('The candidates the optimizer weighs for the step.')),
+      learning: asJson(
+        z
+          .looseObject({})
+          .describe(
+            "Learning by serving (this replica's view): `risk_budget`, the margin over the quality floor the step's calls have earned (each baseline call 1 − floor); `risk_used`, the share of it the trials of unproven policies use at today's estimates; `trials`, calls served by each unproven policy to learn.",
+          ),
+      ),
     })
     .describe('A step of the registry: when it was seen, whether it is expected and settled, the policy chosen, its exploration and cache state.'),
 );

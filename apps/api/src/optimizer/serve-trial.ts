@@ -1,0 +1,73 @@
+// The step's side of learning by serving (trials.ts): which of its open candidates may be tried
+// on this call, what each is believed to be and to cost, and the step's risk ledger as the
+// decision reads and writes it.
+import type { StepEvidence, PolicyStats } from './evidence.ts';
+import type { DecideInput } from './decide-input.ts';
+import { describePolicy, parsePolicy, policyKey, type Policy } from './policies.ts';
+import { priorStart, prospect, type ProbeCosts } from './prospects.ts';
+import { budgetUsed, chooseTrial, TRIAL_PRIOR_SD, trialPosterior, type Posterior, type RiskLedger, type TrialCandidate, type TrialChoice } from './trials.ts';
+
+/** Outcomes a candidate needs on its trials before posterior sampling reads them (fewer than a policy's proof needs). */
+const EARLY_OUTCOMES = 3;
+
+export interface TrialContext {
+  evidence: StepEvidence;
+  ledger: RiskLedger;
+  input: DecideInput;
+  /** Every candidate policy weighed on this call, with its statistics (shrunk toward the tenant's prior where one exists). */
+  stats: ReadonlyMap<string, PolicyStats>;
+  /** The step's own statistics, by policy key (where a gate starts). */
+  own: ReadonlyMap<string, PolicyStats>;
+  costs: ProbeCosts;
+  baselineCost: number;
+}
+
+/** One candidate as posterior sampling sees it, or null for a kind that cannot be tried by serving it. */
+function asCandidate(t: TrialContext, p: Policy): TrialCandidate | null {
+  // a verify policy grades on the request path, a vote or a confirm adds turns: only models and gates are tried
+  if (p.kind !== 'model' && p.kind !== 'gate') return null;
+  const key = policyKey(p);
+  const st = t.stats.get(key);
+  if (!st) return null;
+  const pr = prospect(t.evidence, t.costs, p, st, t.input, t.baselineCost, true, false, t.own);
+  if (!pr) return null;
+  const early = st.byOutcome ? null : t.evidence.outcomeEstimate(p, EARLY_OUTCOMES);
+  return { policy: p, stats: st, prior: { mean: priorStart(p, t.input, t.own), sd: TRIAL_PRIOR_SD }, costShare: pr.costShare, early: early ? { retention: early.r, se: early.se } : undefined };
+}
+
+/** The posterior of a policy the ledger holds trials of (undefined when it is no longer weighed). */
+function posteriorOf(t: TrialContext, key: string): Posterior | undefined {
+  const cached = t.stats.get(key);
+  if (!cached) return undefined;
+  const c = asCandidate(t, parsePolicy(key));
+  return c ? trialPosterior(c) : undefined;
+}
+
+export interface Trial extends TrialChoice {
+  /** The share of the risk budget the step's trials use, this one included. */
+  used: number;
+  reason: string;
+}
+
+/**
+ * The trial to serve on this call, if any: among `open` candidates (unproven, still able to hold
+ * or to serve in a mix), by posterior sampling, cheaper than what serves (`servingShare`), within
+ * the step's quality-risk budget.
+ */
+export function trialFor(t: TrialContext, open: readonly Policy[], servingShare: number): Trial | null {
+  const candidates = open.flatMap((p) => asCandidate(t, p) ?? []);
+  if (candidates.length === 0) return null;
+  const choice = chooseTrial({ candidates, servingShare, floor: t.input.floor, ledger: t.ledger, draw: t.input.draw });
+  if (!choice) return null;
+  const key = policyKey(choice.candidate.policy);
+  t.ledger.trials.set(key, (t.ledger.trials.get(key) ?? 0) + 1);
+  const used = budgetUsed(t.ledger, t.input.floor, (k) => (k === key ? choice.post : posteriorOf(t, k)));
+  const pct = Math.round(Math.min(1, used) * 100);
+  const reason = `served ${describePolicy(choice.candidate.policy)} to learn: unproven (retention ${choice.post.mean.toFixed(2)} ± ${choice.post.sd.toFixed(2)}, ${choice.candidate.stats.n} samples), drawn to hold ${t.input.floor} at ${Math.round(choice.candidate.costShare * 100)}% of the baseline's cost; risk budget ${pct}% used`;
+  return { ...choice, used, reason };
+}
+
+/** The share of the step's risk budget its trials use now, for the step view. */
+export function ledgerUse(t: TrialContext): number {
+  return budgetUsed(t.ledger, t.input.floor, (k) => posteriorOf(t, k));
+}

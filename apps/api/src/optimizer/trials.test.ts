@@ -1,0 +1,126 @@
+// Learning by serving (trials.ts): posterior sampling picks which unproven candidate serves a
+// call, and the quality-risk budget bounds how often. The simulations below run the rule as a
+// step would, with outcomes coming back on a share of the trial calls, and check the promise
+// the budget makes: the expected retention over all the step's calls, trials included, stays at
+// or above the floor, whether the candidate is good, poor or hopeless.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { PolicyStats } from './evidence.ts';
+import { chooseTrial, drawsFrom, newLedger, riskSpent, TRIAL_PRIOR_SD, trialPosterior, type RiskLedger, type TrialCandidate } from './trials.ts';
+
+const FLOOR = 0.95;
+const model = (m: string) => ({ kind: 'model' as const, model: m });
+const none: PolicyStats = { n: 0, retention: 1, lcb: 0, ucb: 2, costMicros: Infinity, costUcbMicros: Infinity };
+
+function candidate(name: string, over: Partial<TrialCandidate> = {}): TrialCandidate {
+  return { policy: model(name), stats: none, prior: { mean: 0.92, sd: TRIAL_PRIOR_SD }, costShare: 0.2, ...over };
+}
+
+describe('the posterior', () => {
+  it('is always a retention in range, whatever the evidence', () => {
+    const stats = fc.record({ n: fc.integer({ min: 0, max: 500 }), retention: fc.double({ min: -5, max: 5, noNaN: true }), half: fc.double({ min: 0, max: 3, noNaN: true }) });
+    fc.assert(
+      fc.property(stats, fc.double({ min: -1, max: 2, noNaN: true }), ({ n, retention, half }, prior) => {
+        const post = trialPosterior(candidate('m', { stats: { ...none, n, retention, lcb: retention - half, ucb: retention + half }, prior: { mean: prior, sd: TRIAL_PRIOR_SD } }));
+        expect(post.mean).toBeGreaterThanOrEqual(0);
+        expect(post.mean).toBeLessThanOrEqual(1.5);
+        expect(post.sd).toBeGreaterThan(0);
+      }),
+    );
+  });
+
+  it('moves off a prior that calls the candidate weak once its own outcomes say otherwise', () => {
+    const weak = candidate('m', { prior: { mean: 0.86, sd: TRIAL_PRIOR_SD } });
+    const proven = trialPosterior({ ...weak, stats: { ...none, n: 40, retention: 1.3, lcb: 1.25, ucb: 1.35 } });
+    expect(trialPosterior(weak).mean).toBeCloseTo(0.86);
+    expect(proven.mean).toBeGreaterThan(1.15);
+  });
+});
+
+describe('choosing a trial', () => {
+  const earned = (x: number): RiskLedger => ({ ...newLedger(), earned: x });
+
+  it('tries nothing before the step has earned a margin over the floor', () => {
+    for (let i = 0; i < 200; i++) expect(chooseTrial({ candidates: [candidate('a')], servingShare: 1, floor: FLOOR, ledger: newLedger(), draw: i / 200 })).toBeNull();
+  });
+
+  it('tries only candidates cheaper than what serves now', () => {
+    for (let i = 0; i < 200; i++) expect(chooseTrial({ candidates: [candidate('a', { costShare: 0.6 })], servingShare: 0.5, floor: FLOOR, ledger: earned(100), draw: i / 200 })).toBeNull();
+  });
+
+  it('tries a candidate the prior calls weak now and then, one it believes in often, and the cheapest of those drawn to hold', () => {
+    const share = (c: TrialCandidate[], pick: string) => {
+      let n = 0;
+      for (let i = 0; i < 2000; i++) if (chooseTrial({ candidates: c, servingShare: 1, floor: FLOOR, ledger: earned(1e6), draw: (i + 0.5) / 2000 })?.candidate.policy.model === pick) n++;
+      return n / 2000;
+    };
+    const weak = share([candidate('weak', { prior: { mean: 0.8, sd: TRIAL_PRIOR_SD } })], 'weak');
+    const strong = share([candidate('strong', { prior: { mean: 1.0, sd: TRIAL_PRIOR_SD } })], 'strong');
+    expect(weak).toBeGreaterThan(0.05);
+    expect(weak).toBeLessThan(0.3);
+    expect(strong).toBeGreaterThan(0.55);
+    // two candidates drawn to hold: the cheaper serves
+    const both = [candidate('cheap', { costShare: 0.1, prior: { mean: 1.2, sd: 0.01 } }), candidate('dear', { costShare: 0.3, prior: { mean: 1.2, sd: 0.01 } })];
+    expect(share(both, 'cheap')).toBe(1);
+  });
+
+  it('prices the trials of one candidate together: their spread adds up, it does not average out', () => {
+    const ledger: RiskLedger = { earned: 0, trials: new Map([['model:a', 10]]) };
+    const post = () => ({ mean: 0.95, sd: 0.1 });
+    // no shortfall on average, but ten trials of one unknown retention: 10 × 0.1 × z
+    expect(riskSpent(ledger, FLOOR, post)).toBeCloseTo(1.64, 2);
+  });
+});
+
+/**
+ * A step of `calls` calls: the baseline's quality `qb`, the candidate's `qc` (each a chance of a
+ * right answer), outcomes on a share of calls. The candidate's evidence is its trials' outcomes
+ * against the baseline's, as the step's statistics would read them. Returns the expected
+ * retention over all the calls (what users got, trials included) and the trials served.
+ */
+function simulate(qb: number, qc: number, calls: number, outcomeRate: number, seed: number, prior = 0.89): { retention: number; trials: number } {
+  const rnd = drawsFrom(seed);
+  const ledger = newLedger();
+  let quality = 0;
+  let trials = 0;
+  const base: number[] = [];
+  const own: number[] = [];
+  for (let i = 0; i < calls; i++) {
+    const c = candidate('c', { prior: { mean: prior, sd: TRIAL_PRIOR_SD } });
+    if (own.length >= 3 && base.length >= 20) {
+      const mb = base.reduce((a, b) => a + b, 0) / base.length;
+      const mc = own.reduce((a, b) => a + b, 0) / own.length;
+      const p = Math.min(Math.max(mc, 1 / (own.length + 2)), 1 - 1 / (own.length + 2));
+      const se = Math.sqrt((p * (1 - p)) / own.length) / mb;
+      c.stats = { ...none, n: own.length, retention: mc / mb, lcb: mc / mb - se, ucb: mc / mb + se };
+    }
+    const t = chooseTrial({ candidates: [c], servingShare: 1, floor: FLOOR, ledger, draw: rnd() });
+    const served = t ? qc : qb;
+    quality += served;
+    if (t) {
+      trials++;
+      ledger.trials.set('model:c', (ledger.trials.get('model:c') ?? 0) + 1);
+    } else ledger.earned += 1 - FLOOR;
+    if (rnd() < outcomeRate) (t ? own : base).push(rnd() < served ? 1 : 0);
+  }
+  return { retention: quality / calls / qb, trials };
+}
+
+describe('the quality-risk budget', () => {
+  it('keeps the expected retention over every call at the floor, trials included, for a hopeless, a poor and a near candidate', () => {
+    for (const qc of [0.05, 0.5, 0.85]) {
+      const runs = Array.from({ length: 60 }, (_, seed) => simulate(0.9, qc, 400, 0.3, (seed + 1) / 61));
+      const under = runs.filter((r) => r.retention < FLOOR).length;
+      // with high probability: at most one step in twenty ends under the floor, and none far under it
+      expect(under / runs.length).toBeLessThanOrEqual(0.05);
+      for (const r of runs) expect(r.retention).toBeGreaterThan(FLOOR - 0.04);
+    }
+  });
+
+  it('serves a candidate as good as the baseline on a growing share of calls, though its prior says it is weaker', () => {
+    const runs = Array.from({ length: 30 }, (_, seed) => simulate(0.6, 0.62, 800, 0.3, (seed + 1) / 31, 0.86));
+    const share = runs.reduce((a, r) => a + r.trials, 0) / runs.length / 800;
+    expect(share).toBeGreaterThan(0.2);
+    for (const r of runs) expect(r.retention).toBeGreaterThan(FLOOR);
+  });
+});

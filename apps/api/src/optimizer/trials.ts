@@ -1,0 +1,155 @@
+// Learning by serving (routing settings `learning_mode: serve`): while a step is open, an
+// unproven candidate serves a sampled share of its calls, so the client's outcome on that call
+// is free evidence about it, and the call costs less than the baseline's while it teaches.
+//
+// Which candidate, and how often, is posterior (Thompson) sampling: each candidate's retention
+// is drawn from its posterior (the catalog's or the tenant's prior, moved by the step's own
+// evidence), and the cheapest candidate whose draw holds the floor serves, when it is cheaper
+// than what serves now. A candidate the prior calls weak is drawn over the floor now and then,
+// so it is tried, not written off; one the evidence proves weak is drawn there less and less.
+//
+// The quality-risk budget bounds those trials. The floor is a promise about every answer the
+// step's users get, trials included: over the step's calls, the expected retention must stay at
+// or above the floor with high probability. Each call served by the baseline (retention 1) or by
+// a proven policy (its lower bound) earns its margin over the floor; the trials spend it, each
+// by how far its candidate's posterior mean lies under the floor plus `RISK_Z` posterior standard
+// deviations of the candidate's total (the trials of one candidate share one unknown retention,
+// so their errors add up, not average out). Spend is re-priced with every decision: trials of a
+// candidate later proven good give their budget back, those of one proven weak take more.
+import type { PolicyStats } from './evidence.ts';
+import { policyKey, type Policy } from './policies.ts';
+
+/** How many posterior standard deviations of the trials' total retention the budget keeps in hand (one-sided, about 95 %). */
+export const RISK_Z = 1.64;
+/** The spread of a candidate's retention before the step has evidence of it: a starting point, not a verdict. */
+export const TRIAL_PRIOR_SD = 0.2;
+/** No draw reads outside this range of retention. */
+const MIN_RETENTION = 0;
+const MAX_RETENTION = 1.5;
+
+/** What the step knows of one candidate, for sampling it. */
+export interface TrialCandidate {
+  policy: Policy;
+  /** The step's own evidence (shrunk toward the tenant's other steps where they have a prior). */
+  stats: PolicyStats;
+  /** Where the candidate starts before evidence (the catalog's strengths or the tenant's pooled prior). */
+  prior: { mean: number; sd: number };
+  /** Expected cost per call as a share of the baseline's. */
+  costShare: number;
+  /** Early outcome evidence, before it is enough to count in `stats` (unpaired: its outcomes against the baseline's). */
+  early?: { retention: number; se: number } | undefined;
+}
+
+export interface Posterior {
+  mean: number;
+  sd: number;
+}
+
+const clamp = (x: number) => Math.min(MAX_RETENTION, Math.max(MIN_RETENTION, x));
+
+/** The candidate's posterior retention: its prior and its evidence combined by precision; always in range. */
+export function trialPosterior(c: TrialCandidate): Posterior {
+  const parts: { r: number; se: number }[] = [{ r: c.prior.mean, se: c.prior.sd }];
+  if (c.stats.n > 0 && Number.isFinite(c.stats.ucb - c.stats.lcb)) parts.push({ r: c.stats.retention, se: Math.max((c.stats.ucb - c.stats.lcb) / 2, 1e-3) });
+  if (c.early) parts.push({ r: c.early.retention, se: Math.max(c.early.se, 1e-3) });
+  const w = parts.map((p) => 1 / (p.se * p.se));
+  const wsum = w.reduce((a, b) => a + b, 0);
+  const mean = parts.reduce((a, p, i) => a + w[i]! * p.r, 0) / wsum;
+  return { mean: clamp(mean), sd: 1 / Math.sqrt(wsum) };
+}
+
+/** The step's quality-risk ledger: the margin served calls earned, and the trials by policy. */
+export interface RiskLedger {
+  /** Σ over calls not served as trials of (their retention − the floor): the baseline's 1, a proven policy's lower bound. */
+  earned: number;
+  /** Trials served, by policy key. */
+  trials: Map<string, number>;
+}
+
+export function newLedger(): RiskLedger {
+  return { earned: 0, trials: new Map() };
+}
+
+/**
+ * What the trials spend of the budget, at today's posteriors (with `extra` more trials of one
+ * policy): their expected shortfall from the floor plus RISK_Z standard deviations of their total.
+ */
+export function riskSpent(ledger: RiskLedger, floor: number, posteriorOf: (key: string) => Posterior | undefined, extra?: { key: string; post: Posterior }): number {
+  let shortfall = 0;
+  let variance = 0;
+  const counts = new Map(ledger.trials);
+  if (extra) counts.set(extra.key, (counts.get(extra.key) ?? 0) + 1);
+  for (const [key, n] of counts) {
+    const post = extra?.key === key ? extra.post : posteriorOf(key);
+    // a candidate no longer weighed (its model left the catalog) is priced as the worst it could have been
+    const p = post ?? { mean: 0, sd: 0 };
+    shortfall += n * (floor - p.mean);
+    variance += (n * p.sd) ** 2;
+  }
+  return shortfall + RISK_Z * Math.sqrt(variance);
+}
+
+/** A standard normal draw from two uniforms (Box–Muller). */
+function normal(u1: number, u2: number): number {
+  return Math.sqrt(-2 * Math.log(Math.max(u1, 1e-12))) * Math.cos(2 * Math.PI * u2);
+}
+
+/** A small seeded generator (mulberry32): the decision's one draw seeds every further one. */
+export function drawsFrom(seed: number): () => number {
+  let a = Math.floor(seed * 0x1_0000_0000) >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface TrialChoice {
+  candidate: TrialCandidate;
+  post: Posterior;
+  /** The budget: the margin earned so far; and what the trials spend of it with this one. */
+  budget: number;
+  spent: number;
+}
+
+export interface TrialAsk {
+  candidates: TrialCandidate[];
+  /** What serves this call otherwise, as a share of the baseline's cost: a trial must be cheaper. */
+  servingShare: number;
+  floor: number;
+  ledger: RiskLedger;
+  /** A uniform draw in [0, 1) that seeds the posterior draws. */
+  draw: number;
+}
+
+/**
+ * The trial for this call, or null: the cheapest candidate whose posterior draw holds the floor,
+ * when it is cheaper than what serves now and the risk budget has room for one more trial of it.
+ */
+export function chooseTrial(ask: TrialAsk): TrialChoice | null {
+  const next = drawsFrom(ask.draw);
+  const posts = new Map(ask.candidates.map((c) => [policyKey(c.policy), { c, post: trialPosterior(c) }]));
+  const holding = ask.candidates
+    .filter((c) => c.costShare < ask.servingShare)
+    .filter((c) => {
+      const { post } = posts.get(policyKey(c.policy))!;
+      return clamp(post.mean + post.sd * normal(next(), next())) >= ask.floor;
+    })
+    .sort((a, b) => a.costShare - b.costShare);
+  const pick = holding[0];
+  if (!pick) return null;
+  const key = policyKey(pick.policy);
+  const post = posts.get(key)!.post;
+  const spent = riskSpent(ask.ledger, ask.floor, (k) => posts.get(k)?.post, { key, post });
+  if (spent > ask.ledger.earned) return null;
+  return { candidate: pick, post, budget: ask.ledger.earned, spent };
+}
+
+/** The share of the budget the trials use, for the step view and the call's reasons (0 before any margin is earned). */
+export function budgetUsed(ledger: RiskLedger, floor: number, posteriorOf: (key: string) => Posterior | undefined): number {
+  if (ledger.trials.size === 0) return 0;
+  const spent = riskSpent(ledger, floor, posteriorOf);
+  return ledger.earned > 0 ? Math.max(0, spent) / ledger.earned : 1;
+}
