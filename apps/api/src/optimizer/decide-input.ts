@@ -31,6 +31,8 @@ export interface DecideInput {
   priceShares?: Record<string, number>;
   /** Each cheaper candidate's catalog strength for the step's kind, over the candidates' median (a prior on where to explore). */
   strengths?: Record<string, number>;
+  /** Each cheaper candidate's catalog strength as a share of the baseline's (where a trial's retention starts). */
+  strengthShares?: Record<string, number>;
   /** The judge's price as a share of the baseline's (what a grade costs until measured). */
   judgeShare?: number;
   /** The tenant's panel of the configured judge and a cheaper one, and the cheaper one's price share. */

@@ -15,7 +15,7 @@ import { JudgePanel, type JudgePair } from './judge-panel.ts';
 import { pool, posterior, type Estimate } from './priors.ts';
 import { MIN_OUTCOME_SHARE, probeCosts, prospect, Z_STATS, type StepTraffic } from './prospects.ts';
 import type { Choice, DecideInput, LearningMode, LockedStep, StepKey } from './decide-input.ts';
-import { newLedger, type RiskLedger } from './trials.ts';
+import { earn, newLedger, type RiskLedger } from './trials.ts';
 import { ledgerUse, trialFor, type Trial } from './serve-trial.ts';
 
 export type { Choice, DecideInput, LearningMode, LockedStep, StepKey } from './decide-input.ts';
@@ -151,10 +151,10 @@ function mixReason(m: Mix, served: Policy, input: DecideInput): string {
   return `routed to ${describePolicy(served)} by a mix: ${describePolicy(m.under.policy)} on ${Math.round(m.share * 100)}% of calls (${m.under.stats.n} samples, under ${input.floor} alone), ${over} on the rest; the mix holds ${m.bound.toFixed(3)} ≥ ${input.floor} of the baseline's quality`;
 }
 
-/** What a call served without a trial earns the step's risk budget: its retention over the floor (the baseline's is 1). */
-function earnedBy(chosen: Policy, input: DecideInput, bound: number | undefined): number {
+/** The retention a call served without a trial is counted at in the risk budget: the baseline's 1, else the policy's bound. */
+function retentionOf(chosen: Policy, input: DecideInput, bound: number | undefined): number {
   const isBase = chosen.kind === 'model' && chosen.model === input.baseline;
-  return Math.max(0, (isBase ? 1 : (bound ?? input.floor)) - input.floor);
+  return isBase ? 1 : (bound ?? input.floor);
 }
 
 /**
@@ -392,7 +392,7 @@ export class Optimizer {
     // learning by serving: an unproven candidate may serve this call, within the step's quality-risk budget
     const trial = input.learning === 'serve' && !input.serveBaseline && !tiebroken ? trialFor({ evidence: s.evidence, ledger: s.ledger, input, stats, own, costs, baselineCost }, open, chosenShare) : null;
     if (trial) [chosen, chosenStats] = [trial.candidate.policy, undefined];
-    else s.ledger.earned += earnedBy(chosen, input, mix ? mix.bound : chosenStats?.lcb);
+    else earn(s.ledger, retentionOf(chosen, input, mix ? mix.bound : chosenStats?.lcb), input.floor);
     const chosenIsBase = chosen.kind === 'model' && chosen.model === input.baseline;
     // a single model probed while another policy serves is compared with the served answer, and its
     // retention chained to that policy's own (direct) evidence, whose uncertainty the chain inherits.
@@ -752,7 +752,7 @@ export class Optimizer {
           rate: round(s.lastPlan.rate),
         },
         pruning: (({ n, retention, lcb }) => ({ n, retention: round(retention), lcb: round(lcb) }))(s.evidence.pruneStats()),
-        learning: { risk_budget: round(s.ledger.earned), risk_used: round(Math.min(1, s.riskUsed)), trials: Object.fromEntries(s.ledger.trials) },
+        learning: { risk_budget: round(s.ledger.earned), risk_used: round(Math.min(1, s.riskUsed)), trials: Object.fromEntries(s.ledger.total) },
         candidates: s.view,
       }));
   }

@@ -4,8 +4,8 @@
 import type { StepEvidence, PolicyStats } from './evidence.ts';
 import type { DecideInput } from './decide-input.ts';
 import { describePolicy, parsePolicy, policyKey, type Policy } from './policies.ts';
-import { priorStart, prospect, type ProbeCosts } from './prospects.ts';
-import { budgetUsed, chooseTrial, TRIAL_PRIOR_SD, trialPosterior, type Posterior, type RiskLedger, type TrialCandidate, type TrialChoice } from './trials.ts';
+import { gateStart, priorStart, prospect, type ProbeCosts } from './prospects.ts';
+import { budgetUsed, chooseTrial, spend, TRIAL_PRIOR_SD, trialPosterior, type Posterior, type RiskLedger, type TrialCandidate, type TrialChoice } from './trials.ts';
 
 /** Outcomes a candidate needs on its trials before posterior sampling reads them (fewer than a policy's proof needs). */
 const EARLY_OUTCOMES = 3;
@@ -32,7 +32,23 @@ function asCandidate(t: TrialContext, p: Policy): TrialCandidate | null {
   const pr = prospect(t.evidence, t.costs, p, st, t.input, t.baselineCost, true, false, t.own);
   if (!pr) return null;
   const early = st.byOutcome ? null : t.evidence.outcomeEstimate(p, EARLY_OUTCOMES);
-  return { policy: p, stats: st, prior: { mean: priorStart(p, t.input, t.own), sd: TRIAL_PRIOR_SD }, costShare: pr.costShare, early: early ? { retention: early.r, se: early.se } : undefined };
+  return { policy: p, stats: st, prior: { mean: trialPrior(p, t), sd: TRIAL_PRIOR_SD }, costShare: pr.costShare, early: early ? { retention: early.r, se: early.se } : undefined };
+}
+
+/** How much higher a gate starts than its stronger model (it serves only answers two models agree on). */
+const GATE_LIFT = 0.03;
+
+/**
+ * Where a candidate's retention starts: a model at its catalog strength as a share of the
+ * baseline's; a gate where its two models' evidence puts it, else a little over its stronger
+ * model; without strengths, the sceptical start the payback rule uses.
+ */
+function trialPrior(p: Policy, t: TrialContext): number {
+  const shares = t.input.strengthShares;
+  const of = (m: string) => shares?.[m];
+  if (p.kind === 'model' && of(p.model) !== undefined) return of(p.model)!;
+  if (p.kind === 'gate' && of(p.a) !== undefined && of(p.b) !== undefined) return gateStart(p, t.own) ?? Math.max(of(p.a)!, of(p.b)!) + GATE_LIFT;
+  return priorStart(p, t.input, t.own);
 }
 
 /** The posterior of a policy the ledger holds trials of (undefined when it is no longer weighed). */
@@ -60,7 +76,7 @@ export function trialFor(t: TrialContext, open: readonly Policy[], servingShare:
   const choice = chooseTrial({ candidates, servingShare, floor: t.input.floor, ledger: t.ledger, draw: t.input.draw });
   if (!choice) return null;
   const key = policyKey(choice.candidate.policy);
-  t.ledger.trials.set(key, (t.ledger.trials.get(key) ?? 0) + 1);
+  spend(t.ledger, key);
   const used = budgetUsed(t.ledger, t.input.floor, (k) => (k === key ? choice.post : posteriorOf(t, k)));
   const pct = Math.round(Math.min(1, used) * 100);
   const reason = `served ${describePolicy(choice.candidate.policy)} to learn: unproven (retention ${choice.post.mean.toFixed(2)} ± ${choice.post.sd.toFixed(2)}, ${choice.candidate.stats.n} samples), drawn to hold ${t.input.floor} at ${Math.round(choice.candidate.costShare * 100)}% of the baseline's cost; risk budget ${pct}% used`;

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PolicyStats } from './evidence.ts';
-import { chooseTrial, drawsFrom, newLedger, riskSpent, TRIAL_PRIOR_SD, trialPosterior, type RiskLedger, type TrialCandidate } from './trials.ts';
+import { chooseTrial, drawsFrom, earn, newLedger, RISK_MARGIN, riskSpent, spend, TRIAL_PRIOR_SD, trialPosterior, type RiskLedger, type TrialCandidate } from './trials.ts';
 
 const FLOOR = 0.95;
 const model = (m: string) => ({ kind: 'model' as const, model: m });
@@ -51,7 +51,7 @@ describe('choosing a trial', () => {
   it('tries a candidate the prior calls weak now and then, one it believes in often, and the cheapest of those drawn to hold', () => {
     const share = (c: TrialCandidate[], pick: string) => {
       let n = 0;
-      for (let i = 0; i < 2000; i++) if (chooseTrial({ candidates: c, servingShare: 1, floor: FLOOR, ledger: earned(1e6), draw: (i + 0.5) / 2000 })?.candidate.policy.model === pick) n++;
+      for (let i = 0; i < 2000; i++) if (chooseTrial({ candidates: c, servingShare: 1, floor: FLOOR, ledger: earned(1e6), draw: (i + 0.5) / 2000 })?.candidate.policy === c.find((x) => x.policy.kind === 'model' && x.policy.model === pick)?.policy) n++;
       return n / 2000;
     };
     const weak = share([candidate('weak', { prior: { mean: 0.8, sd: TRIAL_PRIOR_SD } })], 'weak');
@@ -65,8 +65,8 @@ describe('choosing a trial', () => {
   });
 
   it('prices the trials of one candidate together: their spread adds up, it does not average out', () => {
-    const ledger: RiskLedger = { earned: 0, trials: new Map([['model:a', 10]]) };
-    const post = () => ({ mean: 0.95, sd: 0.1 });
+    const ledger: RiskLedger = { ...newLedger(), trials: new Map([['model:a', 10]]) };
+    const post = () => ({ mean: 0.95 + RISK_MARGIN, sd: 0.1 });
     // no shortfall on average, but ten trials of one unknown retention: 10 × 0.1 × z
     expect(riskSpent(ledger, FLOOR, post)).toBeCloseTo(1.64, 2);
   });
@@ -99,8 +99,8 @@ function simulate(qb: number, qc: number, calls: number, outcomeRate: number, se
     quality += served;
     if (t) {
       trials++;
-      ledger.trials.set('model:c', (ledger.trials.get('model:c') ?? 0) + 1);
-    } else ledger.earned += 1 - FLOOR;
+      spend(ledger, 'model:c');
+    } else earn(ledger, 1, FLOOR);
     if (rnd() < outcomeRate) (t ? own : base).push(rnd() < served ? 1 : 0);
   }
   return { retention: quality / calls / qb, trials };
@@ -109,11 +109,14 @@ function simulate(qb: number, qc: number, calls: number, outcomeRate: number, se
 describe('the quality-risk budget', () => {
   it('keeps the expected retention over every call at the floor, trials included, for a hopeless, a poor and a near candidate', () => {
     for (const qc of [0.05, 0.5, 0.85]) {
-      const runs = Array.from({ length: 60 }, (_, seed) => simulate(0.9, qc, 400, 0.3, (seed + 1) / 61));
+      // the prior errs on the kind side, by up to two of its standard deviations
+      const prior = Math.min(0.89, qc / 0.9 + 2 * TRIAL_PRIOR_SD);
+      const runs = Array.from({ length: 60 }, (_, seed) => simulate(0.9, qc, 400, 0.3, (seed + 1) / 61, prior));
       const under = runs.filter((r) => r.retention < FLOOR).length;
-      // with high probability: at most one step in twenty ends under the floor, and none far under it
-      expect(under / runs.length).toBeLessThanOrEqual(0.05);
-      for (const r of runs) expect(r.retention).toBeGreaterThan(FLOOR - 0.04);
+      // the promise holds with the probability the posterior gives it: with a prior this far off, at most
+      // one step in ten ends under the floor, and none by more than a point or so
+      expect(under / runs.length).toBeLessThanOrEqual(0.1);
+      for (const r of runs) expect(r.retention).toBeGreaterThan(FLOOR - 0.02);
     }
   });
 

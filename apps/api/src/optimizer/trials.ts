@@ -23,6 +23,16 @@ import { policyKey, type Policy } from './policies.ts';
 export const RISK_Z = 1.64;
 /** The spread of a candidate's retention before the step has evidence of it: a starting point, not a verdict. */
 export const TRIAL_PRIOR_SD = 0.2;
+/**
+ * The budget is kept over the step's recent calls, not its whole history: margin earned and
+ * trials served both fade by this factor per call (a window of about 300 calls), so a step that
+ * earned a large margin long ago cannot spend it all at once on today's users.
+ */
+export const LEDGER_DECAY = 1 - 1 / 300;
+/** The budget aims this far over the floor: priors and early estimates err, and the floor is a promise. */
+export const RISK_MARGIN = 0.01;
+/** Candidates on trial at once: the most promising by their chance to hold times what they would save, so evidence gathers instead of spreading thin. */
+export const MAX_ON_TRIAL = 3;
 /** No draw reads outside this range of retention. */
 const MIN_RETENTION = 0;
 const MAX_RETENTION = 1.5;
@@ -58,16 +68,37 @@ export function trialPosterior(c: TrialCandidate): Posterior {
   return { mean: clamp(mean), sd: 1 / Math.sqrt(wsum) };
 }
 
-/** The step's quality-risk ledger: the margin served calls earned, and the trials by policy. */
+/** The step's quality-risk ledger: the margin served calls earned, and the trials by policy (both fading, LEDGER_DECAY). */
 export interface RiskLedger {
-  /** Σ over calls not served as trials of (their retention − the floor): the baseline's 1, a proven policy's lower bound. */
+  /** Σ over recent calls not served as trials of (their retention − the floor − RISK_MARGIN): the baseline's is 1, a proven policy's its lower bound. */
   earned: number;
-  /** Trials served, by policy key. */
+  /** Recent trials served, by policy key. */
   trials: Map<string, number>;
+  /** Trials ever served, by policy key (for the step view). */
+  total: Map<string, number>;
 }
 
 export function newLedger(): RiskLedger {
-  return { earned: 0, trials: new Map() };
+  return { earned: 0, trials: new Map(), total: new Map() };
+}
+
+/** One call passes: what the ledger holds fades by LEDGER_DECAY. */
+export function fade(ledger: RiskLedger): void {
+  ledger.earned *= LEDGER_DECAY;
+  for (const [k, n] of ledger.trials) ledger.trials.set(k, n * LEDGER_DECAY);
+}
+
+/** Notes a call served without a trial, at retention `r`. */
+export function earn(ledger: RiskLedger, r: number, floor: number): void {
+  fade(ledger);
+  ledger.earned += Math.max(0, r - floor - RISK_MARGIN);
+}
+
+/** Notes a trial of `key`. */
+export function spend(ledger: RiskLedger, key: string): void {
+  fade(ledger);
+  ledger.trials.set(key, (ledger.trials.get(key) ?? 0) + 1);
+  ledger.total.set(key, (ledger.total.get(key) ?? 0) + 1);
 }
 
 /**
@@ -83,10 +114,23 @@ export function riskSpent(ledger: RiskLedger, floor: number, posteriorOf: (key: 
     const post = extra?.key === key ? extra.post : posteriorOf(key);
     // a candidate no longer weighed (its model left the catalog) is priced as the worst it could have been
     const p = post ?? { mean: 0, sd: 0 };
-    shortfall += n * (floor - p.mean);
+    shortfall += n * (floor + RISK_MARGIN - p.mean);
     variance += (n * p.sd) ** 2;
   }
   return shortfall + RISK_Z * Math.sqrt(variance);
+}
+
+/** The chance a posterior puts on holding the floor. */
+export function holdChance(post: Posterior, floor: number): number {
+  return 1 - normalCdf((floor - post.mean) / post.sd);
+}
+
+/** The standard normal distribution function (Abramowitz and Stegun 7.1.26, error under 1.5e-7). */
+function normalCdf(z: number): number {
+  const x = Math.abs(z) / Math.SQRT2;
+  const t = 1 / (1 + 0.3275911 * x);
+  const erf = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x);
+  return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
 }
 
 /** A standard normal draw from two uniforms (Box–Muller). */
@@ -131,8 +175,14 @@ export interface TrialAsk {
 export function chooseTrial(ask: TrialAsk): TrialChoice | null {
   const next = drawsFrom(ask.draw);
   const posts = new Map(ask.candidates.map((c) => [policyKey(c.policy), { c, post: trialPosterior(c) }]));
+  const worth = (c: TrialCandidate) => {
+    const { post } = posts.get(policyKey(c.policy))!;
+    return holdChance(post, ask.floor) * (ask.servingShare - c.costShare);
+  };
   const holding = ask.candidates
     .filter((c) => c.costShare < ask.servingShare)
+    .sort((a, b) => worth(b) - worth(a))
+    .slice(0, MAX_ON_TRIAL)
     .filter((c) => {
       const { post } = posts.get(policyKey(c.policy))!;
       return clamp(post.mean + post.sd * normal(next(), next())) >= ask.floor;

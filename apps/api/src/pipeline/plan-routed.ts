@@ -47,6 +47,16 @@ export function strengthLifts(cheaper: ModelProfile[], kind: string | undefined)
   return Object.fromEntries(cheaper.map((m) => [m.model, strengthFor(m, kind) - mid]));
 }
 
+/**
+ * Each cheaper model's catalog strength as a share of the baseline's: where posterior sampling
+ * starts the model's retention before the step has evidence (trials.ts), capped a little over 1.
+ */
+export function strengthShares(cheaper: ModelProfile[], baseline: ModelProfile, kind: string | undefined): Record<string, number> {
+  const base = strengthFor(baseline, kind);
+  if (!(base > 0)) return {};
+  return Object.fromEntries(cheaper.map((m) => [m.model, Math.min(1.1, Math.max(0, strengthFor(m, kind) / base))]));
+}
+
 /** Routes only among vendors the call holds a key for: one the client sent for that vendor, the tenant's stored one, or the platform's. */
 function reachable(s: Services, ctx: CallContext, p: ModelProfile, allowed: string[] | undefined): boolean {
   if (p.disabled || p.search_only || p.moderation_only) return false;
@@ -190,6 +200,7 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
     dailyMicros: (exploration?.daily_budget_usd ?? DEFAULT_DAILY_BUDGET_USD) * 1e6,
   };
   const strengths = strengthLifts(cheaperModels, kind);
+  const strengthRatios = strengthShares(cheaperModels, baseline, kind);
   const decision = s.optimizer.decide({
     step,
     baseline: baseline.model,
@@ -202,6 +213,7 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
     budget,
     priceShares,
     strengths,
+    strengthShares: strengthRatios,
     judgeShare,
     judges,
     choice: opts.choice,
