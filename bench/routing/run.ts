@@ -3,7 +3,7 @@
 // saving and quality retention with two reference lines computed from the data. See README.md.
 //
 //   npm run bench:routing -- [--data DIR] [--floor 0.95] [--outcome-rate 0.3] [--judge-noise 0.1]
-//                            [--seed 1] [--drift] [--limit N]
+//                            [--seed 1] [--drift] [--limit N] [--stream] [--set wrong-prior|small-steps]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs, UsageError } from './args.ts';
