@@ -1,9 +1,14 @@
 // Command-line options of `node bench/routing/run.ts` (npm run bench:routing -- …).
 import { join } from 'node:path';
 import { readFlags, UsageError } from '../flags.ts';
+import { SETS } from './sets.ts';
 
 export interface Options {
   dataDir: string;
+  /** A named set built from the data at run time (sets.ts); undefined = the data as it is. */
+  set: string | undefined;
+  /** Every completion sent with `stream: true`. */
+  stream: boolean;
   floor: number;
   outcomeRate: number;
   judgeNoise: number;
@@ -20,6 +25,8 @@ export interface Options {
 
 export const USAGE = `usage: node bench/routing/run.ts [options]   (or: npm run bench:routing -- [options])
   --data DIR          replay data: replay.jsonl + models.json (default ../shared/data/routing from the repo root)
+  --set NAME          a named set built from the data at run time: ${Object.keys(SETS).join(', ')} (default: the data as it is)
+  --stream            send every completion with stream: true
   --floor X           quality floor written to the tenant's routing settings, and used by the
                       one-model-per-step reference line (default 0.95)
   --outcome-rate X    share of calls whose recorded score is reported as an outcome (default 0.3)
@@ -34,8 +41,8 @@ export const USAGE = `usage: node bench/routing/run.ts [options]   (or: npm run 
 export { UsageError };
 
 export function parseArgs(argv: string[], repoRoot: string): Options {
-  const known = ['data', 'floor', 'outcome-rate', 'judge-noise', 'seed', 'limit', 'concurrency', 'max-seconds', 'out'];
-  const { flags, switches: bools } = readFlags(argv, USAGE, { known, switches: ['drift'] });
+  const known = ['data', 'set', 'floor', 'outcome-rate', 'judge-noise', 'seed', 'limit', 'concurrency', 'max-seconds', 'out'];
+  const { flags, switches: bools } = readFlags(argv, USAGE, { known, switches: ['drift', 'stream'] });
   const num = (key: string, fallback: number, min: number, max: number, int = false): number => {
     const raw = flags.get(key);
     if (raw === undefined) return fallback;
@@ -46,8 +53,12 @@ export function parseArgs(argv: string[], repoRoot: string): Options {
     return v;
   };
   const limitRaw = flags.get('limit');
+  const set = flags.get('set');
+  if (set !== undefined && !SETS[set]) throw new UsageError(`--set must be one of ${Object.keys(SETS).join(', ')}, got ${set}`);
   return {
     dataDir: flags.get('data') ?? join(repoRoot, '..', 'shared', 'data', 'routing'),
+    set,
+    stream: bools.has('stream'),
     floor: num('floor', 0.95, 0, 1),
     outcomeRate: num('outcome-rate', 0.3, 0, 1),
     judgeNoise: num('judge-noise', 0.1, 0, 1),

@@ -89,14 +89,19 @@ export function promptKey(messages: readonly unknown[]): string {
  * (the vendor finds rows by prompt, and a repeat would leak the test answer into tuning).
  */
 export function loadData(dir: string): DataSet {
+  const { models, all } = readReplay(dir);
+  return cleanRows(all, models);
+}
+
+/** replay.jsonl and models.json as they are, nothing left out. */
+export function readReplay(dir: string): { models: Models; all: Row[] } {
   const models = JSON.parse(readFileSync(join(dir, 'models.json'), 'utf8')) as Models;
   if (!models.models[models.baseline]) throw new Error(`models.json: baseline ${models.baseline} has no price`);
-  const names = Object.keys(models.models);
   const all = readFileSync(join(dir, 'replay.jsonl'), 'utf8')
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as Row);
-  return cleanRows(all, models, names);
+  return { models, all };
 }
 
 export function cleanRows(all: Row[], models: Models, names: string[] = Object.keys(models.models)): DataSet {

@@ -74,15 +74,15 @@ export interface Setup {
   registered: string[];
 }
 
-/** Registers the replay vendor and its models, and disables every other catalog model. */
-export async function configureCatalog(gw: Gateway, vendorUrl: string, models: Models): Promise<Setup> {
+/** Registers the replay vendor and its models (`strengths` overrides strengths.ts per model), and disables every other catalog model. */
+export async function configureCatalog(gw: Gateway, vendorUrl: string, models: Models, strengths?: Record<string, number>): Promise<Setup> {
   // Through the REST route directly: the body carries `wire`, which the SDK's provider input does not list.
   await adminCall(gw, 'PUT', `/v1/admin/providers/${REPLAY_PROVIDER}`, { base_url: `${vendorUrl}/v1`, api_key: 'sk-replay', enabled: true, wire: 'openai' });
   const admin = new OptimizerClient({ baseURL: gw.origin, adminKey: gw.adminKey }).admin;
   const registered: string[] = [];
   for (const [model, price] of Object.entries(models.models)) {
     const isBaseline = model === models.baseline;
-    const prior = strengthOf(model, isBaseline);
+    const prior = strengths?.[model] ?? strengthOf(model, isBaseline);
     await admin.catalog.put(model, {
       provider: REPLAY_PROVIDER,
       input_per_mtok: price.input_per_mtok,

@@ -15,6 +15,8 @@ export interface CallRecord {
   step: string;
   /** The model the gateway says it served (x-optimizer-model, else the response's `model`); null on error. */
   served: string | null;
+  /** The policy key of x-optimizer-trial: the call was served by an unproven policy to learn it; null otherwise. */
+  trial: string | null;
   /** Served answer's recorded score (0 on error or when its text matches no recording). */
   score: number;
   /** The baseline's recorded score on the row. */
@@ -28,6 +30,12 @@ export interface CallRecord {
   cache_hit: boolean;
   /** Recorded cost of the served model's answer and of the baseline's (usage × price). */
   replay_cost: number;
+  /**
+   * Everything the vendor was paid for this row's call, priced from the recording: the served
+   * answer, gate partners, escalations, and what its learning spent after the answer (probes,
+   * the baseline's shadow, judge calls). Filled in once the gateway is quiet (vendorSpend).
+   */
+  vendor_cost: number;
   replay_baseline_cost: number;
   /** Outcome reported for this call. */
   reported: boolean;
@@ -43,6 +51,8 @@ export interface PhaseContext {
   vendor: ReplayVendor;
   seed: number;
   outcomeRate: number;
+  /** Send every completion with `stream: true` (default false). */
+  stream?: boolean;
   concurrency: number;
   /** Epoch ms after which no new call is sent. */
   deadline: number;
@@ -70,7 +80,8 @@ export function interleave(rows: readonly Row[], seed: number, phase: string): R
 
 /** Sends `rows` in order with at most ctx.concurrency in flight. */
 export async function runPhase(phase: PhaseName, rows: readonly Row[], ctx: PhaseContext, opts: { afterDrift?: boolean; label?: string } = {}): Promise<PhaseRun> {
-  const outcomesClient = new OptimizerClient({ baseURL: ctx.gatewayOrigin, apiKey: ctx.apiKey });
+  // One client for the phase: completions (streamed or not) and outcome reports.
+  const client = new OptimizerClient({ baseURL: ctx.gatewayOrigin, apiKey: ctx.apiKey });
   const records: CallRecord[] = new Array<CallRecord>(rows.length);
   let next = 0;
   let done = 0;
@@ -89,7 +100,7 @@ export async function runPhase(phase: PhaseName, rows: readonly Row[], ctx: Phas
         skipped++;
         continue;
       }
-      const rec = await callOne(phase, row, ctx, outcomesClient, opts.afterDrift === true);
+      const rec = await callOne(phase, row, ctx, client, opts.afterDrift === true);
       records[i] = rec;
       done++;
       if (rec.error) {
@@ -111,13 +122,14 @@ export async function runPhase(phase: PhaseName, rows: readonly Row[], ctx: Phas
   return { records: records.filter((r): r is CallRecord => r !== undefined), skipped };
 }
 
-async function callOne(phase: PhaseName, row: Row, ctx: PhaseContext, outcomesClient: OptimizerClient, afterDrift: boolean): Promise<CallRecord> {
+async function callOne(phase: PhaseName, row: Row, ctx: PhaseContext, client: OptimizerClient, afterDrift: boolean): Promise<CallRecord> {
   const base = ctx.models.baseline;
   const rec: CallRecord = {
     phase,
     rowId: row.id,
     step: row.step,
     served: null,
+    trial: null,
     score: 0,
     baselineScore: row.answers[base]!.score,
     unmatched: false,
@@ -127,33 +139,21 @@ async function callOne(phase: PhaseName, row: Row, ctx: PhaseContext, outcomesCl
     cache_hit: false,
     replay_cost: 0,
     replay_baseline_cost: rowCost(row, base, ctx.models),
+    vendor_cost: 0,
     reported: false,
     error: null,
     afterDrift,
   };
-  // A client per call, so the x-optimizer-model header of this very response can be read.
-  let headerModel: string | null = null;
-  const client = new OptimizerClient({
-    baseURL: ctx.gatewayOrigin,
-    apiKey: ctx.apiKey,
-    fetch: async (input, init) => {
-      const res = await fetch(input, init);
-      headerModel = res.headers.get('x-optimizer-model') || null;
-      return res;
-    },
-  });
-  let resp: OptimizedChatCompletion;
+  let answer: Answered;
   try {
-    resp = await client.chat.completions.create(
-      { model: 'auto', messages: row.messages.map((m) => ({ ...m })), optimizer: { run: { id: row.id, seq: 0, is_start: true }, step: { id: row.step } } },
-      { signal: AbortSignal.timeout(120_000) },
-    );
+    answer = await complete(client, ctx.stream === true, row);
   } catch (e) {
     rec.error = isOptimizerError(e) ? `${e.status || ''} ${e.code ?? ''} ${e.message}`.trim() : String(e);
     return rec;
   }
-  const text = resp.choices?.[0]?.message?.content ?? '';
-  const named = headerModel ?? (typeof resp.model === 'string' ? resp.model : null);
+  const { text, headers, optimizer: o } = answer;
+  const named = headers.get('x-optimizer-model') || answer.model;
+  rec.trial = headers.get('x-optimizer-trial') || null;
   const answers = ctx.vendor.answersFor(row);
   const matched = modelWithText(answers, text, named ?? undefined);
   rec.served = named ?? matched ?? null;
@@ -162,7 +162,6 @@ async function callOne(phase: PhaseName, row: Row, ctx: PhaseContext, outcomesCl
   const servedAnswer = rec.served !== null ? answers[rec.served] : undefined;
   const price = rec.served !== null ? ctx.models.models[rec.served] : undefined;
   rec.replay_cost = servedAnswer && price ? callCost(servedAnswer.usage, price) : 0;
-  const o = resp.optimizer;
   if (o) {
     rec.baseline_cost = o.baseline_cost;
     rec.actual_cost = o.actual_cost;
@@ -173,7 +172,7 @@ async function callOne(phase: PhaseName, row: Row, ctx: PhaseContext, outcomesCl
   const o_ = ctx.outcomes;
   if (o_.state !== 'not-built' && drawFor(ctx.seed, `outcome|${phase}|${row.id}`) < ctx.outcomeRate) {
     try {
-      await outcomesClient.outcomes.report({ run_id: row.id, step_id: row.step, signals: { score: rec.score } }, { signal: AbortSignal.timeout(30_000) });
+      await client.outcomes.report({ run_id: row.id, step_id: row.step, signals: { score: rec.score } }, { signal: AbortSignal.timeout(30_000) });
       o_.state = 'ok';
       o_.sent++;
       rec.reported = true;
@@ -188,4 +187,35 @@ async function callOne(phase: PhaseName, row: Row, ctx: PhaseContext, outcomesCl
     }
   }
   return rec;
+}
+
+interface Answered {
+  text: string;
+  /** The response's `model` field (a stream's from its chunks); null when absent. */
+  model: string | null;
+  headers: Headers;
+  optimizer: OptimizedChatCompletion['optimizer'] | undefined;
+}
+
+/**
+ * One completion through the typed SDK, as the row's run and step. Streamed: the
+ * text is the chunks' deltas joined, the optimizer block comes from the last chunk before
+ * [DONE] (the SDK's finalOptimizer), the headers from the response the stream opened with.
+ */
+async function complete(client: OptimizerClient, streamed: boolean, row: Row): Promise<Answered> {
+  const body = { model: 'auto', messages: row.messages.map((m) => ({ ...m })), optimizer: { run: { id: row.id, seq: 0, is_start: true }, step: { id: row.step } } };
+  const signal = AbortSignal.timeout(120_000);
+  if (!streamed) {
+    const resp = await client.chat.completions.create(body, { signal });
+    return { text: resp.choices?.[0]?.message?.content ?? '', model: typeof resp.model === 'string' ? resp.model : null, headers: resp.headers, optimizer: resp.optimizer };
+  }
+  const stream = client.chat.completions.stream(body, { signal });
+  const { headers } = await stream.response();
+  let text = '';
+  let model: string | null = null;
+  for await (const chunk of stream) {
+    if (typeof chunk.model === 'string' && chunk.model !== '') model = chunk.model;
+    text += chunk.choices?.[0]?.delta?.content ?? '';
+  }
+  return { text, model, headers, optimizer: await stream.finalOptimizer() };
 }

@@ -8,7 +8,7 @@
 //   GET  /__stats                   counters
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { contentText, promptKey, type Answer, type Models, type Row } from './data.ts';
+import { callCost, contentText, promptKey, type Answer, type Models, type Row } from './data.ts';
 import { judgeReply, parseJudgeCall, verdict } from './judge.ts';
 
 export const DEGRADED_TEXT = 'I cannot answer that.';
@@ -24,6 +24,8 @@ export interface VendorStats {
   judgeUnknownRequest: number;
   notFound: number;
   degraded: string[];
+  /** USD of answers and judge calls whose prompt matched no row (priced, but no call to charge them to). */
+  unattributedSpend: number;
 }
 
 export interface ReplayVendorOptions {
@@ -42,9 +44,13 @@ export class ReplayVendor {
   readonly #seed: number;
   readonly #degraded = new Set<string>();
   readonly #judgements = new Map<string, number>();
+  /** USD the gateway paid this vendor per row id (every answer and judge call about that row's prompt). */
+  readonly #spend = new Map<string, number>();
+  /** Requests answered or refused so far: moves while the gateway is still busy. */
+  #handled = 0;
   readonly #server: Server;
   #seq = 0;
-  readonly stats: VendorStats = { completions: {}, judgeCalls: 0, judgeFlips: 0, judgeUnmatched: 0, judgeUnknownRequest: 0, notFound: 0, degraded: [] };
+  readonly stats: VendorStats = { completions: {}, judgeCalls: 0, judgeFlips: 0, judgeUnmatched: 0, judgeUnknownRequest: 0, notFound: 0, degraded: [], unattributedSpend: 0 };
   url = '';
 
   constructor(opts: ReplayVendorOptions) {
@@ -92,12 +98,47 @@ export class ReplayVendor {
     return out ?? row.answers;
   }
 
+  /** What the vendor was paid, priced from the recording, for calls about row `rowId` so far. */
+  spendOf(rowId: string): number {
+    return this.#spend.get(rowId) ?? 0;
+  }
+
+  /**
+   * Resolves once no request has come for `quietMs` (or after `maxMs`), with the milliseconds
+   * waited: the gateway's learning after its answers calls the vendor after the client has its answer.
+   */
+  async quiet(quietMs: number, maxMs: number): Promise<number> {
+    const t0 = Date.now();
+    let seen = this.#handled;
+    let since = t0;
+    while (Date.now() - t0 < maxMs) {
+      await new Promise((r) => setTimeout(r, 200));
+      if (this.#handled !== seen) {
+        seen = this.#handled;
+        since = Date.now();
+      } else if (Date.now() - since >= quietMs) break;
+    }
+    return Date.now() - t0;
+  }
+
+  /** A counter of every request handled; unchanged for a while means the gateway has gone quiet. */
+  get handled(): number {
+    return this.#handled;
+  }
+
+  #charge(row: Row | undefined, model: string, usage: { prompt_tokens: number; completion_tokens: number }): void {
+    const cost = callCost(usage, this.#models.models[model]!);
+    if (row) this.#spend.set(row.id, (this.#spend.get(row.id) ?? 0) + cost);
+    else this.stats.unattributedSpend += cost;
+  }
+
   degrade(model: string, step: string): void {
     this.#degraded.add(`${model}|${step}`);
     this.stats.degraded = [...this.#degraded];
   }
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.#handled++;
     try {
       const path = (req.url ?? '/').split('?')[0];
       if (req.method === 'GET' && path === '/v1/models') {
@@ -145,6 +186,7 @@ export class ReplayVendor {
         score = v.score;
       }
       ({ content, usage } = judgeReply(messages, score));
+      this.#charge(row, model, usage);
     } else {
       const row = this.find(messages);
       const answer = row ? this.answersFor(row)[model] : undefined;
@@ -154,6 +196,7 @@ export class ReplayVendor {
       }
       content = answer.text;
       usage = answer.usage;
+      this.#charge(row, model, usage);
     }
     this.stats.completions[model] = (this.stats.completions[model] ?? 0) + 1;
     const id = `chatcmpl-replay-${++this.#seq}`;

@@ -2,6 +2,7 @@
 import { MIX_MARGIN } from '../../apps/api/src/optimizer/mix.ts';
 import type { CallRecord } from './phases.ts';
 import { retention, saving, sum, type KnownMix, type OneModelPerStep, type LineResult } from './reference.ts';
+import { unprovenShare } from './trials.ts';
 
 export interface StepMetrics {
   calls: number;
@@ -18,8 +19,12 @@ export interface StepMetrics {
   replay_saving: number;
   /** What the baseline's own recorded answers would have cost. */
   recorded_baseline_cost: number;
-  /** 1 − all spend / recorded baseline cost: the saving comparable to the reference lines. */
+  /** Everything the vendor was paid for these calls, their learning after the answer included. */
+  vendor_cost: number;
+  /** 1 − all spend (vendor_cost) / recorded baseline cost: the saving comparable to the reference lines. */
   true_saving: number;
+  /** Share of the calls an unproven policy served (x-optimizer-trial). */
+  unproven_share: number;
 }
 
 export interface PhaseMetrics extends StepMetrics {
@@ -57,8 +62,14 @@ function stepMetrics(rs: readonly CallRecord[]): StepMetrics {
     exploration_cost: sum(rs.map((r) => r.exploration_cost)),
     replay_saving: saving(sum(ok.map((r) => r.replay_cost)), sum(ok.map((r) => r.replay_baseline_cost))),
     recorded_baseline_cost: sum(rs.map((r) => r.replay_baseline_cost)),
-    // all spend (served, gates, escalations, exploration, judge) against what the baseline's own recorded answers cost
-    true_saving: saving(a, sum(rs.map((r) => r.replay_baseline_cost))),
+    vendor_cost: sum(rs.map((r) => r.vendor_cost)),
+    // all spend (served, gates, escalations, and the learning after the answer: probes, shadows, judge) against
+    // what the baseline's own recorded answers cost; the answer's own block holds only what chose the answer
+    true_saving: saving(
+      sum(rs.map((r) => r.vendor_cost)),
+      sum(rs.map((r) => r.replay_baseline_cost)),
+    ),
+    unproven_share: unprovenShare(rs),
   };
 }
 
@@ -91,9 +102,16 @@ export interface Result {
   /** The same from the gateway's own optimizer blocks (baseline priced at the served answer's tokens). */
   saving_test_reported: number;
   retention_test: number | null;
-  per_step: Record<string, { retention: number | null; saving: number; saving_reported: number; chosen: string | null }>;
+  per_step: Record<string, { retention: number | null; saving: number; saving_reported: number; chosen: string | null; unproven_share: number }>;
   saving_total: number;
   exploration_share: number;
+  /** Share of the calls an unproven policy served (x-optimizer-trial): test phase, and both phases. */
+  unproven_share_test: number;
+  unproven_share_total: number;
+  /** Per step, the index (1-based, over its calls of both phases) of the first call a proven non-baseline policy served. */
+  first_proven_call: Record<string, number | null>;
+  /** Share of all spend the vendor was paid outside what the answers' optimizer blocks report (learning after the answer). */
+  spend_after_answers: number;
   drift?: { detected: boolean; resettled: boolean };
   reference: { one_model_per_step: { saving: number; retention: number | null }; known_mix: { saving: number; retention: number | null }; oracle: { saving: number } };
   floor: number;
@@ -113,6 +131,7 @@ export function buildResult(p: {
   oneModel: OneModelPerStep;
   knownMix: KnownMix;
   oracle: LineResult;
+  firstProven: Record<string, number | null>;
   floor: number;
   outcomeRate: number;
   judgeNoise: number;
@@ -120,14 +139,22 @@ export function buildResult(p: {
 }): Result {
   const { train, test } = p;
   const per_step: Result['per_step'] = {};
-  for (const [step, m] of Object.entries(test.per_step)) per_step[step] = { retention: r4n(m.retention), saving: r4(m.true_saving), saving_reported: r4(m.saving), chosen: m.chosen };
+  for (const [step, m] of Object.entries(test.per_step)) {
+    per_step[step] = { retention: r4n(m.retention), saving: r4(m.true_saving), saving_reported: r4(m.saving), chosen: m.chosen, unproven_share: r4(m.unproven_share) };
+  }
+  const calls = train.calls + test.calls;
+  const vendor = train.vendor_cost + test.vendor_cost;
   return {
     saving_test: r4(test.true_saving),
     saving_test_reported: r4(test.saving),
     retention_test: r4n(test.retention),
     per_step,
-    saving_total: r4(saving(train.actual_cost + test.actual_cost, train.recorded_baseline_cost + test.recorded_baseline_cost)),
+    saving_total: r4(saving(vendor, train.recorded_baseline_cost + test.recorded_baseline_cost)),
     exploration_share: r4(test.actual_cost > 0 ? test.exploration_cost / test.actual_cost : 0),
+    unproven_share_test: r4(test.unproven_share),
+    unproven_share_total: r4(calls > 0 ? (train.unproven_share * train.calls + test.unproven_share * test.calls) / calls : 0),
+    first_proven_call: p.firstProven,
+    spend_after_answers: r4(vendor > 0 ? 1 - (train.actual_cost + test.actual_cost) / vendor : 0),
     ...(p.drift ? { drift: { detected: p.drift.detected, resettled: p.drift.resettled } } : {}),
     reference: {
       one_model_per_step: { saving: r4(p.oneModel.saving), retention: r4n(p.oneModel.retention) },
@@ -137,7 +164,7 @@ export function buildResult(p: {
     floor: p.floor,
     outcome_rate: p.outcomeRate,
     judge_noise: p.judgeNoise,
-    calls: train.calls + test.calls,
+    calls,
     seconds: Math.round(p.seconds * 10) / 10,
   };
 }
@@ -151,21 +178,26 @@ function table(head: string[], rows: string[][]): string[] {
   return [line(head), w.map((n) => '-'.repeat(n)).join('  '), ...rows.map(line)];
 }
 
-function phaseTable(m: PhaseMetrics): string[] {
+function phaseTable(m: PhaseMetrics, firstProven: Record<string, number | null>): string[] {
+  const first = (name: string) => (name === 'all' ? '' : String(firstProven[name] ?? '—'));
   const row = (name: string, s: StepMetrics) => [
     name,
     String(s.calls),
     String(s.errors),
+    pct(s.true_saving),
     pct(s.saving),
     pct(s.retention),
-    usd(s.baseline_cost),
+    usd(s.recorded_baseline_cost),
+    usd(s.vendor_cost),
     usd(s.actual_cost),
     usd(s.exploration_cost),
     pct(s.replay_saving),
+    pct(s.unproven_share),
+    first(name),
     s.chosen ?? '—',
   ];
   return table(
-    ['step', 'calls', 'errors', 'saving', 'retention', 'baseline $', 'actual $', 'exploration $', 'replay-priced saving', 'most served'],
+    ['step', 'calls', 'errors', 'saving', 'reported saving', 'retention', 'baseline $', 'spent $', 'answers $', 'exploration $', 'served-model saving', 'unproven', 'first proven call', 'most served'],
     [...Object.entries(m.per_step).map(([k, s]) => row(k, s)), row('all', m)],
   );
 }
@@ -177,12 +209,13 @@ export function renderSummary(p: {
   drift: DriftInfo | undefined;
   oneModel: OneModelPerStep;
   knownMix: KnownMix;
+  firstProven: Record<string, number | null>;
   notes: string[];
 }): string[] {
   const { result, train, test, drift, oneModel, knownMix } = p;
   const out: string[] = [];
-  out.push('', '## Tuning phase (train)', ...phaseTable(train));
-  out.push('', '## Measured phase (test)', ...phaseTable(test));
+  out.push('', '## Tuning phase (train)', ...phaseTable(train, p.firstProven));
+  out.push('', '## Measured phase (test)', ...phaseTable(test, p.firstProven));
   const servedMix = Object.entries(test.served)
     .sort((a, b) => b[1] - a[1])
     .map(([m, n]) => `${m} ${n}`)
@@ -214,6 +247,11 @@ export function renderSummary(p: {
   out.push(
     `test saving ${pct(result.saving_test)} at retention ${pct(result.retention_test)} (floor ${result.floor}); total saving ${pct(result.saving_total)}; ` +
       `exploration ${pct(result.exploration_share)} of test spend; ${result.calls} calls in ${result.seconds} s`,
+  );
+  out.push(
+    `served by unproven policies: ${pct(result.unproven_share_test)} of test calls, ${pct(result.unproven_share_total)} of all; ` +
+      `first proven cheaper call per step: ${Object.entries(result.first_proven_call).map(([s, n]) => `${s} ${n ?? 'never'}`).join(', ') || '—'}; ` +
+      `spend after the answers (learning): ${pct(result.spend_after_answers)} of all spend`,
   );
   out.push(
     `reference: one model per step ${pct(result.reference.one_model_per_step.saving)} at ${pct(result.reference.one_model_per_step.retention)}; ` +

@@ -3,17 +3,19 @@
 // saving and quality retention with two reference lines computed from the data. See README.md.
 //
 //   npm run bench:routing -- [--data DIR] [--floor 0.95] [--outcome-rate 0.3] [--judge-noise 0.1]
-//                            [--seed 1] [--drift] [--limit N]
+//                            [--seed 1] [--drift] [--limit N] [--stream] [--set wrong-prior|small-steps]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs, UsageError } from './args.ts';
-import { loadData, stepsOf, subsample } from './data.ts';
+import { cleanRows, loadData, readReplay, stepsOf, subsample, type DataSet } from './data.ts';
 import { configureCatalog, putRoutingSettings, repoRoot, signup, startGateway, workflowEvents, workflowSteps, type Gateway } from './gateway.ts';
 import { interleave, runPhase, type CallRecord, type PhaseContext } from './phases.ts';
 import { hash32, mulberry32 } from './prng.ts';
 import { knownMix, oneModelPerStep, oracle, retention } from './reference.ts';
 import { ReplayVendor } from './replay-vendor.ts';
 import { buildResult, mostServed, phaseMetrics, renderSummary, type DriftInfo } from './report.ts';
+import { buildSet } from './sets.ts';
+import { firstProvenCall } from './trials.ts';
 import { killAll, killAllNow, sleep } from '../overhead/procs.ts';
 
 function log(line: string): void {
@@ -52,8 +54,17 @@ async function main(): Promise<void> {
   const t0 = Date.now();
   const notes: string[] = [];
 
-  // Data and the reference lines (no gateway needed).
-  const data = loadData(o.dataDir);
+  // Data and the reference lines (no gateway needed). A named set is built from the data here.
+  let data: DataSet;
+  let strengths: Record<string, number> | undefined;
+  if (o.set === undefined) data = loadData(o.dataDir);
+  else {
+    const raw = readReplay(o.dataDir);
+    const built = buildSet(o.set, raw.all, raw.models, o.seed);
+    for (const line of built.lines) log(line);
+    data = cleanRows(built.rows, built.models);
+    strengths = built.strengths;
+  }
   const base = data.models.baseline;
   const rand = mulberry32(hash32(`${o.seed}|subsample`));
   const train = subsample(
@@ -69,8 +80,8 @@ async function main(): Promise<void> {
   const oneModel = oneModelPerStep(train, test, data.models, o.floor);
   const oracleLine = oracle(test, data.models);
   const mixLine = knownMix(train, test, data.models, o.floor);
-  log(`# Routing benchmark (seed ${o.seed}, floor ${o.floor}, outcome rate ${o.outcomeRate}, judge noise ${o.judgeNoise}${o.drift ? ', drift' : ''})`);
-  log(`data ${o.dataDir}: ${data.rows.length} rows, ${Object.keys(data.models.models).length} models, baseline ${base}; steps ${stepsOf(data.rows).join(', ')}`);
+  log(`# Routing benchmark (seed ${o.seed}, floor ${o.floor}, outcome rate ${o.outcomeRate}, judge noise ${o.judgeNoise}${o.drift ? ', drift' : ''}${o.stream ? ', streamed' : ''})`);
+  log(`data ${o.dataDir}${o.set ? ` as set ${o.set}` : ''}: ${data.rows.length} rows, ${Object.keys(data.models.models).length} models, baseline ${base}; steps ${stepsOf(data.rows).join(', ')}`);
   for (const d of data.dropped) log(`  left out: ${d}`);
   log(`train ${train.length} rows, test ${test.length} rows${o.limit !== undefined ? ` (--limit ${o.limit} per split, stratified by step)` : ''}`);
 
@@ -80,8 +91,8 @@ async function main(): Promise<void> {
   log(`replay vendor ${vendorUrl}`);
   const gw: Gateway = await startGateway((fn) => cleanups.push(fn));
   log(`gateway ${gw.origin} (pid ${gw.child.pid})`);
-  const setup = await configureCatalog(gw, vendorUrl, data.models);
-  log(`catalog: ${setup.registered.length} replay models on provider "replay"; ${setup.disabled} seeded models disabled`);
+  const setup = await configureCatalog(gw, vendorUrl, data.models, strengths);
+  log(`catalog: ${setup.registered.length} replay models on provider "replay"; ${setup.disabled} seeded models disabled${strengths ? `; strengths ${JSON.stringify(strengths)}` : ''}`);
   const tenant = await signup(gw);
   const settings = await putRoutingSettings(gw, tenant, { baseline_model: base, judge_model: base, quality_floor: o.floor });
   if (settings === 'not-built') {
@@ -96,6 +107,7 @@ async function main(): Promise<void> {
     vendor,
     seed: o.seed,
     outcomeRate: o.outcomeRate,
+    stream: o.stream,
     concurrency: o.concurrency,
     deadline: t0 + o.maxSeconds * 1000,
     outcomes: { state: 'unknown', sent: 0, errors: 0, lastError: null },
@@ -164,12 +176,19 @@ async function main(): Promise<void> {
     };
   }
 
+  // Learning runs after the answer: wait until the vendor has been quiet for a while, then charge
+  // every call with what the vendor was paid for its row (its answer and its learning).
+  const waited = await vendor.quiet(3000, 120_000);
+  log(`learning after the answers: the vendor went quiet after ${(waited / 1000).toFixed(1)} s`);
+  for (const r of [...trainRun.records, ...testRecords]) r.vendor_cost = vendor.spendOf(r.rowId);
+  if (vendor.stats.unattributedSpend > 0) notes.push(`$${vendor.stats.unattributedSpend.toFixed(4)} of vendor spend matched no row (not counted)`);
   log('after the measured phase:');
   await logSteps();
   const trainM = phaseMetrics(trainRun.records);
   const testM = phaseMetrics(testRecords);
+  const firstProven = firstProvenCall([...trainRun.records, ...testRecords], base);
   const seconds = (Date.now() - t0) / 1000;
-  const result = buildResult({ train: trainM, test: testM, drift, oneModel, knownMix: mixLine, oracle: oracleLine, floor: o.floor, outcomeRate: o.outcomeRate, judgeNoise: o.judgeNoise, seconds });
+  const result = buildResult({ train: trainM, test: testM, drift, oneModel, knownMix: mixLine, oracle: oracleLine, firstProven, floor: o.floor, outcomeRate: o.outcomeRate, judgeNoise: o.judgeNoise, seconds });
 
   const oc = ctx.outcomes;
   if (oc.state === 'not-built') notes.push('outcomes route not built (404): no outcome was reported');
@@ -181,7 +200,7 @@ async function main(): Promise<void> {
   if (errs.length > 0) notes.push(`${errs.length} calls failed; first: ${errs[0]!.error}`);
   if (testM.saving === 0 && testM.actual_cost > 0) notes.push('the gateway saved nothing on test (it serves the baseline until its optimizer has evidence)');
 
-  for (const line of renderSummary({ result, train: trainM, test: testM, drift, oneModel, knownMix: mixLine, notes })) log(line);
+  for (const line of renderSummary({ result, train: trainM, test: testM, drift, oneModel, knownMix: mixLine, firstProven, notes })) log(line);
 
   const out = o.out ?? join(repoRoot, 'bench', 'results', `routing-${new Date(t0).toISOString().replace(/[:.]/g, '-')}.json`);
   mkdirSync(dirname(out), { recursive: true });
