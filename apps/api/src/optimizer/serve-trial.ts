@@ -3,12 +3,19 @@
 // decision reads and writes it.
 import type { StepEvidence, PolicyStats } from './evidence.ts';
 import type { DecideInput } from './decide-input.ts';
+import { MIN_EVIDENCE } from './exploration.ts';
 import { describePolicy, parsePolicy, policyKey, type Policy } from './policies.ts';
 import { gateStart, priorStart, prospect, type ProbeCosts } from './prospects.ts';
 import { budgetUsed, chooseTrial, spend, TRIAL_PRIOR_SD, trialPosterior, type Posterior, type RiskLedger, type TrialCandidate, type TrialChoice } from './trials.ts';
 
 /** Outcomes a candidate needs on its trials before posterior sampling reads them (fewer than a policy's proof needs). */
 const EARLY_OUTCOMES = 3;
+/**
+ * Samples past which a candidate is no longer unproven but known: what its evidence says decides
+ * (it holds, serves its share of a mix, or is closed), and serving it more as a trial would only
+ * overserve a policy the mix already gives its share.
+ */
+const KNOWN_SAMPLES = MIN_EVIDENCE;
 
 export interface TrialContext {
   evidence: StepEvidence;
@@ -28,7 +35,7 @@ function asCandidate(t: TrialContext, p: Policy): TrialCandidate | null {
   if (p.kind !== 'model' && p.kind !== 'gate') return null;
   const key = policyKey(p);
   const st = t.stats.get(key);
-  if (!st) return null;
+  if (!st || st.n >= KNOWN_SAMPLES) return null;
   const pr = prospect(t.evidence, t.costs, p, st, t.input, t.baselineCost, true, false, t.own);
   if (!pr) return null;
   const early = st.byOutcome ? null : t.evidence.outcomeEstimate(p, EARLY_OUTCOMES);
