@@ -151,6 +151,23 @@ function mixReason(m: Mix, served: Policy, input: DecideInput): string {
   return `routed to ${describePolicy(served)} by a mix: ${describePolicy(m.under.policy)} on ${Math.round(m.share * 100)}% of calls (${m.under.stats.n} samples, under ${input.floor} alone), ${over} on the rest; the mix holds ${m.bound.toFixed(3)} ≥ ${input.floor} of the baseline's quality`;
 }
 
+/** How often a gate is taken to escalate to the baseline before its probes measure its cost. */
+const GATE_ESCALATION = 0.3;
+
+/**
+ * A policy's statistics with its cost per call priced from the catalog where no probe measured it:
+ * a policy proven by serving it (its outcomes) has evidence but no probed cost, and an unknown
+ * cost would keep it from ever serving.
+ */
+function priced(st: PolicyStats, p: Policy, input: DecideInput, baselineCost: number): PolicyStats {
+  if (Number.isFinite(st.costMicros) || st.n === 0 || !Number.isFinite(baselineCost)) return st;
+  const share = (m: string) => input.priceShares?.[m];
+  const shares = p.kind === 'model' ? [share(p.model)] : p.kind === 'gate' ? [share(p.a), share(p.b)] : [];
+  if (shares.length === 0 || shares.some((x) => x === undefined)) return st;
+  const micros = (shares.reduce((a, b) => a! + b!, 0)! + (p.kind === 'gate' ? GATE_ESCALATION : 0)) * baselineCost;
+  return { ...st, costMicros: micros, costUcbMicros: micros };
+}
+
 /** The retention a call served without a trial is counted at in the risk budget: the baseline's 1, else the policy's bound. */
 function retentionOf(chosen: Policy, input: DecideInput, bound: number | undefined): number {
   const isBase = chosen.kind === 'model' && chosen.model === input.baseline;
@@ -343,7 +360,7 @@ export class Optimizer {
     const priors = this.#priors(s);
     for (const p of candidatePolicies(input.cheaper, input.allowGates, this.#ensemblePool(s, input))) {
       const key = policyKey(p);
-      const mine = s.evidence.stats(p, input.baseline);
+      const mine = priced(s.evidence.stats(p, input.baseline), p, input, baselineCost);
       own.set(key, mine);
       // the step's own estimate shrunk toward what the tenant's other steps say of the candidate
       const prior = pool(priors.get(key)?.filter((x) => x.fingerprint !== s.key.fingerprint) ?? []);
@@ -425,7 +442,7 @@ export class Optimizer {
     // (a step still trying candidates by serving them is not settled either)
     const settled = (plan.payback < paybackBar(s.lastPlan.funded) || (s.settled && !plan.probe)) && (s.evidence.probes.length > 0 || s.ledger.trials.size > 0) && !trial;
     // a trial call serves the candidate instead of probing beside the answer
-    if (trial) plan = { ...plan, probe: null, reason: trial.reason };
+    if (trial) plan = { ...plan, probe: null, reason: `no probe: this call serves ${describePolicy(trial.candidate.policy)} on trial instead` };
     if (settled && !s.settled) {
       s.drifted = [];
       if (s.resettling) events.push({ kind: 'resettled', at: new Date(), payload: { step: input.step.label, fingerprint: input.step.fingerprint, policy: policyKey(chosen) } });
