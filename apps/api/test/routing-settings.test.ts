@@ -47,7 +47,7 @@ async function ask(step: string, opts: { model?: string; optimizer?: Record<stri
   const calls = (await (await fetch(`${rig.gw.url}/v1/calls?limit=1`, { headers: authed(rig.tenant.api_key) })).json()) as { data: { id: string; reasons: string[]; cost: { exploration: number } }[] };
   expect(calls.data[0]!.id).toBe(r.headers.get('x-optimizer-call-id'));
   const call = calls.data[0]!;
-  return { model: r.headers.get('x-optimizer-model')!, block: (JSON.parse(text) as { optimizer: Block }).optimizer, reasons: call.reasons.join('\n'), explored: call.cost.exploration };
+  return { model: r.headers.get('x-optimizer-model')!, trial: r.headers.get('x-optimizer-trial'), block: (JSON.parse(text) as { optimizer: Block }).optimizer, reasons: call.reasons.join('\n'), explored: call.cost.exploration };
 }
 
 function stepKey(step: string, tier = 'standard') {
@@ -136,7 +136,8 @@ describe('mode', () => {
     for (let i = 0; i < 8; i++) {
       const r = await ask('modes', { i });
       expect(r.model).toBe('gpt-4.1');
-      expect(r.reasons).toContain('routing mode pinned: the baseline serves every call; learning goes on beside it (explore)');
+      expect(r.reasons).toContain('routing mode pinned: the baseline serves every call; learning goes on beside it by side probes');
+      expect(r.trial).toBeNull();
       if (r.explored > 0) explored++;
     }
     expect(explored).toBeGreaterThan(0);
@@ -156,23 +157,34 @@ describe('mode', () => {
 });
 
 describe('learning_mode', () => {
-  it('exploit and off probe nothing on a step that explores under explore', async () => {
+  it('off probes and tries nothing; shadow probes beside the served answer and never serves an unproven candidate', async () => {
     warmStep(rig, 'learner');
-    for (const mode of ['exploit', 'off'] as const) {
-      await use({ ...BASE, learning_mode: mode });
-      rig.vendor.reset();
-      rig.vendor.script(JUDGE_PASSES);
-      for (let i = 0; i < 5; i++) {
-        const r = await ask('learner', { i });
-        expect(r.explored).toBe(0);
-        expect(r.reasons).toContain(`no probe: learning_mode ${mode}`);
-      }
-      expect(rig.vendor.requests).toHaveLength(5);
+    await use({ ...BASE, learning_mode: 'off' });
+    rig.vendor.reset();
+    rig.vendor.script(JUDGE_PASSES);
+    for (let i = 0; i < 5; i++) {
+      const r = await ask('learner', { i });
+      expect(r.explored).toBe(0);
+      expect(r.trial).toBeNull();
+      expect(r.reasons).toContain('no probe: learning_mode off');
     }
-    await use({ ...BASE, learning_mode: 'explore' });
+    expect(rig.vendor.requests).toHaveLength(5);
+    await use({ ...BASE, learning_mode: 'shadow' });
     const r = await ask('learner', { i: 9 });
     expect(r.reasons).toMatch(/explored: probed/);
     expect(r.explored).toBeGreaterThan(0);
+    expect(r.model).toBe('gpt-4.1');
+    expect(r.trial).toBeNull();
+  });
+
+  it('refuses the former names on a write, and reads them on a stored setting as today\'s', async () => {
+    for (const old of ['explore', 'exploit']) expect((await settings({ ...BASE, learning_mode: old })).status).toBe(422);
+    await rig.gw.services.db.em().getConnection().execute('update routing_settings set settings = ? where account_id = ?', [JSON.stringify({ ...BASE, learning_mode: 'exploit' }), rig.tenant.account_id]);
+    await rig.gw.services.hot.publish('routing-settings:changed', rig.tenant.account_id);
+    await new Promise((r) => setTimeout(r, 200));
+    const view = (await (await fetch(`${rig.gw.url}/v1/settings/routing`, { headers: authed(rig.tenant.api_key) })).json()) as { learning_mode: string };
+    expect(view.learning_mode).toBe('off');
+    await use({ ...BASE });
   });
 });
 
@@ -220,8 +232,8 @@ describe('ladders', () => {
     const named = await ask('tiered', { model: 'auto:premium' });
     expect(named.model).toBe('gpt-4o');
     expect(named.reasons).toContain('baseline gpt-4.1 cannot serve this request (not on the premium ladder); gpt-4o is the baseline');
-    // probes stay on the ladder too
-    await use({ allowed_providers: ['openai'], ladders: { standard: ['gpt-4.1-mini', 'gpt-4.1'] } });
+    // side probes stay on the ladder too
+    await use({ allowed_providers: ['openai'], ladders: { standard: ['gpt-4.1-mini', 'gpt-4.1'] }, learning_mode: 'shadow' });
     warmStep(rig, 'laddered', 10_000);
     rig.vendor.reset();
     rig.vendor.script(JUDGE_PASSES);

@@ -57,7 +57,7 @@ describe('routing settings merge on every door', () => {
     expect(got).toEqual(put.body);
     expectKept(got);
     // the defaults filled in
-    expect(got).toMatchObject({ mode: 'auto', tiebreak: 'cost', band: 0, learning_mode: 'explore', advanced_search: true, judge_model: null });
+    expect(got).toMatchObject({ mode: 'auto', tiebreak: 'cost', band: 0, learning_mode: 'serve', advanced_search: true, judge_model: null });
     expect(got.exploration).toEqual({ step_share: 0.2, step_budget_usd: null, daily_budget_usd: 200 });
 
     // a nested field alone keeps its siblings

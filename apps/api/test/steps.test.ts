@@ -89,7 +89,7 @@ describe('the calls behind a step', () => {
     if (settledModel !== 'gpt-4.1') {
       const cheap = await call('GET', `/v1/workflows/${wf()}/steps/${classify.fingerprint}/calls?model=${encodeURIComponent(settledModel)}`);
       expect(cheap.body.data.map((c: any) => c.routed_model)).toEqual(cheap.body.data.map(() => settledModel));
-      expect(cheap.body.data.length).toBeLessThan(100);
+      expect(cheap.body.data.length).toBeGreaterThan(0);
     }
     const summarize = (await steps()).find((s) => s.label === 'summarize');
     expect((await call('GET', `/v1/workflows/${wf()}/steps/${summarize.fingerprint}/calls`)).body.data).toHaveLength(1);

@@ -653,9 +653,9 @@ export class Optimizer {
     return e;
   }
 
+  /** The share of the step's routed calls whose outcome the client reported (judge-graded trials and checks are not outcomes). */
   #recentOutcomeShare(s: StepState): number {
-    const recent = s.evidence.served.slice(-100);
-    return recent.length / Math.max(100, recent.length);
+    return s.traffic.calls > 0 ? Math.min(1, s.traffic.outcomes / s.traffic.calls) : 0;
   }
 
   recordProbe(step: StepKey, probe: Probe): EvidenceRow {

@@ -223,7 +223,8 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
   });
   if (opts.mode !== 'auto') {
     decision.prune = false; // the baseline serves the request as sent
-    decision.reasons.unshift(`routing mode ${opts.mode}: the baseline serves every call${opts.mode === 'pinned' ? `; learning goes on beside it (${opts.learning})` : ' and nothing is learned'}`);
+    const beside = opts.learning === 'off' ? '; learning_mode off: nothing is learned' : '; learning goes on beside it by side probes';
+    decision.reasons.unshift(`routing mode ${opts.mode}: the baseline serves every call${opts.mode === 'pinned' ? beside : ' and nothing is learned'}`);
   }
   if (!opts.advanced) decision.reasons.push('advanced search off: single-model policies only');
   ctx.events.push(...s.optimizer.takeEvents(step));

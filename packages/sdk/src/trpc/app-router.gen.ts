@@ -124,7 +124,7 @@ export interface RouterInputs {
     ladders?: null | {
       [key: string]: Array<string> | null | undefined;
     };
-    learning_mode?: "exploit" | "explore" | "off" | null;
+    learning_mode?: "off" | "serve" | "shadow" | null;
     mode?: "auto" | "off" | "pinned" | null;
     quality_floor?: null | number;
     tiebreak?: "cost" | "latency" | "quality" | null;
@@ -564,6 +564,13 @@ export interface RouterOutputs {
     label: string;
     last_seen: string;
     last_seen_phase: null | string;
+    learning: {
+      risk_budget: number;
+      risk_used: number;
+      trials: {
+        [key: string]: number;
+      };
+    };
     phases: {
       [key: string]: {
         calls: number;
@@ -620,6 +627,13 @@ export interface RouterOutputs {
     label: string;
     last_seen: string;
     last_seen_phase: null | string;
+    learning: {
+      risk_budget: number;
+      risk_used: number;
+      trials: {
+        [key: string]: number;
+      };
+    };
     phases: {
       [key: string]: {
         calls: number;
@@ -959,7 +973,7 @@ export interface RouterOutputs {
     ladders: {
       [key: string]: Array<string>;
     };
-    learning_mode: "exploit" | "explore" | "off";
+    learning_mode: "off" | "serve" | "shadow";
     mode: "auto" | "off" | "pinned";
     quality_floor: number;
     tiebreak: "cost" | "latency" | "quality";
@@ -984,7 +998,7 @@ export interface RouterOutputs {
     ladders: {
       [key: string]: Array<string>;
     };
-    learning_mode: "exploit" | "explore" | "off";
+    learning_mode: "off" | "serve" | "shadow";
     mode: "auto" | "off" | "pinned";
     quality_floor: number;
     tiebreak: "cost" | "latency" | "quality";
