@@ -82,9 +82,9 @@ export function trialFor(t: TrialContext, open: readonly Policy[], servingShare:
   if (candidates.length === 0) return null;
   const choice = chooseTrial({ candidates, servingShare, floor: t.input.floor, ledger: t.ledger, draw: t.input.draw });
   if (!choice) return null;
-  const key = policyKey(choice.candidate.policy);
-  spend(t.ledger, key);
-  const used = budgetUsed(t.ledger, t.input.floor, (k) => (k === key ? choice.post : posteriorOf(t, k)));
+  const name = policyKey(choice.candidate.policy);
+  spend(t.ledger, name);
+  const used = budgetUsed(t.ledger, t.input.floor, (k) => (k === name ? choice.post : posteriorOf(t, k)));
   const pct = Math.round(Math.min(1, used) * 100);
   const reason = `served ${describePolicy(choice.candidate.policy)} to learn: unproven (retention ${choice.post.mean.toFixed(2)} ± ${choice.post.sd.toFixed(2)}, ${choice.candidate.stats.n} samples), drawn to hold ${t.input.floor} at ${Math.round(choice.candidate.costShare * 100)}% of the baseline's cost; risk budget ${pct}% used`;
   return { ...choice, used, reason };

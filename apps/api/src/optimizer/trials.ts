@@ -105,13 +105,13 @@ export function spend(ledger: RiskLedger, key: string): void {
  * What the trials spend of the budget, at today's posteriors (with `extra` more trials of one
  * policy): their expected shortfall from the floor plus RISK_Z standard deviations of their total.
  */
-export function riskSpent(ledger: RiskLedger, floor: number, posteriorOf: (key: string) => Posterior | undefined, extra?: { key: string; post: Posterior }): number {
+export function riskSpent(ledger: RiskLedger, floor: number, posteriorOf: (key: string) => Posterior | undefined, extra?: { policy: string; post: Posterior }): number {
   let shortfall = 0;
   let variance = 0;
   const counts = new Map(ledger.trials);
-  if (extra) counts.set(extra.key, (counts.get(extra.key) ?? 0) + 1);
-  for (const [key, n] of counts) {
-    const post = extra?.key === key ? extra.post : posteriorOf(key);
+  if (extra) counts.set(extra.policy, (counts.get(extra.policy) ?? 0) + 1);
+  for (const [policy, n] of counts) {
+    const post = extra?.policy === policy ? extra.post : posteriorOf(policy);
     // a candidate no longer weighed (its model left the catalog) is priced as the worst it could have been
     const p = post ?? { mean: 0, sd: 0 };
     shortfall += n * (floor + RISK_MARGIN - p.mean);
@@ -190,9 +190,9 @@ export function chooseTrial(ask: TrialAsk): TrialChoice | null {
     .sort((a, b) => a.costShare - b.costShare);
   const pick = holding[0];
   if (!pick) return null;
-  const key = policyKey(pick.policy);
-  const post = posts.get(key)!.post;
-  const spent = riskSpent(ask.ledger, ask.floor, (k) => posts.get(k)?.post, { key, post });
+  const name = policyKey(pick.policy);
+  const post = posts.get(name)!.post;
+  const spent = riskSpent(ask.ledger, ask.floor, (k) => posts.get(k)?.post, { policy: name, post });
   if (spent > ask.ledger.earned) return null;
   return { candidate: pick, post, budget: ask.ledger.earned, spent };
 }
