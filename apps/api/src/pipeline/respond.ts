@@ -11,6 +11,7 @@ import { usd, type Usage } from '../wire/usage.ts';
 import { countPromptTokens, countTokens } from './tokens.ts';
 import { sentSecrets } from '../providers/redact.ts';
 import { upstreamInvalid } from '../providers/vendor-shape.ts';
+import { WARNING_HEADER, warningHeaderValue } from '../settings/tier-warnings.ts';
 
 export function optimizerBlock(costs: Costs, cacheHit = false) {
   return {
@@ -30,6 +31,7 @@ export function responseHeaders(ctx: CallContext, overheadMs: number, contentTyp
     'x-optimizer-call-id': ctx.id,
     'x-optimizer-model': ctx.route?.model ?? '',
     'x-optimizer-overhead-ms': overheadMs.toFixed(3),
+    ...(ctx.warnings?.length ? { [WARNING_HEADER]: warningHeaderValue(ctx.warnings) } : {}),
   };
 }
 
