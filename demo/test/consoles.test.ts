@@ -1,4 +1,4 @@
-// `npm run demo` prints everything a person needs to open both consoles: the dashboard's address
+// `npm run demo` (README.md, "See it save, offline") prints everything a person needs to open both consoles: the dashboard's address
 // with the email and key to sign in, and the admin console's address with the admin key. The
 // demo runs as `npm run demo` runs it (its entry, no --json), and this test signs in with what it
 // printed, as the two sign-in forms do, before it stops the demo with one SIGTERM.
