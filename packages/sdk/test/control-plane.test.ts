@@ -11,6 +11,7 @@ import { capabilityList } from '../../../apps/api/src/capabilities/capability.ts
 import { routeOnMockOpenAI, startRig, type Rig } from '../../../apps/api/test/support/vendor.ts';
 import { startLoopback, type Loopback } from '../../../apps/api/test/support/loopback.ts';
 import { OptimizerClient, isOptimizerError } from '../src/index.ts';
+import { createTrpcClient } from '../src/trpc/index.ts';
 import { renderRestRoutes, restRoutesPath } from '../../../scripts/sdk-rest-routes.ts';
 import { readFileSync } from 'node:fs';
 
@@ -224,6 +225,18 @@ describe("the SDK's REST client", () => {
     expect(steps.map((s) => s.label)).toContain('triage');
     const billing = await client.call('billing.view');
     expect(billing.balances.wallet_usd).toBeTypeOf('number');
+  });
+
+  it('refuses a misspelled tier before sending on every door the SDK speaks, as the server would store it with only a warning', async () => {
+    const misspelled = { ladders: { premuim: ['gpt-4.1'] } } as never;
+    const trpc = createTrpcClient({ baseURL: rig.gw.url, apiKey: rig.tenant.api_key, fetch: recording });
+    sent.length = 0;
+    for (const attempt of [() => client.settings.routing.put(misspelled), () => client.call('settings.setRouting', misspelled), () => trpc.settings.setRouting.mutate(misspelled)]) {
+      await expect(attempt()).rejects.toMatchObject({ status: 0, code: 'client_validation', param: 'ladders.premuim' });
+    }
+    expect(sent).toEqual([]);
+    // the known tiers pass, on tRPC too
+    expect((await trpc.settings.setRouting.mutate({ ladders: { premium: ['gpt-4.1'] } })).ladders).toMatchObject({ premium: ['gpt-4.1'] });
   });
 
   it('routes from the server’s capabilities: rest/routes.gen.ts is current', () => {

@@ -3,6 +3,7 @@
 // definitions (routes.gen.ts), and the input and answer types are the same capability's over
 // tRPC (trpc/app-router.gen.ts). The named resources (client.billing, client.connections, …)
 // are thin wrappers of this; `client.call(name, input)` reaches any capability by its name.
+import { clientCheck } from '../client-checks.ts';
 import type { RouterInputs, RouterOutputs } from '../trpc/app-router.gen.ts';
 import { seg, type Method, type Transport } from '../transport.ts';
 import { restRoutes } from './routes.gen.ts';
@@ -58,7 +59,7 @@ export function requestOf(route: RestRoute, input: unknown): { path: string; que
 export async function callCapability<K extends CapabilityName>(t: Transport, name: K, ...[input, opts]: CapabilityArgs<K>): Promise<CapabilityOutput<K>> {
   const route: RestRoute = restRoutes[name];
   if (!route) throw new TypeError(`no capability named ${String(name)}`);
-  const req = requestOf(route, input);
+  const req = requestOf(route, clientCheck(name, input, `${route.method} ${route.path}`));
   const spec = { method: route.method, path: req.path, auth: route.auth, query: req.query, body: req.body, signal: opts?.signal, headers: opts?.headers };
   if (route.list) return (await t.list(spec)) as CapabilityOutput<K>;
   return (await t.json(spec)) as CapabilityOutput<K>;
