@@ -5,21 +5,12 @@
 // are thin wrappers of this; `client.call(name, input)` reaches any capability by its name.
 import { clientCheck } from '../client-checks.ts';
 import type { RouterInputs, RouterOutputs } from '../trpc/app-router.gen.ts';
-import { seg, type Method, type Transport } from '../transport.ts';
+import { seg, type Transport } from '../transport.ts';
+import type { RestRoute } from './rest-route.ts';
 import { restRoutes } from './routes.gen.ts';
 
-export interface RestRoute {
-  method: Method;
-  /** As the server registers it: `:name` segments are fields of the input. */
-  path: string;
-  /** Where the input's other fields go: the query string, the JSON body, or nowhere (all are path fields); null: no input. */
-  from: 'query' | 'body' | 'params' | null;
-  /** The answer is `{ data: [...] }`, unwrapped to the list. */
-  list: boolean;
-  /** The answer is 204, no body. */
-  empty: boolean;
-  auth: 'tenant' | 'none';
-}
+export type { RestRoute } from './rest-route.ts';
+
 
 /** A capability the REST client reaches, by its tRPC path ("billing.view", "workflow.steps"). */
 export type CapabilityName = keyof typeof restRoutes;
