@@ -41,6 +41,28 @@ const LATE_STEP = 'review-sentiment';
 /** Share of calls whose outcome the demo client reports (the rest are judged). */
 const OUTCOME_RATE = 0.3;
 
+/** What a person needs to open the two consoles: their addresses and what each signs in with. */
+export interface Consoles {
+  dashboard: { url: string; email: string; api_key: string };
+  admin: { url: string; admin_key: string; graphql: string };
+}
+
+function consoles(gw: Gateway, tenant: Tenant): Consoles {
+  return {
+    dashboard: { url: `${gw.origin}/optimizer/`, email: EMAIL, api_key: tenant.apiKey },
+    admin: { url: `${gw.origin}/optimizer/admin`, admin_key: gw.adminKey, graphql: `${gw.origin}/graphql` },
+  };
+}
+
+/** The lines that open both consoles (demo/test/demo.test.ts reads them back). */
+function consoleLines(c: Consoles): string[] {
+  return [
+    `dashboard:     ${c.dashboard.url}  (sign in with the email ${c.dashboard.email} and the key ${c.dashboard.api_key})`,
+    `admin console: ${c.admin.url}  (sign in with the admin key ${c.admin.admin_key})`,
+    `GraphiQL:      ${c.admin.graphql}  (send "authorization: Bearer <key>": the tenant key for the tenant's fields, the admin key for the platform's)`,
+  ];
+}
+
 let vendor: ReplayVendor | undefined;
 const cleanups: (() => void)[] = [];
 async function shutdown(): Promise<void> {
@@ -69,6 +91,9 @@ async function main(): Promise<void> {
   const tenant: Tenant = { apiKey: signed.api_key, accountId: signed.account_id, workflowId: signed.workflow_id };
   await putRoutingSettings(gw, tenant, { baseline_model: data.models.baseline, judge_model: data.models.baseline, quality_floor: FLOOR });
   log(`tenant: ${EMAIL}, baseline ${data.models.baseline}, quality floor ${FLOOR}`);
+  const access = consoles(gw, tenant);
+  // printed before the calls too, so both consoles can be watched while the demo sends them
+  for (const line of consoleLines(access)) log(line);
 
   // one task ships late: its calls come once the others have settled, so the newest calls (the
   // dashboard's list) show a step still learning, with its probes and grades
@@ -92,14 +117,14 @@ async function main(): Promise<void> {
   const savings = (await res.json()) as { calls: number; baseline_cost: number; actual_cost: number; saving: number; by_source: Record<string, number> };
   const steps = (await workflowSteps(gw, tenant)).map((s) => ({ step: s.label, settled: s.settled, serving: s.chosen }));
   const summary = { calls: savings.calls, failed, baseline_usd: savings.baseline_cost, actual_usd: savings.actual_cost, saving_usd: savings.saving, saving_share: savings.baseline_cost > 0 ? savings.saving / savings.baseline_cost : 0, by_source: savings.by_source, steps };
-  // the demo's own tenant: its key is printed so a person (or the dashboard's test) can sign in
-  if (o.json) process.stdout.write(`${JSON.stringify({ ...summary, dashboard: { url: `${gw.origin}/optimizer/`, email: EMAIL, api_key: tenant.apiKey } })}\n`);
+  // the demo's own tenant and admin: their keys are printed so a person (or the dashboard's test) can sign in
+  if (o.json) process.stdout.write(`${JSON.stringify({ ...summary, ...access })}\n`);
   log('');
   log(`${summary.calls} calls (${failed} failed): the baseline would have cost $${summary.baseline_usd.toFixed(4)}, they cost $${summary.actual_usd.toFixed(4)}, exploring included: saved $${summary.saving_usd.toFixed(4)} (${(summary.saving_share * 100).toFixed(1)}%)`);
   for (const s of steps) log(`  ${s.step.padEnd(18)} ${s.settled ? 'settled' : 'learning'}, serving ${s.serving}`);
   if (o.exit) return;
   log('');
-  log(`dashboard: ${gw.origin}/optimizer/  (sign in with ${EMAIL} and the key ${tenant.apiKey})`);
+  for (const line of consoleLines(access)) log(line);
   log('the gateway keeps running; Ctrl-C stops it and removes its data');
   await new Promise(() => {});
 }

@@ -9,6 +9,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { ensureWebBuild } from './web-build.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const toolchainDir = join(root, 'tools', 'toolchain');
@@ -16,11 +17,14 @@ const binDir = join(toolchainDir, 'node_modules', '.bin');
 const nodeBin = join(binDir, 'node');
 const pnpmBin = join(binDir, 'pnpm');
 
+// The web app's build, skipped when its build is current (scripts/web-build.mjs)
+const WEB_BUILD = ['web-build'];
+
 const tasks = {
   // the gateway's V8 flags are listed once, in apps/api/node-flags.json (apps/api/src/node-flags.ts)
-  start: [['pnpm', '--filter', '@optimizer/admin-web', 'build'], ['node', ...JSON.parse(readFileSync(join(root, 'apps', 'api', 'node-flags.json'), 'utf8')), 'apps/api/src/main.ts']],
+  start: [WEB_BUILD, ['node', ...JSON.parse(readFileSync(join(root, 'apps', 'api', 'node-flags.json'), 'utf8')), 'apps/api/src/main.ts']],
   test: [
-    ['pnpm', '--filter', '@optimizer/admin-web', 'build'],
+    WEB_BUILD,
     // the demo's tests run it as a user would: it drives its calls with the built SDK
     ['pnpm', '--filter', '@optimizer/sdk', 'build'],
     ['pnpm', 'exec', 'tsc', '--noEmit', '-p', 'tsconfig.json'],
@@ -42,7 +46,8 @@ const tasks = {
   // the fault suite at full size (its small size runs inside `npm test`: bench/faults/faults.test.ts)
   'test:faults': [['node', 'bench/faults/run.ts', ...process.argv.slice(3)]],
   // the demo drives its calls with the SDK, whose package exports its built dist/
-  demo: [['pnpm', '--filter', '@optimizer/admin-web', 'build'], ['pnpm', '--filter', '@optimizer/sdk', 'build'], ['node', 'demo/run.ts', ...process.argv.slice(3)]],
+  demo: [WEB_BUILD, ['pnpm', '--filter', '@optimizer/sdk', 'build'], ['node', 'demo/run.ts', ...process.argv.slice(3)]],
+  'build:web': [WEB_BUILD],
   'docs:errors': [['node', 'scripts/error-docs.ts', ...process.argv.slice(3)]],
   'docs:openapi': [['node', 'scripts/openapi.ts', ...process.argv.slice(3)]],
   'docs:sdk': [['node', 'scripts/sdk-docs.ts', ...process.argv.slice(3)]],
@@ -123,6 +128,11 @@ function runForwarding(bin, args) {
 }
 
 for (const [cmd, ...args] of tasks[task]) {
+  if (cmd === 'web-build') {
+    const { status } = await ensureWebBuild(root, () => runForwarding(pnpmBin, ['--filter', '@optimizer/admin-web', 'build']));
+    if (status !== 0) process.exit(status);
+    continue;
+  }
   const bin = cmd === 'node' ? nodeBin : cmd === 'pnpm' ? pnpmBin : cmd;
   const status = await runForwarding(bin, args);
   if (status !== 0) process.exit(status);

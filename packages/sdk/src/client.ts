@@ -3,14 +3,17 @@
 import { signupRequest, type SignupRequest } from '@optimizer/schema';
 import { Admin } from './resources/admin.ts';
 import { Agents } from './resources/agents.ts';
+import { Billing } from './resources/billing.ts';
 import { Activity, Calls, Savings } from './resources/calls.ts';
 import { Chat } from './resources/chat.ts';
 import { Discovery } from './resources/discovery.ts';
+import { Connections, ManagedAgents, ManagedRuns } from './resources/managed.ts';
 import { Embeddings, Models } from './resources/models.ts';
 import { Outcomes } from './resources/outcomes.ts';
 import { ProviderKeys } from './resources/provider-keys.ts';
 import { Settings } from './resources/settings.ts';
 import { Workflows } from './resources/workflows.ts';
+import { callCapability, type CapabilityArgs, type CapabilityName, type CapabilityOutput } from './rest/route.ts';
 import { Run, type RunOptions } from './run.ts';
 import { Transport, validate } from './transport.ts';
 
@@ -47,9 +50,19 @@ export class OptimizerClient {
   readonly discovery: Discovery;
   readonly models: Models;
   readonly embeddings: Embeddings;
+  /** Wallet, statements, the savings ledger, top-ups, auto top-up and the estimate. */
+  readonly billing: Billing;
+  /** Sites managed agents act on (the secret is never returned). */
+  readonly connections: Connections;
+  /** The agents the platform runs for you, and their runs. */
+  readonly managedAgents: ManagedAgents;
+  /** One managed run, and executing the actions it proposes. */
+  readonly managedRuns: ManagedRuns;
+  readonly #t: Transport;
 
   constructor(opts: OptimizerClientOptions) {
     const t = new Transport(opts);
+    this.#t = t;
     this.baseURL = t.baseURL;
     this.chat = new Chat(t);
     this.outcomes = new Outcomes(t);
@@ -64,6 +77,20 @@ export class OptimizerClient {
     this.discovery = new Discovery(t);
     this.models = new Models(t);
     this.embeddings = new Embeddings(t);
+    this.billing = new Billing(t);
+    this.connections = new Connections(t);
+    this.managedAgents = new ManagedAgents(t);
+    this.managedRuns = new ManagedRuns(t);
+  }
+
+  /**
+   * Calls any control-plane capability over REST by its name, as the tRPC client names it
+   * (`'billing.view'`, `'workflow.steps'`, `'settings.setGuard'`), typed by that capability's
+   * input and answer: `await client.call('workflow.steps', { id })`. The named resources call
+   * the same routes.
+   */
+  call<K extends CapabilityName>(name: K, ...args: CapabilityArgs<K>): Promise<CapabilityOutput<K>> {
+    return callCapability(this.#t, name, ...args);
   }
 
   /** Creates an account; the answer holds its first key, shown only this once. */

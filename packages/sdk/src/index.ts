@@ -16,4 +16,8 @@ export type { ProviderKeyStatus } from './resources/provider-keys.ts';
 export type { ActivityEntry, CallRecord, SavingsSummary } from './resources/calls.ts';
 export type { AccountCredit, ProviderConfig, ProviderConfigInput, ProviderTestResult } from './resources/admin.ts';
 export type * from './types.ts';
+export type { CallOptions, CapabilityArgs, CapabilityInput, CapabilityName, CapabilityOutput } from './rest/route.ts';
+export type { AutoTopup, Billing, BillingView, Checkout, Estimate, MonthRange, SavingsLedger, Statement } from './resources/billing.ts';
+export type { Connection, ConnectionInput, Connections, ExecutedAction, ManagedAgent, ManagedAgents, ManagedRun, ManagedRunSummary, ManagedRuns } from './resources/managed.ts';
+export type { AlertSettings, AlertsResource, CaptureSettings, GuardSettings, RateLimits, Settings, WebhookEndpointSecret } from './resources/settings.ts';
 export type { Input, Output, Row } from './trpc/outputs.ts';

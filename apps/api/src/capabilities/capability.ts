@@ -88,6 +88,12 @@ export interface CapabilityDef<I extends z.ZodType | undefined, R, A extends Aut
   kind?: Kind;
   /** The domain function. */
   run: (s: Services, caller: CallerOf<A>, input: I extends z.ZodType ? z.output<I> : undefined) => R | Promise<R>;
+  /**
+   * What the answer warns of: something stored as asked that the caller may not mean (a ladder
+   * under a key that is no routing tier). REST and tRPC send them in the `x-optimizer-warning`
+   * header; the answer itself is the same with or without them.
+   */
+  warnings?: (answer: R) => string[];
   /** What every door answers, from the domain's answer (left out: the answer itself); REST's status may still read the answer. */
   present?: (answer: R) => P;
   rest: RestDoor<R> | null;

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { adminAuth, controlAuth, principalOf } from '../http/auth.ts';
 import { restInput } from '../http/rest-input.ts';
 import type { Services } from '../services.ts';
+import { WARNING_HEADER, warningHeaderValue } from '../settings/tier-warnings.ts';
 import { capabilityList, restSource, type AnyCapability, type CapabilityTree } from './capability.ts';
 
 declare module 'fastify' {
@@ -26,6 +27,8 @@ function handler(s: Services, cap: AnyCapability) {
     const out = cap.present ? cap.present(answer) : answer;
     const status = typeof rest.status === 'function' ? rest.status(answer) : (rest.status ?? 200);
     if (rest.noStore) void reply.header('cache-control', 'no-store');
+    const warnings = cap.warnings?.(answer) ?? [];
+    if (warnings.length) void reply.header(WARNING_HEADER, warningHeaderValue(warnings));
     if (status === 204) return reply.status(204).send();
     return reply.status(status).send(rest.list ? { data: out } : out);
   };

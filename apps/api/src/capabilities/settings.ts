@@ -19,6 +19,7 @@ import { captureSettings, putCaptureSettings } from '../domain/capture.ts';
 import { guardSettings, putGuardSettings } from '../domain/guard.ts';
 import { putRateLimits, rateLimits } from '../domain/limits.ts';
 import { listProviderKeys, putProviderKey as putKey, putRoutingSettings, removeProviderKey as removeKey, routingSettings } from '../domain/settings.ts';
+import { unknownTierWarnings } from '../settings/tier-warnings.ts';
 import { capability } from './capability.ts';
 import { AlertSettings, CaptureSettings, GuardSettings, ProviderKey, ProviderKeyState, RateLimits, RemovedWebhookEndpoint, RoutingSettings, WebhookEndpointSecret } from './views/settings.ts';
 
@@ -36,6 +37,7 @@ export const settings = {
     auth: 'control',
     output: RoutingSettings,
     run: routingSettings,
+    warnings: (answer) => unknownTierWarnings(answer.ladders),
     rest: { method: 'get', path: '/v1/settings/routing', tag, summary: 'Routing settings', answer: "The effective settings: the tenant's values with the defaults filled in (a null default depends on the call)." },
     graphql: { name: 'routingSettings' },
   }),
@@ -44,13 +46,14 @@ export const settings = {
     input: routingSettingsPatch,
     output: RoutingSettings,
     run: putRoutingSettings,
+    warnings: (answer) => unknownTierWarnings(answer.ladders),
     rest: {
       method: 'put',
       path: '/v1/settings/routing',
       tag,
       summary: 'Change routing settings',
       description:
-        'Merges into the stored settings: a field left out keeps its value, a nested object merges field by field (`cache.exact` alone keeps `cache.semantic`), a list is replaced, and null returns a field to its default. The raw write (spec 4.5): a ladder under an unknown tier key is accepted and learns from zero; the SDK and the web app refuse it.',
+        'Merges into the stored settings: a field left out keeps its value, a nested object merges field by field (`cache.exact` alone keeps `cache.semantic`), a list is replaced, and null returns a field to its default. The raw write (spec 4.5): a ladder under an unknown tier key is accepted and learns from zero, with an `x-optimizer-warning` header naming it (on every read and write while it is stored); the SDK and the web app refuse it.',
       answer: 'The effective settings after the write.',
     },
     graphql: {

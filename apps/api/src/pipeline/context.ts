@@ -75,6 +75,8 @@ export interface CallContext {
   optimizer: { fingerprint: string; step: string; policy: string; settled: boolean; baseline: string; floor: number; trial?: { risk_budget_used: number } } | null;
   /** Served from a cache: which one, and what the answer cost when it was made (the saving). */
   cacheHit: { source: 'cache' | 'trace'; baselineMicros: number } | null;
+  /** What the call was served despite (an `auto:<tier>` with no ladder): the `x-optimizer-warning` header, and in its reasons. */
+  warnings?: string[];
   /** The cache stage's verdict for the response's headers (`x-optimizer-cache`: miss or hit, its kind, similarity). */
   cacheHeaders: Record<string, string>;
   /** Runs after a successful answer is metered, before it is sent (stores it in the caches). */

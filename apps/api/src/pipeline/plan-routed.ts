@@ -17,6 +17,7 @@ import { requestSize, sizeMisfit } from './limits.ts';
 import { routingOptions, STANDARD_TIER, type RoutingOptions } from './routing-options.ts';
 import { keySource } from './dispatch.ts';
 import { bindProviderKey } from './route.ts';
+import { unladderedTierWarning } from '../settings/tier-warnings.ts';
 
 /** The tenant's daily exploration budget unless the routing settings say otherwise (USD). */
 export const DEFAULT_DAILY_BUDGET_USD = 200;
@@ -164,6 +165,8 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
   const accountId = ctx.principal.accountId;
   const settings = s.routingSettings.get(accountId);
   const opts = routingOptions(settings, ctx, s.latency);
+  const tierWarning = unladderedTierWarning(ctx.requestedModel, opts.tier, opts.ladder);
+  if (tierWarning) (ctx.warnings ??= []).push(tierWarning);
   if (ctx.providerKeyHeader !== undefined) bindProviderKey(ctx, bareKeyVendor(ctx, s, settings, opts));
   const { usable, baseline, reasons: fitReasons } = candidatesFor(ctx, s, settings, opts);
   const judgeModel = settings.judge_model && s.catalog.get(settings.judge_model) ? settings.judge_model : baseline.model;
@@ -244,7 +247,7 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
     pinned: false,
     baselineModel: baseline.model,
     baselineProfile: baseline,
-    reasons: [...fitReasons, ...decision.reasons, `quality bar ${floor} for step ${id.display}`],
+    reasons: [...(tierWarning ? [`warning: ${tierWarning}`] : []), ...fitReasons, ...decision.reasons, `quality bar ${floor} for step ${id.display}`],
   };
   return { decision, step, baseline: baseline.model, judge: judgeModel, ...(judges ? { panel: judges.panel } : {}), ...(runCall ? { runCall } : {}), floor };
 }

@@ -11,6 +11,7 @@ import { usd, type Usage } from '../wire/usage.ts';
 import { countPromptTokens, countTokens } from './tokens.ts';
 import { sentSecrets } from '../providers/redact.ts';
 import { upstreamInvalid } from '../providers/vendor-shape.ts';
+import { WARNING_HEADER, warningHeaderValue } from '../settings/tier-warnings.ts';
 
 export function optimizerBlock(costs: Costs, cacheHit = false) {
   return {
@@ -32,6 +33,7 @@ export function responseHeaders(ctx: CallContext, overheadMs: number, contentTyp
     'x-optimizer-overhead-ms': overheadMs.toFixed(3),
     // an unproven policy served this call to learn (learning by serving): which one
     ...(ctx.optimizer?.trial ? { 'x-optimizer-trial': ctx.optimizer.policy } : {}),
+    ...(ctx.warnings?.length ? { [WARNING_HEADER]: warningHeaderValue(ctx.warnings) } : {}),
   };
 }
 

@@ -19,6 +19,8 @@ export interface TrpcContext {
   authError: ApiError | null;
   /** For a cookie-authenticated request that fails the CSRF check: the error its mutations answer. */
   csrfError: ApiError | null;
+  /** Adds warnings to the response's `x-optimizer-warning` header (a batch's procedures share it). */
+  warn: (warnings: string[]) => void;
 }
 
 /** Our catalogue's HTTP status, as the nearest tRPC code (tRPC answers with that code's status). */

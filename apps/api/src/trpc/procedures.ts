@@ -22,6 +22,8 @@ function procedureOf(cap: AnyCapability) {
   const run = ({ ctx, input }: { ctx: TrpcContext; input: unknown }) =>
     domain(async () => {
       const answer = await cap.run(ctx.services, cap.auth === 'control' ? ctx.principal : null, input);
+      const warnings = cap.warnings?.(answer) ?? [];
+      if (warnings.length) ctx.warn(warnings);
       return cap.present ? cap.present(answer) : answer;
     });
   const built = cap.input ? base.input(shared(cap.input as z.ZodType, cap.freeText === true)) : base;

@@ -1,6 +1,7 @@
 // Read-only views: metered calls, the activity feed and the savings summary.
 import { callRef, callsQuery } from '@optimizer/schema';
 import { OptimizerError } from '../errors.ts';
+import { callCapability, type CallOptions, type CapabilityInput, type CapabilityOutput } from '../rest/route.ts';
 import { seg, validate, type Transport } from '../transport.ts';
 import type { Input, Output, Row } from '../trpc/outputs.ts';
 
@@ -79,5 +80,10 @@ export class Savings {
 
   get(): Promise<SavingsSummary> {
     return this.#t.json<SavingsSummary>({ method: 'GET', path: '/v1/dashboard/savings', auth: 'tenant' });
+  }
+
+  /** Savings over the last `days` (default 30), in `points` buckets of equal width from the first call to the last. */
+  series(params: CapabilityInput<'savingsSeries'> = {}, opts?: CallOptions): Promise<CapabilityOutput<'savingsSeries'>> {
+    return callCapability(this.#t, 'savingsSeries', params, opts);
   }
 }

@@ -1,6 +1,7 @@
 // Workflow life: the stage, the live report and its stored versions, finalize, and the
 // lockfile a production workflow routes by.
 import { reportQuery, stageRequest, type Lockfile, type Report, type WorkflowStage } from '@optimizer/schema';
+import { callCapability, type CallOptions, type CapabilityInput, type CapabilityOutput } from '../rest/route.ts';
 import { seg, validate, type Transport } from '../transport.ts';
 import { Steps } from './steps.ts';
 import type { Input, Row } from '../trpc/outputs.ts';
@@ -49,6 +50,31 @@ export class Workflows {
 
   stage(id: string): Promise<{ id: string; stage: WorkflowStage }> {
     return this.#t.json({ method: 'GET', path: `/v1/workflows/${seg(id)}/stage`, auth: 'tenant' });
+  }
+
+  /** The workflow's recordings, newest first, a page at a time (`next_cursor` reads the next); `step` (a fingerprint) narrows to one step's. */
+  recordings(id: string, opts: Omit<CapabilityInput<'workflow.recordings'>, 'id'> = {}, req?: CallOptions): Promise<CapabilityOutput<'workflow.recordings'>> {
+    return callCapability(this.#t, 'workflow.recordings', { ...opts, id }, req);
+  }
+
+  /** One recording, in full (its id is its call's id). */
+  recording(id: string, recordingId: string, req?: CallOptions): Promise<CapabilityOutput<'workflow.recording'>> {
+    return callCapability(this.#t, 'workflow.recording', { id, recording_id: recordingId }, req);
+  }
+
+  /** The workflow's managed subscription. */
+  subscription(id: string, req?: CallOptions): Promise<CapabilityOutput<'workflow.subscription'>> {
+    return callCapability(this.#t, 'workflow.subscription', { id }, req);
+  }
+
+  /** Starts managed Production (needs a finalized report; charged from the wallet). */
+  subscribe(id: string, req?: CallOptions): Promise<CapabilityOutput<'workflow.startSubscription'>> {
+    return callCapability(this.#t, 'workflow.startSubscription', { id }, req);
+  }
+
+  /** Cancels the subscription at the end of the paid period. */
+  cancelSubscription(id: string, req?: CallOptions): Promise<CapabilityOutput<'workflow.cancelSubscription'>> {
+    return callCapability(this.#t, 'workflow.cancelSubscription', { id }, req);
   }
 
   /** Asks for production: it needs an active managed subscription (else 402 subscription_required). */

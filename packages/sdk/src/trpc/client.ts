@@ -3,6 +3,7 @@
 // HTTP request per call, so a failure is one response; every failure is thrown as the
 // SDK's OptimizerError, as the REST resources throw it.
 import { createTRPCClient, httpLink, isTRPCClientError, type TRPCClient } from '@trpc/client';
+import { clientCheck } from '../client-checks.ts';
 import { networkError, OptimizerError, toOptimizerError } from '../errors.ts';
 import { normalizeBaseURL } from '../transport.ts';
 import type { AppRouter } from './app-router.gen.ts';
@@ -59,6 +60,12 @@ function mapErrors(target: unknown, path: string[]): unknown {
     // not thenable, so awaiting the client or a router is not read as a call
     get: (_t, key) => (typeof key !== 'string' || ['then'].includes(key) ? undefined : mapErrors((target as Record<string, unknown>)[key], [...path, key])),
     apply: (_t, _this, args: unknown[]) => {
+      const procedure = path.slice(0, -1).join('.');
+      try {
+        if (args.length > 0) args = [clientCheck(procedure, args[0], `POST ${TRPC_PATH}/${procedure}`), ...args.slice(1)];
+      } catch (err) {
+        return Promise.reject(err);
+      }
       const result = (target as (...a: unknown[]) => unknown)(...args);
       if (!(result instanceof Promise)) return result;
       return result.catch((err: unknown) => {
