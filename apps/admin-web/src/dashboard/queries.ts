@@ -43,35 +43,134 @@ export const overviewQuery = graphql(`
   }
 `);
 
+const callFields = graphql(`
+  fragment CallRow on Call {
+    id
+    createdAt
+    agent
+    step
+    fingerprint
+    run
+    model
+    routedModel
+    provider
+    status
+    errorCode
+    saving
+    savingSource
+    reasons
+    latencyMs
+    overheadMs
+    cache {
+      hit
+    }
+    cost {
+      baseline
+      served
+      actual
+      exploration
+    }
+    usage {
+      promptTokens
+      completionTokens
+      cachedTokens
+      reasoningTokens
+      estimated
+    }
+    policy {
+      key
+      settled
+      baselineModel
+      qualityBar
+    }
+    grades
+    guardrailFindings {
+      type
+      kind
+      count
+      action
+    }
+  }
+`);
+
 export const callListQuery = graphql(`
-  query CallList($limit: Int, $startingAfter: String) {
-    calls(limit: $limit, startingAfter: $startingAfter) {
-      id
-      createdAt
-      agent
-      model
-      routedModel
-      provider
-      status
-      errorCode
-      saving
-      savingSource
-      reasons
-      latencyMs
-      cache {
-        hit
-      }
-      cost {
-        baseline
-        actual
-        exploration
-      }
-      grades
-      guardrailFindings {
-        type
+  query CallList($limit: Int, $startingAfter: String, $step: String, $model: String, $cache: String, $outcome: String, $from: String, $to: String) {
+    calls(limit: $limit, startingAfter: $startingAfter, step: $step, model: $model, cache: $cache, outcome: $outcome, from: $from, to: $to) {
+      ...CallRow
+    }
+  }
+`);
+
+export const callDetailQuery = graphql(`
+  query CallDetail($id: String!) {
+    call(id: $id) {
+      ...CallRow
+      why {
         kind
-        count
-        action
+        summary
+        policy
+        bound
+        bar
+        samples
+        others
+      }
+      attempts {
+        attempt
+        role
+        vendor
+        model
+        status
+        outcome
+        latencyMs
+        promptTokens
+        completionTokens
+        cost
+        error
+      }
+    }
+  }
+`);
+
+export const breakdownQuery = graphql(`
+  query Breakdown($days: Int) {
+    breakdown(days: $days) {
+      days
+      totals {
+        calls
+        baselineCost
+        actualCost
+        explorationCost
+        saving
+      }
+      bySource {
+        source
+        calls
+        baselineCost
+        actualCost
+        explorationCost
+        saving
+      }
+      byStep {
+        agent
+        agentName
+        step
+        fingerprint
+        calls
+        baselineCost
+        actualCost
+        explorationCost
+        saving
+      }
+      bucketSeconds
+      traffic {
+        at
+        calls
+        explorationCost
+        byModel {
+          model
+          calls
+          actualCost
+        }
       }
     }
   }
