@@ -43,7 +43,8 @@ export const overviewQuery = graphql(`
   }
 `);
 
-const callFields = graphql(`
+/** The fields of a call the list and the detail share. */
+export const callRowFragment = graphql(`
   fragment CallRow on Call {
     id
     createdAt
@@ -83,6 +84,15 @@ const callFields = graphql(`
       baselineModel
       qualityBar
     }
+    why {
+      kind
+      summary
+      policy
+      bound
+      bar
+      samples
+      others
+    }
     grades
     guardrailFindings {
       type
@@ -105,15 +115,6 @@ export const callDetailQuery = graphql(`
   query CallDetail($id: String!) {
     call(id: $id) {
       ...CallRow
-      why {
-        kind
-        summary
-        policy
-        bound
-        bar
-        samples
-        others
-      }
       attempts {
         attempt
         role
@@ -178,6 +179,10 @@ export const breakdownQuery = graphql(`
 
 export const workflowDetailQuery = graphql(`
   query WorkflowDetail($id: String!) {
+    workflows {
+      id
+      name
+    }
     workflowStage(id: $id) {
       id
       stage

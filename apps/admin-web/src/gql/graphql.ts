@@ -269,7 +269,7 @@ export type OverviewQueryVariables = Exact<{
 
 export type OverviewQuery = { savings: { calls: number, baselineCost: number, actualCost: number, saving: number, bySource: { cache: number, routing: number, ttc: number, trace: number } }, savingsSeries: { bucketSeconds: number, points: Array<{ at: string, calls: number, baselineCost: number, actualCost: number, saving: number, bySource: { cache: number, routing: number, ttc: number, trace: number } }> }, workflows: Array<{ id: string, name: string, stage: WorkflowStage, stepsExpected: number, stepsSettled: number, ready: boolean }> };
 
-export type CallRowFragment = { id: string, createdAt: string, agent: string, step: string | null, fingerprint: string | null, run: string | null, model: string, routedModel: string | null, provider: string | null, status: number, errorCode: string | null, saving: number, savingSource: string | null, reasons: Array<string>, latencyMs: number, overheadMs: number, grades: Array<unknown>, cache: { hit: boolean }, cost: { baseline: number, served: number, actual: number, exploration: number }, usage: { promptTokens: number, completionTokens: number, cachedTokens: number, reasoningTokens: number, estimated: boolean }, policy: { key: string, settled: boolean, baselineModel: string, qualityBar: number } | null, guardrailFindings: Array<{ type: string, kind: string, count: number, action: string }> };
+export type CallRowFragment = { id: string, createdAt: string, agent: string, step: string | null, fingerprint: string | null, run: string | null, model: string, routedModel: string | null, provider: string | null, status: number, errorCode: string | null, saving: number, savingSource: string | null, reasons: Array<string>, latencyMs: number, overheadMs: number, grades: Array<unknown>, cache: { hit: boolean }, cost: { baseline: number, served: number, actual: number, exploration: number }, usage: { promptTokens: number, completionTokens: number, cachedTokens: number, reasoningTokens: number, estimated: boolean }, policy: { key: string, settled: boolean, baselineModel: string, qualityBar: number } | null, why: Array<{ kind: string, summary: string, policy: string | null, bound: number | null, bar: number | null, samples: number | null, others: Array<string> }>, guardrailFindings: Array<{ type: string, kind: string, count: number, action: string }> };
 
 export type CallListQueryVariables = Exact<{
   limit?: number | null | undefined;
@@ -283,14 +283,14 @@ export type CallListQueryVariables = Exact<{
 }>;
 
 
-export type CallListQuery = { calls: Array<{ id: string, createdAt: string, agent: string, step: string | null, fingerprint: string | null, run: string | null, model: string, routedModel: string | null, provider: string | null, status: number, errorCode: string | null, saving: number, savingSource: string | null, reasons: Array<string>, latencyMs: number, overheadMs: number, grades: Array<unknown>, cache: { hit: boolean }, cost: { baseline: number, served: number, actual: number, exploration: number }, usage: { promptTokens: number, completionTokens: number, cachedTokens: number, reasoningTokens: number, estimated: boolean }, policy: { key: string, settled: boolean, baselineModel: string, qualityBar: number } | null, guardrailFindings: Array<{ type: string, kind: string, count: number, action: string }> }> };
+export type CallListQuery = { calls: Array<{ id: string, createdAt: string, agent: string, step: string | null, fingerprint: string | null, run: string | null, model: string, routedModel: string | null, provider: string | null, status: number, errorCode: string | null, saving: number, savingSource: string | null, reasons: Array<string>, latencyMs: number, overheadMs: number, grades: Array<unknown>, cache: { hit: boolean }, cost: { baseline: number, served: number, actual: number, exploration: number }, usage: { promptTokens: number, completionTokens: number, cachedTokens: number, reasoningTokens: number, estimated: boolean }, policy: { key: string, settled: boolean, baselineModel: string, qualityBar: number } | null, why: Array<{ kind: string, summary: string, policy: string | null, bound: number | null, bar: number | null, samples: number | null, others: Array<string> }>, guardrailFindings: Array<{ type: string, kind: string, count: number, action: string }> }> };
 
 export type CallDetailQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type CallDetailQuery = { call: { id: string, createdAt: string, agent: string, step: string | null, fingerprint: string | null, run: string | null, model: string, routedModel: string | null, provider: string | null, status: number, errorCode: string | null, saving: number, savingSource: string | null, reasons: Array<string>, latencyMs: number, overheadMs: number, grades: Array<unknown>, why: Array<{ kind: string, summary: string, policy: string | null, bound: number | null, bar: number | null, samples: number | null, others: Array<string> }>, attempts: Array<{ attempt: number, role: string, vendor: string, model: string, status: number | null, outcome: string, latencyMs: number, promptTokens: number, completionTokens: number, cost: number, error: string | null }> | null, cache: { hit: boolean }, cost: { baseline: number, served: number, actual: number, exploration: number }, usage: { promptTokens: number, completionTokens: number, cachedTokens: number, reasoningTokens: number, estimated: boolean }, policy: { key: string, settled: boolean, baselineModel: string, qualityBar: number } | null, guardrailFindings: Array<{ type: string, kind: string, count: number, action: string }> } };
+export type CallDetailQuery = { call: { id: string, createdAt: string, agent: string, step: string | null, fingerprint: string | null, run: string | null, model: string, routedModel: string | null, provider: string | null, status: number, errorCode: string | null, saving: number, savingSource: string | null, reasons: Array<string>, latencyMs: number, overheadMs: number, grades: Array<unknown>, attempts: Array<{ attempt: number, role: string, vendor: string, model: string, status: number | null, outcome: string, latencyMs: number, promptTokens: number, completionTokens: number, cost: number, error: string | null }> | null, cache: { hit: boolean }, cost: { baseline: number, served: number, actual: number, exploration: number }, usage: { promptTokens: number, completionTokens: number, cachedTokens: number, reasoningTokens: number, estimated: boolean }, policy: { key: string, settled: boolean, baselineModel: string, qualityBar: number } | null, why: Array<{ kind: string, summary: string, policy: string | null, bound: number | null, bar: number | null, samples: number | null, others: Array<string> }>, guardrailFindings: Array<{ type: string, kind: string, count: number, action: string }> } };
 
 export type BreakdownQueryVariables = Exact<{
   days?: number | null | undefined;
@@ -304,7 +304,7 @@ export type WorkflowDetailQueryVariables = Exact<{
 }>;
 
 
-export type WorkflowDetailQuery = { workflowStage: { id: string, stage: WorkflowStage }, steps: Array<{ fingerprint: string, label: string, calls: number, expected: boolean, settled: boolean, excluded: boolean, chosen: string | null, probes: number, served: number, candidates: unknown, exploration: unknown }>, events: Array<{ id: string, kind: string, at: string, from: string | null, to: string | null, reason: string | null }>, discovery: { enabled: boolean, state: DiscoveryState, steps: Array<{ label: string, settled: boolean }> } };
+export type WorkflowDetailQuery = { workflows: Array<{ id: string, name: string }>, workflowStage: { id: string, stage: WorkflowStage }, steps: Array<{ fingerprint: string, label: string, calls: number, expected: boolean, settled: boolean, excluded: boolean, chosen: string | null, probes: number, served: number, candidates: unknown, exploration: unknown }>, events: Array<{ id: string, kind: string, at: string, from: string | null, to: string | null, reason: string | null }>, discovery: { enabled: boolean, state: DiscoveryState, steps: Array<{ label: string, settled: boolean }> } };
 
 export type LockfileDownloadQueryVariables = Exact<{
   id: string;
@@ -513,6 +513,15 @@ export const CallRowFragmentDoc = new TypedDocumentString(`
     settled
     baselineModel
     qualityBar
+  }
+  why {
+    kind
+    summary
+    policy
+    bound
+    bar
+    samples
+    others
   }
   grades
   guardrailFindings {
@@ -770,6 +779,15 @@ export const CallListDocument = new TypedDocumentString(`
     baselineModel
     qualityBar
   }
+  why {
+    kind
+    summary
+    policy
+    bound
+    bar
+    samples
+    others
+  }
   grades
   guardrailFindings {
     type
@@ -782,15 +800,6 @@ export const CallDetailDocument = new TypedDocumentString(`
     query CallDetail($id: String!) {
   call(id: $id) {
     ...CallRow
-    why {
-      kind
-      summary
-      policy
-      bound
-      bar
-      samples
-      others
-    }
     attempts {
       attempt
       role
@@ -844,6 +853,15 @@ export const CallDetailDocument = new TypedDocumentString(`
     settled
     baselineModel
     qualityBar
+  }
+  why {
+    kind
+    summary
+    policy
+    bound
+    bar
+    samples
+    others
   }
   grades
   guardrailFindings {
@@ -899,6 +917,10 @@ export const BreakdownDocument = new TypedDocumentString(`
     `) as unknown as TypedDocumentString<BreakdownQuery, BreakdownQueryVariables>;
 export const WorkflowDetailDocument = new TypedDocumentString(`
     query WorkflowDetail($id: String!) {
+  workflows {
+    id
+    name
+  }
   workflowStage(id: $id) {
     id
     stage
