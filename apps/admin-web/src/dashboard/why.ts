@@ -7,7 +7,7 @@ export function shortWhy(c: Pick<CallRow, 'why' | 'cache' | 'status' | 'errorCod
   const d = c.why.find((w) => w.kind === 'decision');
   if (d) return `${d.policy} holds ≥ ${d.bound !== null ? `${(d.bound * 100).toFixed(1)}%` : '?'} of the baseline${d.samples !== null ? ` (${d.samples} samples)` : ''}`;
   const b = c.why.find((w) => w.kind === 'baseline');
-  if (b) return 'baseline: nothing cheaper proven yet';
+  if (b) return b.summary.endsWith(' yet') || b.summary.includes('no evidence') ? 'baseline: nothing cheaper proven yet' : 'baseline: nothing cheaper holds the bar';
   const p = c.why.find((w) => w.kind === 'pinned');
   if (p) return `pinned to ${p.policy}`;
   if (c.status >= 400) return c.errorCode ?? `failed (${c.status})`;
