@@ -182,6 +182,9 @@ const micros = (usd: string | number) => Math.round(Number(usd) * 1e6);
 
 it('the calls view sorts, filters by step, and exports a CSV whose actual_cost sums to the dashboard spend', { timeout: 120_000 }, async () => {
   const page = await newPage(1360, 900);
+  // the sign-in form keeps a form's width on a wide screen
+  await page.goto(info.dashboard.url);
+  expect((await page.locator('form.signin').boundingBox())!.width).toBeLessThanOrEqual(400);
   await signIn(page);
   await page.getByRole('link', { name: 'Calls' }).click();
   await page.getByTestId('call-row').first().waitFor();
@@ -267,6 +270,7 @@ it('no page overflows a 390 px phone: sign-in, overview, calls with a detail ope
   await page.goto(info.dashboard.url);
   await page.getByLabel('Email').waitFor();
   expect(await width()).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: join(screens, 'dashboard-signin-phone.png') });
   await signIn(page);
   await page.getByTestId('saving-by-step').waitFor();
   await page.getByTestId('traffic-chart').waitFor();
