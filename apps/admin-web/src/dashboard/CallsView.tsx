@@ -123,7 +123,7 @@ export function CallsView(props: { onSignedOut: () => void }) {
           }}
         />
         <span className="muted small" data-testid="call-count">
-          {data ? `${rows.length} calls` : 'Loading…'}
+          {data ? `${rows.length} ${rows.length === 1 ? 'call' : 'calls'}` : 'Loading…'}
         </span>
         <button type="button" className="btn btn-ghost btn-small" disabled={exporting} onClick={() => void exportCsv()}>
           {exporting ? 'Exporting…' : 'Export CSV'}
