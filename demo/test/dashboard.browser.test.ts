@@ -4,7 +4,11 @@
 // edit a setting (the form refuses what the server would, and the saved value reads back over
 // REST); with PII redaction on, a call carrying an e-mail shows its guard finding (kind,
 // count, action, never the address) on the call's detail, a graded call its grades, and calls
-// older than the newest 500 load on request. Screenshots at desktop and phone width;
+// older than the newest 500 load on request. The calls view sorts by cost, filters by step
+// and exports a CSV whose actual_cost sums to the savings spend; an explored call's detail
+// lists its attempts (the answer, probes, grades) and the policy and evidence behind it; no
+// page (sign-in, overview, calls with a detail open, a workflow, the admin console's sign-in)
+// is wider than a 390 px phone. Screenshots at desktop and phone width;
 // `UPDATE_SCREENS=1` writes them to docs/screens/ (committed, referenced from the README),
 // otherwise to a temporary folder.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -128,6 +132,178 @@ it('fits a phone screen', { timeout: 60_000 }, async () => {
   // nothing wider than the screen: no sideways scrolling
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.screenshot({ path: join(screens, 'dashboard-phone.png'), fullPage: true });
+  expect(pageErrors).toEqual([]);
+});
+
+/** The tenant's savings totals over REST, once two reads a second apart agree (the last calls' learning metered). */
+async function settledSavings(): Promise<{ calls: number; actual_cost: number }> {
+  const read = async () => (await (await fetch(new URL('/v1/dashboard/savings', info.dashboard.url), { headers: { authorization: `Bearer ${info.dashboard.api_key}` } })).json()) as { calls: number; actual_cost: number };
+  let last = await read();
+  for (let i = 0; i < 20; i++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const next = await read();
+    if (JSON.stringify(next) === JSON.stringify(last)) return next;
+    last = next;
+  }
+  throw new Error('the savings totals did not settle');
+}
+
+/** A CSV file's rows as objects (the export quotes cells holding a comma, a quote or a line break). */
+function parseCsv(text: string): Record<string, string>[] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  const endCell = () => {
+    row.push(cell);
+    cell = '';
+  };
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') endCell();
+    else if (ch === '\n') {
+      endCell();
+      rows.push(row);
+      row = [];
+    } else if (ch !== '\r') cell += ch;
+  }
+  const [head, ...body] = rows;
+  return body.map((r) => Object.fromEntries(head!.map((h, i) => [h, r[i] ?? ''])));
+}
+
+const micros = (usd: string | number) => Math.round(Number(usd) * 1e6);
+
+it('the calls view sorts, filters by step, and exports a CSV whose actual_cost sums to the dashboard spend', { timeout: 120_000 }, async () => {
+  const page = await newPage(1360, 900);
+  // the sign-in form keeps a form's width on a wide screen
+  await page.goto(info.dashboard.url);
+  expect((await page.locator('form.signin').boundingBox())!.width).toBeLessThanOrEqual(400);
+  await signIn(page);
+  await page.getByRole('link', { name: 'Calls' }).click();
+  await page.getByTestId('call-row').first().waitFor();
+  // money to the micro-dollar: never a cost rounded to $0.0000
+  expect(await page.getByTestId('call-cost').allTextContents()).not.toContain('$0.0000');
+
+  // sorted by cost, most expensive first, then the other way round
+  const costs = async () => (await page.getByTestId('call-cost').evaluateAll((cells) => cells.map((c) => Number(c.getAttribute('data-micros')))));
+  await page.getByRole('button', { name: /^Cost/ }).click();
+  await expect.poll(async () => { const c = await costs(); return c.length > 1 && c.every((x, i) => i === 0 || c[i - 1]! >= x); }).toBe(true);
+  const highest = (await costs())[0]!;
+  await page.getByRole('button', { name: /^Cost/ }).click();
+  await expect.poll(async () => { const c = await costs(); return c.every((x, i) => i === 0 || c[i - 1]! <= x); }).toBe(true);
+  expect((await costs())[0]!).toBeLessThanOrEqual(highest);
+
+  // filtered by step: only that step's calls, as many as the API has for it
+  const auth = { authorization: `Bearer ${info.dashboard.api_key}` };
+  const contract = (await (await fetch(new URL('/v1/calls?step=contract-risk&limit=500', info.dashboard.url), { headers: auth })).json()) as { data: unknown[] };
+  expect(contract.data.length).toBeGreaterThan(0);
+  await page.getByLabel('Step').selectOption('contract-risk');
+  await expect.poll(() => page.getByTestId('call-count').textContent()).toBe(`${contract.data.length} calls`);
+  expect(new Set(await page.getByTestId('call-step').allTextContents())).toEqual(new Set(['contract-risk']));
+  await page.screenshot({ path: join(screens, 'dashboard-calls.png'), fullPage: false });
+
+  // the CSV of the filtered calls holds that step's calls only
+  const [stepCsv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+  const stepRows = parseCsv(readFileSync((await stepCsv.path())!, 'utf8'));
+  expect(stepRows).toHaveLength(contract.data.length);
+  expect(new Set(stepRows.map((r) => r.step))).toEqual(new Set(['contract-risk']));
+
+  // every call, exported: as many as the dashboard counts, their actual_cost summing to its spend
+  await page.getByRole('button', { name: 'Clear filters' }).click();
+  await expect.poll(() => page.getByTestId('call-count').textContent()).toBe('500 calls');
+  const savings = await settledSavings();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+  const rows = parseCsv(readFileSync((await download.path())!, 'utf8'));
+  expect(rows).toHaveLength(savings.calls);
+  expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
+  expect(rows.reduce((sum, r) => sum + micros(r.actual_cost!), 0)).toBe(micros(savings.actual_cost));
+  expect(pageErrors).toEqual([]);
+});
+
+it("a call's detail shows its attempts and the policy behind it", { timeout: 60_000 }, async () => {
+  const auth = { authorization: `Bearer ${info.dashboard.api_key}` };
+  // a call that explored: its probes and the judge's grades are attempts of their own
+  let explored: { id: string } | undefined;
+  let after = '';
+  while (!explored) {
+    const page = (await (await fetch(new URL(`/v1/calls?limit=500${after}`, info.dashboard.url), { headers: auth })).json()) as { data: { id: string; cost: { exploration: number }; policy: unknown }[] };
+    explored = page.data.find((c) => c.cost.exploration > 0 && c.policy !== null);
+    if (page.data.length < 500) break;
+    after = `&starting_after=${page.data.at(-1)!.id}`;
+  }
+  expect(explored, 'a call of the demo that explored').toBeDefined();
+  const rest = (await (await fetch(new URL(`/v1/calls/${explored!.id}`, info.dashboard.url), { headers: auth })).json()) as { attempts: { role: string }[]; policy: { key: string } };
+
+  const page = await newPage(1360, 900);
+  await signIn(page);
+  await page.getByRole('link', { name: 'Calls' }).click();
+  await page.getByTestId('call-row').first().waitFor();
+  if ((await page.getByRole('button', { name: `Detail of call ${explored!.id}` }).count()) === 0) {
+    // older than the newest 500: load them
+    await page.getByRole('button', { name: 'Load 500 older calls' }).click();
+  }
+  await page.getByLabel('Filter calls').fill(explored!.id);
+  await page.getByRole('button', { name: `Detail of call ${explored!.id}` }).click();
+  await expect.poll(() => page.getByTestId('call-attempt').count()).toBe(rest.attempts.length);
+  const attempts = await page.getByTestId('call-attempt').allTextContents();
+  expect(attempts.some((a) => /serve/.test(a))).toBe(true);
+  expect(attempts.some((a) => /probe|judge/.test(a))).toBe(true);
+  const policy = (await page.getByTestId('call-policy').textContent())!;
+  expect(policy).toContain(rest.policy.key);
+  expect(policy).toMatch(/Quality bar\s*\d+\.\d%/);
+  expect(await page.getByTestId('call-evidence').textContent()).toMatch(/samples|baseline itself/);
+  expect(await page.getByTestId('call-reason').count()).toBeGreaterThan(0);
+  await page.screenshot({ path: join(screens, 'dashboard-call-attempts.png'), fullPage: true });
+  expect(pageErrors).toEqual([]);
+});
+
+it('no page overflows a 390 px phone: sign-in, overview, calls with a detail open, a workflow, the admin console', { timeout: 90_000 }, async () => {
+  const page = await newPage(390, 844);
+  const width = () => page.evaluate(() => document.documentElement.scrollWidth);
+  await page.goto(info.dashboard.url);
+  await page.getByLabel('Email').waitFor();
+  expect(await width()).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: join(screens, 'dashboard-signin-phone.png') });
+  await signIn(page);
+  await page.getByTestId('saving-by-step').waitFor();
+  await page.getByTestId('traffic-chart').waitFor();
+  expect(await width()).toBeLessThanOrEqual(390);
+  // the money explained: exploration apart, per step in dollars
+  expect(await page.getByTestId('money-explained').textContent()).toMatch(/exploration/);
+
+  await page.getByRole('link', { name: 'Calls' }).click();
+  await page.getByTestId('call-row').first().waitFor();
+  await page.getByRole('button', { name: /^Detail of call/ }).first().click();
+  await page.getByTestId('call-attempt').first().waitFor();
+  expect(await width()).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: join(screens, 'dashboard-calls-phone.png') });
+
+  await page.getByRole('link', { name: 'Overview' }).click();
+  await page.getByRole('link', { name: /Demo Co|default/i }).first().click();
+  await page.getByTestId('settled-count').waitFor();
+  // titled by the workflow's name, not its id
+  expect(await page.getByTestId('workflow-title').textContent()).not.toMatch(/^wf_/);
+  for (const summary of await page.locator('details.dash-step summary').all()) await summary.click();
+  await page.getByTestId('candidate').first().waitFor();
+  expect(await width()).toBeLessThanOrEqual(390);
+  // each candidate once, and no estimate reading below 0
+  for (const step of await page.locator('details.dash-step').all()) {
+    const names = await step.locator('[data-testid=candidate] td:first-child').allTextContents();
+    expect(new Set(names).size).toBe(names.length);
+  }
+  for (const e of await page.getByTestId('estimate').allTextContents()) expect(e).not.toMatch(/[−-]\d/);
+  await page.screenshot({ path: join(screens, 'dashboard-workflow-phone.png'), fullPage: true });
+
+  await page.goto(new URL('/optimizer/admin', info.dashboard.url).href);
+  await page.getByLabel('Admin key').waitFor();
+  expect(await width()).toBeLessThanOrEqual(390);
   expect(pageErrors).toEqual([]);
 });
 

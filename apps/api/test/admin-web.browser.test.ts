@@ -147,4 +147,34 @@ describe('admin web app', () => {
     // the one refused request is the wrong-key sign-in above
     expect(pageErrors.filter((e) => !/status of 401/.test(e))).toEqual([]);
   });
+
+  it('fits a phone screen (390 px): sign-in, catalog, model form and providers, with no sideways scrolling', async () => {
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    phone.setDefaultTimeout(10_000);
+    phone.on('pageerror', (e) => pageErrors.push(e.message));
+    const width = () => phone.evaluate(() => document.documentElement.scrollWidth);
+    await phone.goto(`${gw.url}/optimizer/admin`);
+    await phone.getByLabel('Admin key').waitFor();
+    expect(await width()).toBeLessThanOrEqual(390);
+    // the check box and its words on one line, as on a desktop
+    const check = await phone.getByText('Stay signed in in this tab').boundingBox();
+    const box = await phone.getByRole('checkbox').boundingBox();
+    expect(Math.abs(check!.y + check!.height / 2 - (box!.y + box!.height / 2))).toBeLessThan(8);
+    await phone.screenshot({ path: `${artifacts}admin-web-phone-signin.png` });
+    await phone.getByLabel('Admin key').fill(gw.adminKey);
+    await phone.getByRole('button', { name: 'Sign in' }).click();
+    await phone.getByRole('heading', { name: 'Model catalog' }).waitFor();
+    await phone.locator('tr[data-model="gpt-4o-mini"]').waitFor();
+    expect(await width()).toBeLessThanOrEqual(390);
+    await phone.screenshot({ path: `${artifacts}admin-web-phone.png`, fullPage: true });
+    await phone.getByRole('button', { name: 'Add model' }).click();
+    await phone.getByRole('dialog').getByLabel('Model name').waitFor();
+    expect(await width()).toBeLessThanOrEqual(390);
+    await phone.keyboard.press('Escape');
+    await phone.getByRole('link', { name: /Providers/ }).click();
+    await phone.getByRole('heading', { name: /Providers/ }).first().waitFor();
+    expect(await width()).toBeLessThanOrEqual(390);
+    await phone.screenshot({ path: `${artifacts}admin-web-phone-providers.png`, fullPage: true });
+    await phone.close();
+  });
 });

@@ -103,7 +103,10 @@ describe('one call by its id', () => {
     const r = await rest(gw.url, creds(), 'GET', `/v1/calls/${oldest}`);
     expect(r.status).toBe(200);
     const listed = await rest(gw.url, creds(), 'GET', `/v1/calls?limit=1&starting_after=${expected.at(-2)!}`);
-    expect(r.body).toEqual((listed.body.data as unknown[])[0]);
+    // as listed, with its attempts besides (these rows were metered without any)
+    const { attempts, ...asListed } = r.body as Record<string, unknown>;
+    expect(asListed).toEqual((listed.body.data as unknown[])[0]);
+    expect(attempts).toEqual([]);
     const trpc = trpcClient(gw.url, creds());
     expect(await trpc.calls.get.query({ id: oldest })).toEqual(r.body);
     const g = await gql(gw.url, creds(), operation('Query', 'call', { id: 'String!' }), { id: oldest });

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authed, startGateway, type TestGateway } from './support/gateway.ts';
+import { usd } from '../../admin-web/src/dashboard/money.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const distIndex = fileURLToPath(new URL('../../admin-web/dist/index.html', import.meta.url));
@@ -62,7 +63,8 @@ describe('the billing page', () => {
     const yearFrom = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 11, 1)).toISOString().slice(0, 10);
     const ledger = (await restGet(`/v1/billing/savings-ledger?from=${yearFrom}`)) as { data: { period: string }[]; totals: { saving_usd: number } };
     expect(ledger.data).toHaveLength(12);
-    expect(await page.getByText(/over the last twelve months/).textContent()).toContain(`Saved $${ledger.totals.saving_usd.toFixed(4)}`);
+    // money as the dashboard writes it: to the micro-dollar, `$0` for nothing
+    expect(await page.getByText(/over the last twelve months/).textContent()).toContain(`Saved ${usd(ledger.totals.saving_usd)} ·`);
 
     // auto top-up: an amount under the minimum is refused in the form, then a good one saved
     const topup = page.getByRole('form', { name: 'Auto top-up' });

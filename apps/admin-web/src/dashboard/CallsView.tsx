@@ -1,92 +1,146 @@
-// Calls: the newest 500 with their model, cost, saving and the reasons behind the choice, and
-// 500 older ones at a time on request; filtered by text and status, 25 to a page. A call opens
-// onto its detail: guard findings and grades.
+// Calls: the newest 500 the filters select (step, model, cache, outcome, dates: asked of the
+// server), 500 older ones at a time on request, searched by text and sorted by any column in
+// place, 25 to a page; every call the filters select exports as CSV. Money to the micro-dollar.
+// A call opens onto its detail: tokens, attempts, the policy and evidence behind it, reasons,
+// grades and guard findings.
 import { Fragment, useMemo, useState } from 'react';
-import { Badge } from '../admin/ui.tsx';
+import { Badge, useNotify } from '../admin/ui.tsx';
 import { CallDetail } from './CallDetail.tsx';
+import { allCalls, callsCsv, downloadText, type CallFilterVars, type CallRow } from './calls-csv.ts';
+import { CallFilters, type Filters } from './CallFilters.tsx';
 import { gql, signedOut, usd } from './client.ts';
 import { callListQuery } from './queries.ts';
 import { useQuery } from './useQuery.ts';
+import { shortWhy } from './why.ts';
 
 const PAGE = 25;
 /** Calls fetched at a time: the newest at first, older ones on request. */
 const BATCH = 500;
 
-function loadCalls(startingAfter?: string) {
-  return gql(callListQuery, { limit: BATCH, ...(startingAfter ? { startingAfter } : {}) }).then((d) => d.calls);
+type SortKey = 'when' | 'step' | 'model' | 'latency' | 'cost' | 'saved';
+const SORTS: Record<SortKey, (c: CallRow) => string | number> = {
+  when: (c) => c.createdAt,
+  step: (c) => c.step ?? '',
+  model: (c) => c.routedModel ?? c.model,
+  latency: (c) => c.latencyMs,
+  cost: (c) => c.cost.actual,
+  saved: (c) => c.saving,
+};
+
+/** The server's filters from the form's: a `to` date counts its whole day. */
+function serverFilters(f: Filters): CallFilterVars {
+  const next = (d: string) => new Date(Date.parse(`${d}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  return {
+    ...(f.step ? { step: f.step } : {}),
+    ...(f.model ? { model: f.model } : {}),
+    ...(f.cache ? { cache: f.cache } : {}),
+    ...(f.outcome ? { outcome: f.outcome } : {}),
+    ...(f.from ? { from: f.from } : {}),
+    ...(f.to ? { to: next(f.to) } : {}),
+  };
 }
 
-type Call = Awaited<ReturnType<typeof loadCalls>>[number];
-
 export function CallsView(props: { onSignedOut: () => void }) {
-  const { data, error } = useQuery(callListQuery, { limit: BATCH }, props.onSignedOut);
-  const [older, setOlder] = useState<{ calls: Call[]; done: boolean; loading: boolean; error: string | null }>({ calls: [], done: false, loading: false, error: null });
-  const [filter, setFilter] = useState('');
-  const [status, setStatus] = useState<'all' | 'ok' | 'error' | 'cached'>('all');
+  const [filters, setFilters] = useState<Filters>({ step: '', model: '', cache: '', outcome: '', from: '', to: '' });
+  const vars = useMemo(() => serverFilters(filters), [filters]);
+  const { data, error } = useQuery(callListQuery, { ...vars, limit: BATCH }, props.onSignedOut);
+  const notify = useNotify();
+  const [older, setOlder] = useState<{ filters: string; calls: CallRow[]; done: boolean; loading: boolean; error: string | null }>({ filters: '', calls: [], done: false, loading: false, error: null });
+  const [text, setText] = useState('');
+  const [sort, setSort] = useState<{ col: SortKey; desc: boolean }>({ col: 'when', desc: true });
   const [page, setPage] = useState(0);
   const [open, setOpen] = useState<string | null>(null);
-  const all = useMemo(() => [...(data?.calls ?? []), ...older.calls], [data, older.calls]);
+  const [exporting, setExporting] = useState(false);
+  const filterSig = JSON.stringify(vars);
+  const olderCalls = useMemo(() => (older.filters === filterSig ? older.calls : []), [older, filterSig]);
+  const all = useMemo(() => [...(data?.calls ?? []), ...olderCalls], [data, olderCalls]);
   const rows = useMemo(() => {
-    const f = filter.trim().toLowerCase();
-    return all.filter((c) => {
-      if (status === 'ok' && c.status >= 400) return false;
-      if (status === 'error' && c.status < 400) return false;
-      if (status === 'cached' && !c.cache.hit) return false;
-      return !f || [c.model, c.routedModel ?? '', c.provider ?? '', c.id, ...c.reasons, ...c.guardrailFindings.map((g) => g.kind)].some((x) => x.toLowerCase().includes(f));
+    const f = text.trim().toLowerCase();
+    const hit = (c: CallRow) => !f || [c.model, c.routedModel ?? '', c.provider ?? '', c.id, c.step ?? '', c.run ?? '', ...c.reasons, ...c.guardrailFindings.map((g) => g.kind)].some((x) => x.toLowerCase().includes(f));
+    const by = SORTS[sort.col];
+    return all.filter(hit).sort((a, b) => {
+      const x = by(a);
+      const y = by(b);
+      const c = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
+      return sort.desc ? -c : c;
     });
-  }, [all, filter, status]);
+  }, [all, text, sort]);
   if (error) return <p className="field-error">{error}</p>;
-  if (!data) return <p className="muted">Loading…</p>;
-  const more = !older.done && (older.calls.length > 0 || data.calls.length === BATCH);
+  const more = data !== null && !(older.filters === filterSig && older.done) && (olderCalls.length > 0 || data.calls.length === BATCH);
   const loadOlder = () => {
-    setOlder((o) => ({ ...o, loading: true, error: null }));
-    loadCalls(all.at(-1)?.id).then(
-      (calls) => setOlder((o) => ({ calls: [...o.calls, ...calls], done: calls.length < BATCH, loading: false, error: null })),
+    setOlder((o) => ({ ...o, filters: filterSig, calls: olderCalls, loading: true, error: null }));
+    gql(callListQuery, { ...vars, limit: BATCH, startingAfter: all.at(-1)?.id ?? null }).then(
+      (d) => setOlder({ filters: filterSig, calls: [...olderCalls, ...d.calls], done: d.calls.length < BATCH, loading: false, error: null }),
       (e: unknown) => {
         if (signedOut(e)) props.onSignedOut();
         else setOlder((o) => ({ ...o, loading: false, error: e instanceof Error ? e.message : String(e) }));
       },
     );
   };
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      const calls = await allCalls(vars);
+      downloadText(`calls-${new Date().toISOString().slice(0, 10)}.csv`, 'text/csv', callsCsv(calls));
+      notify('ok', `${calls.length} calls exported.`);
+    } catch (e) {
+      if (signedOut(e)) props.onSignedOut();
+      else notify('error', e instanceof Error ? e.message : String(e));
+    } finally {
+      setExporting(false);
+    }
+  };
   const pages = Math.max(1, Math.ceil(rows.length / PAGE));
   const shown = rows.slice(page * PAGE, page * PAGE + PAGE);
+  const head = (col: SortKey, label: string, num = false) => (
+    <th className={num ? 'num' : undefined} aria-sort={sort.col === col ? (sort.desc ? 'descending' : 'ascending') : 'none'}>
+      <button type="button" className={`sort${sort.col === col ? ' active' : ''}`} onClick={() => setSort({ col, desc: sort.col === col ? !sort.desc : col !== 'step' && col !== 'model' })}>
+        {label}
+        <span className="sort-arrow">{sort.col === col ? (sort.desc ? '▼' : '▲') : '↕'}</span>
+      </button>
+    </th>
+  );
   return (
     <section className="dash-panel">
       <h2>Calls</h2>
+      <CallFilters
+        value={filters}
+        onChange={(f) => {
+          setFilters(f);
+          setPage(0);
+          setOpen(null);
+        }}
+        onSignedOut={props.onSignedOut}
+      />
       <div className="dash-filters">
         <input
           aria-label="Filter calls"
-          placeholder="Filter by model, provider, reason…"
-          value={filter}
+          placeholder="Search by model, step, run, id, reason…"
+          value={text}
           onChange={(e) => {
-            setFilter(e.target.value);
+            setText(e.target.value);
             setPage(0);
           }}
         />
-        <select
-          aria-label="Status"
-          value={status}
-          onChange={(e) => {
-            setStatus(e.target.value as typeof status);
-            setPage(0);
-          }}
-        >
-          <option value="all">All</option>
-          <option value="ok">Answered</option>
-          <option value="error">Failed</option>
-          <option value="cached">From cache</option>
-        </select>
-        <span className="muted small">{rows.length} calls</span>
+        <span className="muted small" data-testid="call-count">
+          {data ? `${rows.length} ${rows.length === 1 ? 'call' : 'calls'}` : 'Loading…'}
+        </span>
+        <button type="button" className="btn btn-ghost btn-small" disabled={exporting} onClick={() => void exportCsv()}>
+          {exporting ? 'Exporting…' : 'Export CSV'}
+        </button>
       </div>
       <div className="dash-table-wrap">
-        <table className="dash-table">
+        <table className="dash-table calls-table">
           <thead>
             <tr>
-              <th>When</th>
-              <th>Model</th>
-              <th className="num">Baseline</th>
-              <th className="num">Cost</th>
-              <th className="num">Saved</th>
+              {head('when', 'When')}
+              {head('step', 'Step')}
+              <th>Run</th>
+              {head('model', 'Model')}
+              <th>Call</th>
+              {head('latency', 'Latency', true)}
+              {head('cost', 'Cost', true)}
+              {head('saved', 'Saved', true)}
               <th>Why</th>
               <th>
                 <span className="sr-only">Detail</span>
@@ -96,27 +150,46 @@ export function CallsView(props: { onSignedOut: () => void }) {
           <tbody>
             {shown.map((c) => (
               <Fragment key={c.id}>
-                <tr>
-                  <td className="small muted">{new Date(c.createdAt).toLocaleString()}</td>
-                  <td>
+                <tr data-testid="call-row" data-call={c.id}>
+                  <td className="small muted" data-label="When">
+                    {new Date(c.createdAt).toLocaleString()}
+                  </td>
+                  <td data-label="Step" data-testid="call-step">
+                    {c.step ?? <span className="muted">—</span>}
+                  </td>
+                  <td className="mono small" data-label="Run">
+                    {c.run ?? <span className="muted">—</span>}
+                  </td>
+                  <td data-label="Model">
                     <span className="mono">{c.routedModel ?? c.model}</span> {c.status >= 400 && <Badge tone="danger">{c.errorCode ?? c.status}</Badge>}
                     {c.cache.hit && <Badge tone="ok">cache</Badge>}
                     {c.guardrailFindings.length > 0 && <Badge tone="info">guard</Badge>}
                   </td>
-                  <td className="num tabular">{usd(c.cost.baseline)}</td>
-                  <td className="num tabular">{usd(c.cost.actual)}</td>
-                  <td className="num tabular">{usd(c.saving)}</td>
-                  <td className="small">{c.reasons.join('; ')}</td>
-                  <td>
+                  <td className="mono small" data-label="Call">
+                    {c.id}
+                  </td>
+                  <td className="num tabular" data-label="Latency">
+                    {c.latencyMs.toFixed(1)} ms
+                  </td>
+                  <td className="num tabular" data-label="Cost" data-testid="call-cost" data-micros={Math.round(c.cost.actual * 1e6)}>
+                    {usd(c.cost.actual)}
+                  </td>
+                  <td className="num tabular" data-label="Saved">
+                    {usd(c.saving)}
+                  </td>
+                  <td className="small" data-label="Why" title={c.reasons.join('\n')}>
+                    {shortWhy(c)}
+                  </td>
+                  <td className="call-open">
                     <button type="button" className="btn btn-ghost btn-small" aria-expanded={open === c.id} aria-label={`Detail of call ${c.id}`} onClick={() => setOpen(open === c.id ? null : c.id)}>
                       {open === c.id ? 'Hide' : 'Detail'}
                     </button>
                   </td>
                 </tr>
                 {open === c.id && (
-                  <tr>
-                    <td colSpan={7}>
-                      <CallDetail findings={c.guardrailFindings} grades={c.grades} />
+                  <tr className="call-detail-row">
+                    <td colSpan={10}>
+                      <CallDetail call={c} onSignedOut={props.onSignedOut} />
                     </td>
                   </tr>
                 )}

@@ -1,10 +1,13 @@
-// Overview: what was saved and where it came from, over time, and the workflows with how far
-// each has settled.
+// Overview: what was saved and where it came from (per source and per step, in dollars, the
+// exploration spend apart and explained), over time, traffic by model over time, and the
+// workflows with how far each has settled.
 import { Area, AreaChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { Badge } from '../admin/ui.tsx';
 import { pct, usd } from './client.ts';
-import { overviewQuery } from './queries.ts';
+import { breakdownQuery, overviewQuery } from './queries.ts';
 import { useQuery } from './useQuery.ts';
+import { Explanation, SourceTable, StepTable } from './MoneyBreakdown.tsx';
+import { TrafficChart } from './TrafficChart.tsx';
 
 const SOURCES = [
   { key: 'routing', label: 'Routing', color: '#3b5bdb' },
@@ -20,6 +23,7 @@ function timeLabel(at: string, bucketSeconds: number): string {
 
 export function Overview(props: { onSignedOut: () => void }) {
   const { data, error } = useQuery(overviewQuery, { days: 30 }, props.onSignedOut);
+  const { data: money } = useQuery(breakdownQuery, { days: 30 }, props.onSignedOut);
   if (error) return <p className="field-error">{error}</p>;
   if (!data) return <p className="muted">Loading…</p>;
   const s = data.savings;
@@ -37,7 +41,7 @@ export function Overview(props: { onSignedOut: () => void }) {
     };
     return { t: timeLabel(p.at, series.bucketSeconds), ...run };
   });
-  const money = (v: unknown) => usd(Number(v));
+  const fmt = (v: unknown) => usd(Number(v));
   return (
     <div className="dash-grid">
       <section className="dash-cards" aria-label="Totals">
@@ -50,8 +54,13 @@ export function Overview(props: { onSignedOut: () => void }) {
         </div>
         <div className="dash-card">
           <div className="muted small">Spend</div>
-          <div className="dash-figure">{usd(s.actualCost)}</div>
-          <div className="muted small">baseline {usd(s.baselineCost)}</div>
+          <div className="dash-figure" data-testid="spend">
+            {usd(s.actualCost)}
+          </div>
+          <div className="muted small">
+            baseline {usd(s.baselineCost)}
+            {money && ` · exploring ${usd(money.breakdown.totals.explorationCost)} (30 days)`}
+          </div>
         </div>
         <div className="dash-card">
           <div className="muted small">Calls</div>
@@ -61,6 +70,21 @@ export function Overview(props: { onSignedOut: () => void }) {
           </div>
         </div>
       </section>
+      {money && (
+        <section className="dash-panel" aria-labelledby="where-money">
+          <h2 id="where-money">Where the saving came from (last 30 days)</h2>
+          <Explanation b={money.breakdown} />
+          <SourceTable b={money.breakdown} />
+          <h3 className="dash-sub">Per step</h3>
+          <StepTable b={money.breakdown} />
+        </section>
+      )}
+      {money && (
+        <section className="dash-panel" aria-labelledby="traffic">
+          <h2 id="traffic">Traffic by model, and exploration spend</h2>
+          <TrafficChart b={money.breakdown} />
+        </section>
+      )}
       <section className="dash-panel" aria-labelledby="chart-savings">
         <h2 id="chart-savings">Savings over time, by source</h2>
         {points.length === 0 ? (
@@ -71,8 +95,8 @@ export function Overview(props: { onSignedOut: () => void }) {
               <AreaChart data={points} margin={{ top: 8, right: 12, bottom: 0, left: 4 }}>
                 <CartesianGrid strokeDasharray="3 3" stroke="#e3e6eb" />
                 <XAxis dataKey="t" tick={{ fontSize: 11 }} minTickGap={24} />
-                <YAxis tickFormatter={money} tick={{ fontSize: 11 }} width={64} />
-                <Tooltip formatter={money} />
+                <YAxis tickFormatter={fmt} tick={{ fontSize: 11 }} width={64} />
+                <Tooltip formatter={fmt} />
                 <Legend />
                 {SOURCES.map((x) => (
                   <Area key={x.key} type="monotone" dataKey={x.key} name={x.label} stackId="saved" stroke={x.color} fill={x.color} fillOpacity={0.25} isAnimationActive={false} />
@@ -90,8 +114,8 @@ export function Overview(props: { onSignedOut: () => void }) {
               <LineChart data={points} margin={{ top: 8, right: 12, bottom: 0, left: 4 }}>
                 <CartesianGrid strokeDasharray="3 3" stroke="#e3e6eb" />
                 <XAxis dataKey="t" tick={{ fontSize: 11 }} minTickGap={24} />
-                <YAxis tickFormatter={money} tick={{ fontSize: 11 }} width={64} />
-                <Tooltip formatter={money} />
+                <YAxis tickFormatter={fmt} tick={{ fontSize: 11 }} width={64} />
+                <Tooltip formatter={fmt} />
                 <Legend />
                 <Line type="monotone" dataKey="baseline" name="Baseline would have cost" stroke="#8b94a1" dot={false} isAnimationActive={false} />
                 <Line type="monotone" dataKey="actual" name="Spent, exploring included" stroke="#3b5bdb" dot={false} isAnimationActive={false} />

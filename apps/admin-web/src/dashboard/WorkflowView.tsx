@@ -3,6 +3,7 @@
 // and lockfile.
 import { Badge, useNotify } from '../admin/ui.tsx';
 import { gql, pct } from './client.ts';
+import { Estimate } from './Estimate.tsx';
 import { finalizeMutation, lockfileDownloadQuery, workflowDetailQuery } from './queries.ts';
 import { useQuery } from './useQuery.ts';
 import { RecordingsPanel } from './RecordingsPanel.tsx';
@@ -13,6 +14,13 @@ interface Candidate {
   retention: number;
   lcb: number;
   cost_share: number;
+}
+
+/** The candidates once each (the optimizer's view may list a policy under two headings), cheapest first. */
+function distinct(list: readonly Candidate[]): Candidate[] {
+  const seen = new Map<string, Candidate>();
+  for (const c of list) if (!seen.has(c.policy)) seen.set(c.policy, c);
+  return [...seen.values()].sort((a, b) => a.cost_share - b.cost_share);
 }
 
 function download(name: string, body: unknown): void {
@@ -31,6 +39,7 @@ export function WorkflowView(props: { id: string; onSignedOut: () => void }) {
   const notify = useNotify();
   if (error) return <p className="field-error">{error}</p>;
   if (!data) return <p className="muted">Loading…</p>;
+  const name = data.workflows.find((w) => w.id === props.id)?.name ?? props.id;
   const settled = data.steps.filter((s) => s.expected && s.settled).length;
   const expected = data.steps.filter((s) => s.expected).length;
   const lockfile = async () => {
@@ -56,9 +65,10 @@ export function WorkflowView(props: { id: string; onSignedOut: () => void }) {
         <p className="small">
           <a href="#/overview">← Overview</a>
         </p>
-        <h2>
-          Workflow <span className="mono">{props.id}</span> <Badge tone={data.workflowStage.stage === 'production' ? 'ok' : 'info'}>{data.workflowStage.stage}</Badge>
+        <h2 data-testid="workflow-title">
+          {name} <Badge tone={data.workflowStage.stage === 'production' ? 'ok' : 'info'}>{data.workflowStage.stage}</Badge>
         </h2>
+        <p className="muted small mono">{props.id}</p>
         <p className="muted" data-testid="settled-count">
           {settled} of {expected} steps settled
         </p>
@@ -74,7 +84,7 @@ export function WorkflowView(props: { id: string; onSignedOut: () => void }) {
       <section className="dash-panel" aria-labelledby="steps">
         <h2 id="steps">Steps</h2>
         {data.steps.map((s) => {
-          const candidates = (Array.isArray(s.candidates) ? s.candidates : []) as Candidate[];
+          const candidates = distinct((Array.isArray(s.candidates) ? s.candidates : []) as Candidate[]);
           return (
             <details key={s.fingerprint} className="dash-step">
               <summary>
@@ -86,28 +96,35 @@ export function WorkflowView(props: { id: string; onSignedOut: () => void }) {
               {candidates.length === 0 ? (
                 <p className="muted small">No candidate has evidence yet.</p>
               ) : (
-                <table className="dash-table">
-                  <thead>
-                    <tr>
-                      <th>Candidate</th>
-                      <th className="num">Samples</th>
-                      <th className="num">Retention</th>
-                      <th className="num">Lower bound</th>
-                      <th className="num">Cost vs baseline</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {candidates.map((c) => (
-                      <tr key={c.policy}>
-                        <td className="mono small">{c.policy}</td>
-                        <td className="num">{c.n}</td>
-                        <td className="num">{pct(c.retention)}</td>
-                        <td className="num">{pct(c.lcb)}</td>
-                        <td className="num">{pct(c.cost_share)}</td>
+                <div className="dash-table-wrap">
+                  <table className="dash-table">
+                    <thead>
+                      <tr>
+                        <th>Candidate</th>
+                        <th className="num">Samples</th>
+                        <th className="num" title="Share of the baseline's quality the candidate keeps: its lower bound to its estimate, never below 0">
+                          Retention
+                        </th>
+                        <th className="num">Cost vs baseline</th>
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
+                    </thead>
+                    <tbody>
+                      {candidates.map((c) => (
+                        <tr key={c.policy} data-testid="candidate">
+                          <td className="mono small wrap">{c.policy}</td>
+                          <td className="num">{c.n}</td>
+                          <td className="num">
+                            <Estimate retention={c.retention} lcb={c.lcb} />
+                          </td>
+                          <td className="num">{pct(c.cost_share)}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                  {candidates.some((c) => c.lcb < 0 || c.retention < 0) && (
+                    <p className="muted small">* Too few or too poor samples: the estimate reads below 0 % and is shown as 0 % (no evidence the candidate holds).</p>
+                  )}
+                </div>
               )}
             </details>
           );

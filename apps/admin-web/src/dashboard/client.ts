@@ -35,5 +35,4 @@ export function signedOut(e: unknown): boolean {
   return e instanceof GqlError && (e.code === 'UNAUTHENTICATED' || SIGNED_OUT.includes(e.apiCode ?? ''));
 }
 
-export const usd = (x: number) => (Math.abs(x) < 1 ? `$${x.toFixed(4)}` : `$${x.toFixed(2)}`);
-export const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+export { pct, usd } from './money.ts';

@@ -43,35 +43,135 @@ export const overviewQuery = graphql(`
   }
 `);
 
+/** The fields of a call the list and the detail share. */
+export const callRowFragment = graphql(`
+  fragment CallRow on Call {
+    id
+    createdAt
+    agent
+    step
+    fingerprint
+    run
+    model
+    routedModel
+    provider
+    status
+    errorCode
+    saving
+    savingSource
+    reasons
+    latencyMs
+    overheadMs
+    cache {
+      hit
+    }
+    cost {
+      baseline
+      served
+      actual
+      exploration
+    }
+    usage {
+      promptTokens
+      completionTokens
+      cachedTokens
+      reasoningTokens
+      estimated
+    }
+    policy {
+      key
+      settled
+      baselineModel
+      qualityBar
+    }
+    why {
+      kind
+      summary
+      policy
+      bound
+      bar
+      samples
+      others
+    }
+    grades
+    guardrailFindings {
+      type
+      kind
+      count
+      action
+    }
+  }
+`);
+
 export const callListQuery = graphql(`
-  query CallList($limit: Int, $startingAfter: String) {
-    calls(limit: $limit, startingAfter: $startingAfter) {
-      id
-      createdAt
-      agent
-      model
-      routedModel
-      provider
-      status
-      errorCode
-      saving
-      savingSource
-      reasons
-      latencyMs
-      cache {
-        hit
+  query CallList($limit: Int, $startingAfter: String, $step: String, $model: String, $cache: String, $outcome: String, $from: String, $to: String) {
+    calls(limit: $limit, startingAfter: $startingAfter, step: $step, model: $model, cache: $cache, outcome: $outcome, from: $from, to: $to) {
+      ...CallRow
+    }
+  }
+`);
+
+export const callDetailQuery = graphql(`
+  query CallDetail($id: String!) {
+    call(id: $id) {
+      ...CallRow
+      attempts {
+        attempt
+        role
+        vendor
+        model
+        status
+        outcome
+        latencyMs
+        promptTokens
+        completionTokens
+        cost
+        error
       }
-      cost {
-        baseline
-        actual
-        exploration
+    }
+  }
+`);
+
+export const breakdownQuery = graphql(`
+  query Breakdown($days: Int) {
+    breakdown(days: $days) {
+      days
+      totals {
+        calls
+        baselineCost
+        actualCost
+        explorationCost
+        saving
       }
-      grades
-      guardrailFindings {
-        type
-        kind
-        count
-        action
+      bySource {
+        source
+        calls
+        baselineCost
+        actualCost
+        explorationCost
+        saving
+      }
+      byStep {
+        agent
+        agentName
+        step
+        fingerprint
+        calls
+        baselineCost
+        actualCost
+        explorationCost
+        saving
+      }
+      bucketSeconds
+      traffic {
+        at
+        calls
+        explorationCost
+        byModel {
+          model
+          calls
+          actualCost
+        }
       }
     }
   }
@@ -79,6 +179,10 @@ export const callListQuery = graphql(`
 
 export const workflowDetailQuery = graphql(`
   query WorkflowDetail($id: String!) {
+    workflows {
+      id
+      name
+    }
     workflowStage(id: $id) {
       id
       stage

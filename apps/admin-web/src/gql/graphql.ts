@@ -269,20 +269,42 @@ export type OverviewQueryVariables = Exact<{
 
 export type OverviewQuery = { savings: { calls: number, baselineCost: number, actualCost: number, saving: number, bySource: { cache: number, routing: number, ttc: number, trace: number } }, savingsSeries: { bucketSeconds: number, points: Array<{ at: string, calls: number, baselineCost: number, actualCost: number, saving: number, bySource: { cache: number, routing: number, ttc: number, trace: number } }> }, workflows: Array<{ id: string, name: string, stage: WorkflowStage, stepsExpected: number, stepsSettled: number, ready: boolean }> };
 
+export type CallRowFragment = { id: string, createdAt: string, agent: string, step: string | null, fingerprint: string | null, run: string | null, model: string, routedModel: string | null, provider: string | null, status: number, errorCode: string | null, saving: number, savingSource: string | null, reasons: Array<string>, latencyMs: number, overheadMs: number, grades: Array<unknown>, cache: { hit: boolean }, cost: { baseline: number, served: number, actual: number, exploration: number }, usage: { promptTokens: number, completionTokens: number, cachedTokens: number, reasoningTokens: number, estimated: boolean }, policy: { key: string, settled: boolean, baselineModel: string, qualityBar: number } | null, why: Array<{ kind: string, summary: string, policy: string | null, bound: number | null, bar: number | null, samples: number | null, others: Array<string> }>, guardrailFindings: Array<{ type: string, kind: string, count: number, action: string }> };
+
 export type CallListQueryVariables = Exact<{
   limit?: number | null | undefined;
   startingAfter?: string | null | undefined;
+  step?: string | null | undefined;
+  model?: string | null | undefined;
+  cache?: string | null | undefined;
+  outcome?: string | null | undefined;
+  from?: string | null | undefined;
+  to?: string | null | undefined;
 }>;
 
 
-export type CallListQuery = { calls: Array<{ id: string, createdAt: string, agent: string, model: string, routedModel: string | null, provider: string | null, status: number, errorCode: string | null, saving: number, savingSource: string | null, reasons: Array<string>, latencyMs: number, grades: Array<unknown>, cache: { hit: boolean }, cost: { baseline: number, actual: number, exploration: number }, guardrailFindings: Array<{ type: string, kind: string, count: number, action: string }> }> };
+export type CallListQuery = { calls: Array<{ id: string, createdAt: string, agent: string, step: string | null, fingerprint: string | null, run: string | null, model: string, routedModel: string | null, provider: string | null, status: number, errorCode: string | null, saving: number, savingSource: string | null, reasons: Array<string>, latencyMs: number, overheadMs: number, grades: Array<unknown>, cache: { hit: boolean }, cost: { baseline: number, served: number, actual: number, exploration: number }, usage: { promptTokens: number, completionTokens: number, cachedTokens: number, reasoningTokens: number, estimated: boolean }, policy: { key: string, settled: boolean, baselineModel: string, qualityBar: number } | null, why: Array<{ kind: string, summary: string, policy: string | null, bound: number | null, bar: number | null, samples: number | null, others: Array<string> }>, guardrailFindings: Array<{ type: string, kind: string, count: number, action: string }> }> };
+
+export type CallDetailQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type CallDetailQuery = { call: { id: string, createdAt: string, agent: string, step: string | null, fingerprint: string | null, run: string | null, model: string, routedModel: string | null, provider: string | null, status: number, errorCode: string | null, saving: number, savingSource: string | null, reasons: Array<string>, latencyMs: number, overheadMs: number, grades: Array<unknown>, attempts: Array<{ attempt: number, role: string, vendor: string, model: string, status: number | null, outcome: string, latencyMs: number, promptTokens: number, completionTokens: number, cost: number, error: string | null }> | null, cache: { hit: boolean }, cost: { baseline: number, served: number, actual: number, exploration: number }, usage: { promptTokens: number, completionTokens: number, cachedTokens: number, reasoningTokens: number, estimated: boolean }, policy: { key: string, settled: boolean, baselineModel: string, qualityBar: number } | null, why: Array<{ kind: string, summary: string, policy: string | null, bound: number | null, bar: number | null, samples: number | null, others: Array<string> }>, guardrailFindings: Array<{ type: string, kind: string, count: number, action: string }> } };
+
+export type BreakdownQueryVariables = Exact<{
+  days?: number | null | undefined;
+}>;
+
+
+export type BreakdownQuery = { breakdown: { days: number, bucketSeconds: number, totals: { calls: number, baselineCost: number, actualCost: number, explorationCost: number, saving: number }, bySource: Array<{ source: string, calls: number, baselineCost: number, actualCost: number, explorationCost: number, saving: number }>, byStep: Array<{ agent: string, agentName: string, step: string | null, fingerprint: string | null, calls: number, baselineCost: number, actualCost: number, explorationCost: number, saving: number }>, traffic: Array<{ at: string, calls: number, explorationCost: number, byModel: Array<{ model: string, calls: number, actualCost: number }> }> } };
 
 export type WorkflowDetailQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type WorkflowDetailQuery = { workflowStage: { id: string, stage: WorkflowStage }, steps: Array<{ fingerprint: string, label: string, calls: number, expected: boolean, settled: boolean, excluded: boolean, chosen: string | null, probes: number, served: number, candidates: unknown, exploration: unknown }>, events: Array<{ id: string, kind: string, at: string, from: string | null, to: string | null, reason: string | null }>, discovery: { enabled: boolean, state: DiscoveryState, steps: Array<{ label: string, settled: boolean }> } };
+export type WorkflowDetailQuery = { workflows: Array<{ id: string, name: string }>, workflowStage: { id: string, stage: WorkflowStage }, steps: Array<{ fingerprint: string, label: string, calls: number, expected: boolean, settled: boolean, excluded: boolean, chosen: string | null, probes: number, served: number, candidates: unknown, exploration: unknown }>, events: Array<{ id: string, kind: string, at: string, from: string | null, to: string | null, reason: string | null }>, discovery: { enabled: boolean, state: DiscoveryState, steps: Array<{ label: string, settled: boolean }> } };
 
 export type LockfileDownloadQueryVariables = Exact<{
   id: string;
@@ -452,6 +474,64 @@ export const ProviderFieldsFragmentDoc = new TypedDocumentString(`
   builtIn
 }
     `, {"fragmentName":"ProviderFields"}) as unknown as TypedDocumentString<ProviderFieldsFragment, unknown>;
+export const CallRowFragmentDoc = new TypedDocumentString(`
+    fragment CallRow on Call {
+  id
+  createdAt
+  agent
+  step
+  fingerprint
+  run
+  model
+  routedModel
+  provider
+  status
+  errorCode
+  saving
+  savingSource
+  reasons
+  latencyMs
+  overheadMs
+  cache {
+    hit
+  }
+  cost {
+    baseline
+    served
+    actual
+    exploration
+  }
+  usage {
+    promptTokens
+    completionTokens
+    cachedTokens
+    reasoningTokens
+    estimated
+  }
+  policy {
+    key
+    settled
+    baselineModel
+    qualityBar
+  }
+  why {
+    kind
+    summary
+    policy
+    bound
+    bar
+    samples
+    others
+  }
+  grades
+  guardrailFindings {
+    type
+    kind
+    count
+    action
+  }
+}
+    `, {"fragmentName":"CallRow"}) as unknown as TypedDocumentString<CallRowFragment, unknown>;
 export const RateLimitFieldsFragmentDoc = new TypedDocumentString(`
     fragment RateLimitFields on RateLimits {
   tenant {
@@ -646,40 +726,201 @@ export const OverviewDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<OverviewQuery, OverviewQueryVariables>;
 export const CallListDocument = new TypedDocumentString(`
-    query CallList($limit: Int, $startingAfter: String) {
-  calls(limit: $limit, startingAfter: $startingAfter) {
-    id
-    createdAt
-    agent
-    model
-    routedModel
-    provider
-    status
-    errorCode
-    saving
-    savingSource
-    reasons
-    latencyMs
-    cache {
-      hit
-    }
-    cost {
-      baseline
-      actual
-      exploration
-    }
-    grades
-    guardrailFindings {
-      type
-      kind
-      count
-      action
+    query CallList($limit: Int, $startingAfter: String, $step: String, $model: String, $cache: String, $outcome: String, $from: String, $to: String) {
+  calls(
+    limit: $limit
+    startingAfter: $startingAfter
+    step: $step
+    model: $model
+    cache: $cache
+    outcome: $outcome
+    from: $from
+    to: $to
+  ) {
+    ...CallRow
+  }
+}
+    fragment CallRow on Call {
+  id
+  createdAt
+  agent
+  step
+  fingerprint
+  run
+  model
+  routedModel
+  provider
+  status
+  errorCode
+  saving
+  savingSource
+  reasons
+  latencyMs
+  overheadMs
+  cache {
+    hit
+  }
+  cost {
+    baseline
+    served
+    actual
+    exploration
+  }
+  usage {
+    promptTokens
+    completionTokens
+    cachedTokens
+    reasoningTokens
+    estimated
+  }
+  policy {
+    key
+    settled
+    baselineModel
+    qualityBar
+  }
+  why {
+    kind
+    summary
+    policy
+    bound
+    bar
+    samples
+    others
+  }
+  grades
+  guardrailFindings {
+    type
+    kind
+    count
+    action
+  }
+}`) as unknown as TypedDocumentString<CallListQuery, CallListQueryVariables>;
+export const CallDetailDocument = new TypedDocumentString(`
+    query CallDetail($id: String!) {
+  call(id: $id) {
+    ...CallRow
+    attempts {
+      attempt
+      role
+      vendor
+      model
+      status
+      outcome
+      latencyMs
+      promptTokens
+      completionTokens
+      cost
+      error
     }
   }
 }
-    `) as unknown as TypedDocumentString<CallListQuery, CallListQueryVariables>;
+    fragment CallRow on Call {
+  id
+  createdAt
+  agent
+  step
+  fingerprint
+  run
+  model
+  routedModel
+  provider
+  status
+  errorCode
+  saving
+  savingSource
+  reasons
+  latencyMs
+  overheadMs
+  cache {
+    hit
+  }
+  cost {
+    baseline
+    served
+    actual
+    exploration
+  }
+  usage {
+    promptTokens
+    completionTokens
+    cachedTokens
+    reasoningTokens
+    estimated
+  }
+  policy {
+    key
+    settled
+    baselineModel
+    qualityBar
+  }
+  why {
+    kind
+    summary
+    policy
+    bound
+    bar
+    samples
+    others
+  }
+  grades
+  guardrailFindings {
+    type
+    kind
+    count
+    action
+  }
+}`) as unknown as TypedDocumentString<CallDetailQuery, CallDetailQueryVariables>;
+export const BreakdownDocument = new TypedDocumentString(`
+    query Breakdown($days: Int) {
+  breakdown(days: $days) {
+    days
+    totals {
+      calls
+      baselineCost
+      actualCost
+      explorationCost
+      saving
+    }
+    bySource {
+      source
+      calls
+      baselineCost
+      actualCost
+      explorationCost
+      saving
+    }
+    byStep {
+      agent
+      agentName
+      step
+      fingerprint
+      calls
+      baselineCost
+      actualCost
+      explorationCost
+      saving
+    }
+    bucketSeconds
+    traffic {
+      at
+      calls
+      explorationCost
+      byModel {
+        model
+        calls
+        actualCost
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<BreakdownQuery, BreakdownQueryVariables>;
 export const WorkflowDetailDocument = new TypedDocumentString(`
     query WorkflowDetail($id: String!) {
+  workflows {
+    id
+    name
+  }
   workflowStage(id: $id) {
     id
     stage

@@ -4,7 +4,7 @@
 // (graphql/capabilities.ts) and the OpenAPI document (openapi/capabilities.ts).
 import { agents, discovery } from './agents.ts';
 import { billing, cancelSubscription, startSubscription, subscription } from './billing.ts';
-import { calls, savings, savingsSeries } from './calls.ts';
+import { breakdown, calls, savings, savingsSeries } from './calls.ts';
 import type { CapabilityTree } from './capability.ts';
 import { connections, managedAgents, managedRuns } from './managed.ts';
 import { outcomes } from './outcomes.ts';
@@ -17,6 +17,7 @@ export const capabilities = {
   calls,
   savings,
   savingsSeries,
+  breakdown,
   workflows,
   workflow: {
     stage,

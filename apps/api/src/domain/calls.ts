@@ -1,7 +1,8 @@
 // Metered calls as the tenant reads them: the curated per-call view, the raw activity
 // timeline, and the savings totals by source.
 import type { z } from 'zod';
-import type { activityQuery, callRef, callsQuery, savingsSeriesQuery } from '@optimizer/schema';
+import type { activityQuery, breakdownQuery, callRef, callsQuery, savingsSeriesQuery } from '@optimizer/schema';
+import { breakdown as moneyBreakdown } from '../reporting/breakdown.ts';
 import { savingsSeries as series } from '../reporting/savings-series.ts';
 import type { Services } from '../services.ts';
 import type { Tenant } from './tenant.ts';
@@ -26,4 +27,10 @@ export function savings(s: Services, t: Tenant) {
 export async function savingsSeries(s: Services, t: Tenant, q: z.output<typeof savingsSeriesQuery>) {
   await s.meter.flush();
   return series(s.db, t.accountId, q.days, q.points);
+}
+
+/** The saving per step and source, and traffic per model over time, for the dashboard. */
+export async function breakdown(s: Services, t: Tenant, q: z.output<typeof breakdownQuery>) {
+  await s.meter.flush();
+  return moneyBreakdown(s.db, t.accountId, q.days, q.points);
 }

@@ -20,6 +20,7 @@ import { fromWire, type GraphQLContext } from './builder.ts';
 import type { CapabilityTree } from '../capabilities/capability.ts';
 import { capabilities } from '../capabilities/index.ts';
 import { schemasFor } from './schema.ts';
+import { graphiqlPage } from './graphiql-page.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -160,7 +161,8 @@ export function registerGraphQL(app: FastifyInstance, s: Services, set: Capabili
     schema: ({ who }) => (who.admin ? schema : tenantSchema),
     graphqlEndpoint: GRAPHQL_PATH,
     // served from the package, not a CDN: the page works on a gateway with no way out
-    graphiql: { title: 'Optimizer GraphQL', credentials: 'same-origin' },
+    // with a dashboard session it uses it; opened cold, it says how to authenticate (graphiql-page.ts)
+    graphiql: graphiqlPage(s),
     renderGraphiQL,
     landingPage: false,
     cors: false,
@@ -191,7 +193,7 @@ export function registerGraphQL(app: FastifyInstance, s: Services, set: Capabili
           .status(401)
           .header('www-authenticate', 'Bearer')
           .header('content-type', 'application/graphql-response+json; charset=utf-8')
-          .send(JSON.stringify({ errors: [{ message: 'The GraphQL door needs Authorization: Bearer <key> (a tenant key or the admin key) or a dashboard session.', extensions: { ...e.extensions, code: 'UNAUTHENTICATED' } }] }));
+          .send(JSON.stringify({ errors: [{ message: 'The GraphQL door needs Authorization: Bearer <key> (a tenant key or the admin key) or a dashboard session: sign in at /optimizer/ and this page uses it.', extensions: { ...e.extensions, code: 'UNAUTHENTICATED' } }] }));
       }
     },
     handler: async (req, reply) => {

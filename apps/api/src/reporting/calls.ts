@@ -5,6 +5,10 @@ import type { Database } from '../db/database.ts';
 import { ActivityEntry, CallRecord, Workflow } from '../db/entities.ts';
 import { ApiError } from '../errors.ts';
 import type { Meter } from '../meter/meter.ts';
+import type { CallFilters } from '@optimizer/schema';
+import { callAttempts } from './call-attempts.ts';
+import { callConditions } from './call-filters.ts';
+import { reasonFields } from './call-reasons.ts';
 
 const usd = (m: number) => Math.round(m) / 1e6;
 
@@ -27,12 +31,28 @@ function chargeOf(detail: Record<string, unknown> | null | undefined, learning: 
   return b ? { usage: usd((b.usage_micros ?? 0) + (learning?.charge_micros ?? 0)), fee: usd(b.fee_micros ?? 0) } : null;
 }
 
+/** What the optimizer decided for the call when it was routed (pipeline/plan-routed.ts). */
+interface OptimizerDetail {
+  fingerprint: string;
+  step: string;
+  policy: string;
+  settled: boolean;
+  baseline: string;
+  floor: number;
+}
+
 export function callView(r: CallRecord) {
   const learning = learningOf(r.detail);
+  const opt = (r.detail?.optimizer ?? null) as OptimizerDetail | null;
+  const annotation = (r.detail?.annotation ?? null) as { run?: { id?: string } } | null;
+  const reasons = [...r.reasons, ...(learning?.reasons ?? [])];
   return {
     id: r.id,
     created_at: r.createdAt.toISOString(),
     agent: r.workflowId,
+    step: opt?.step ?? null,
+    fingerprint: opt?.fingerprint ?? null,
+    run: annotation?.run?.id ?? null,
     model: r.requestedModel,
     routed_model: r.servedModel,
     provider: r.provider,
@@ -56,7 +76,9 @@ export function callView(r: CallRecord) {
     saving_source: r.savingSource,
     charge: chargeOf(r.detail, learning),
     cache: { hit: r.cacheHit },
-    reasons: [...r.reasons, ...(learning?.reasons ?? [])],
+    reasons,
+    why: reasons.map(reasonFields),
+    policy: opt ? { key: opt.policy, settled: opt.settled, baseline_model: opt.baseline, quality_bar: opt.floor } : null,
     grades: [...((r.detail as { grades?: unknown[] } | null)?.grades ?? []), ...(learning?.grades ?? [])] as unknown[],
     guardrail_findings: ((r.detail as { guardrail_findings?: unknown[] } | null)?.guardrail_findings ?? []) as unknown[],
     latency_ms: r.latencyMs,
@@ -82,7 +104,7 @@ export class CallViews {
   }
 
   /** Newest first; `starting_after` (a call of the tenant's) pages on: the calls older than it, in the same order. */
-  async calls(accountId: string, q: { agent?: string | undefined; limit: number; starting_after?: string | undefined }) {
+  async calls(accountId: string, q: Partial<CallFilters> & { limit: number; starting_after?: string | undefined }) {
     await this.#meter.flush(); // read your own writes on this replica
     const em = this.#db.em();
     if (q.agent && !(await em.count(Workflow, { id: q.agent, accountId }))) throw new ApiError('not_found', `No agent ${q.agent}.`, { param: 'agent' });
@@ -91,16 +113,17 @@ export class CallViews {
     const after = q.starting_after
       ? { [raw((a) => `(${a}.created_at, ${a}.id) < (select c.created_at, c.id from call_records c where c.account_id = ? and c.id = ?)`, [accountId, q.starting_after])]: [] }
       : {};
-    const rows = await em.find(CallRecord, { accountId, ...(q.agent ? { workflowId: q.agent } : {}), ...after }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: q.limit });
+    const rows = await em.find(CallRecord, { accountId, ...callConditions(q), ...after }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: q.limit });
     return rows.map(callView);
   }
 
-  /** One call of the tenant's by its id; 404 when there is none (another tenant's included). */
+  /** One call of the tenant's by its id, with its attempts; 404 when there is none (another tenant's included). */
   async call(accountId: string, id: string) {
     await this.#meter.flush(); // read your own writes on this replica
     const row = await this.#db.em().findOne(CallRecord, { id, accountId });
     if (!row) throw new ApiError('not_found', `No call ${id}.`, { param: 'id' });
-    return callView(row);
+    const view = callView(row);
+    return { ...view, attempts: await callAttempts(this.#db, row, view.reasons) };
   }
 
   async activity(accountId: string, limit: number) {

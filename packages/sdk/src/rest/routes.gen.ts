@@ -10,6 +10,7 @@ export const restRoutes = {
   'calls.activity': { method: 'GET', path: '/v1/activity', from: 'query', list: true, empty: false, auth: 'tenant' },
   'savings': { method: 'GET', path: '/v1/dashboard/savings', from: null, list: false, empty: false, auth: 'tenant' },
   'savingsSeries': { method: 'GET', path: '/v1/dashboard/savings/series', from: 'query', list: false, empty: false, auth: 'tenant' },
+  'breakdown': { method: 'GET', path: '/v1/dashboard/breakdown', from: 'query', list: false, empty: false, auth: 'tenant' },
   'workflows': { method: 'GET', path: '/v1/workflows', from: null, list: true, empty: false, auth: 'tenant' },
   'workflow.stage': { method: 'GET', path: '/v1/workflows/:id/stage', from: 'params', list: false, empty: false, auth: 'tenant' },
   'workflow.moveTo': { method: 'POST', path: '/v1/workflows/:id/stage', from: 'body', list: false, empty: false, auth: 'tenant' },

@@ -7,8 +7,15 @@ import type { TRPCBuiltRouter, TRPCMutationProcedure, TRPCQueryProcedure } from 
 export interface RouterInputs {
   "calls.list": {
     agent?: string;
+    cache?: "hit" | "miss";
+    from?: string;
     limit?: number;
+    model?: string;
+    outcome?: "error" | "ok";
+    run?: string;
     starting_after?: string;
+    step?: string;
+    to?: string;
   };
   "calls.get": {
     id: string;
@@ -18,6 +25,10 @@ export interface RouterInputs {
   };
   "savings": void;
   "savingsSeries": {
+    days?: number;
+    points?: number;
+  };
+  "breakdown": {
     days?: number;
     points?: number;
   };
@@ -297,18 +308,27 @@ export interface RouterOutputs {
     };
     created_at: string;
     error_code?: null | string;
+    fingerprint: null | string;
     grades: Array<unknown>;
     guardrail_findings: Array<unknown>;
     id: string;
     latency_ms: number | string;
     model: string;
     overhead_ms: number | string;
+    policy: null | {
+      baseline_model: string;
+      key: string;
+      quality_bar: number;
+      settled: boolean;
+    };
     provider?: null | string;
     reasons: Array<string>;
     routed_model?: null | string;
+    run: null | string;
     saving: number;
     saving_source?: null | string;
     status: number;
+    step: null | string;
     stream: boolean;
     usage: {
       cached_tokens: number;
@@ -318,9 +338,31 @@ export interface RouterOutputs {
       reasoning_tokens: number;
     };
     vendor_status?: null | number;
+    why: Array<{
+      bar: null | number;
+      bound: null | number;
+      kind: "bar" | "baseline" | "cache" | "check" | "decision" | "exploration" | "failover" | "mode" | "note" | "pinned" | "pruning" | "tier" | "unproven";
+      others: Array<string>;
+      policy: null | string;
+      samples: null | number;
+      summary: string;
+    }>;
   }>;
   "calls.get": {
     agent: string;
+    attempts: Array<{
+      attempt: number;
+      completion_tokens: number;
+      cost: number;
+      error: null | string;
+      latency_ms: number;
+      model: string;
+      outcome: string;
+      prompt_tokens: number;
+      role: string;
+      status: null | number;
+      vendor: string;
+    }>;
     cache: {
       hit: boolean;
     };
@@ -336,18 +378,27 @@ export interface RouterOutputs {
     };
     created_at: string;
     error_code?: null | string;
+    fingerprint: null | string;
     grades: Array<unknown>;
     guardrail_findings: Array<unknown>;
     id: string;
     latency_ms: number | string;
     model: string;
     overhead_ms: number | string;
+    policy: null | {
+      baseline_model: string;
+      key: string;
+      quality_bar: number;
+      settled: boolean;
+    };
     provider?: null | string;
     reasons: Array<string>;
     routed_model?: null | string;
+    run: null | string;
     saving: number;
     saving_source?: null | string;
     status: number;
+    step: null | string;
     stream: boolean;
     usage: {
       cached_tokens: number;
@@ -357,6 +408,15 @@ export interface RouterOutputs {
       reasoning_tokens: number;
     };
     vendor_status?: null | number;
+    why: Array<{
+      bar: null | number;
+      bound: null | number;
+      kind: "bar" | "baseline" | "cache" | "check" | "decision" | "exploration" | "failover" | "mode" | "note" | "pinned" | "pruning" | "tier" | "unproven";
+      others: Array<string>;
+      policy: null | string;
+      samples: null | number;
+      summary: string;
+    }>;
   };
   "calls.activity": Array<{
     agent: string;
@@ -396,6 +456,46 @@ export interface RouterOutputs {
       };
       calls: number;
       saving: number;
+    }>;
+  };
+  "breakdown": {
+    bucket_seconds: number;
+    by_source: Array<{
+      actual_cost: number;
+      baseline_cost: number;
+      calls: number;
+      exploration_cost: number;
+      saving: number;
+      source: string;
+    }>;
+    by_step: Array<{
+      actual_cost: number;
+      agent: string;
+      agent_name: string;
+      baseline_cost: number;
+      calls: number;
+      exploration_cost: number;
+      fingerprint: null | string;
+      saving: number;
+      step: null | string;
+    }>;
+    days: number;
+    totals: {
+      actual_cost: number;
+      baseline_cost: number;
+      calls: number;
+      exploration_cost: number;
+      saving: number;
+    };
+    traffic: Array<{
+      at: string;
+      by_model: Array<{
+        actual_cost: number;
+        calls: number;
+        model: string;
+      }>;
+      calls: number;
+      exploration_cost: number;
     }>;
   };
   "workflows": Array<{
@@ -673,12 +773,19 @@ export interface RouterOutputs {
     };
     created_at: string;
     error_code?: null | string;
+    fingerprint: null | string;
     grades: Array<unknown>;
     guardrail_findings: Array<unknown>;
     id: string;
     latency_ms: number | string;
     model: string;
     overhead_ms: number | string;
+    policy: null | {
+      baseline_model: string;
+      key: string;
+      quality_bar: number;
+      settled: boolean;
+    };
     provider?: null | string;
     reasons: Array<string>;
     recording: null | {
@@ -712,9 +819,11 @@ export interface RouterOutputs {
       workflow_id: string;
     };
     routed_model?: null | string;
+    run: null | string;
     saving: number;
     saving_source?: null | string;
     status: number;
+    step: null | string;
     stream: boolean;
     usage: {
       cached_tokens: number;
@@ -724,6 +833,15 @@ export interface RouterOutputs {
       reasoning_tokens: number;
     };
     vendor_status?: null | number;
+    why: Array<{
+      bar: null | number;
+      bound: null | number;
+      kind: "bar" | "baseline" | "cache" | "check" | "decision" | "exploration" | "failover" | "mode" | "note" | "pinned" | "pruning" | "tier" | "unproven";
+      others: Array<string>;
+      policy: null | string;
+      samples: null | number;
+      summary: string;
+    }>;
   }>;
   "workflow.graph": {
     agent: string;
@@ -1467,6 +1585,7 @@ export type AppRouter = TRPCBuiltRouter<
     };
     savings: TRPCQueryProcedure<{ input: RouterInputs["savings"]; output: RouterOutputs["savings"]; meta: object }>;
     savingsSeries: TRPCQueryProcedure<{ input: RouterInputs["savingsSeries"]; output: RouterOutputs["savingsSeries"]; meta: object }>;
+    breakdown: TRPCQueryProcedure<{ input: RouterInputs["breakdown"]; output: RouterOutputs["breakdown"]; meta: object }>;
     workflows: TRPCQueryProcedure<{ input: RouterInputs["workflows"]; output: RouterOutputs["workflows"]; meta: object }>;
     workflow: {
       stage: TRPCQueryProcedure<{ input: RouterInputs["workflow.stage"]; output: RouterOutputs["workflow.stage"]; meta: object }>;

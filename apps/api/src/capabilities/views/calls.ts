@@ -46,6 +46,54 @@ const GuardrailFinding = named(
     .describe('What the guard found in the call: a kind and how many, never the value.'),
 );
 
+const CallReason = named(
+  'CallReason',
+  z
+    .object({
+      kind: z
+        .enum(['decision', 'baseline', 'unproven', 'exploration', 'bar', 'pinned', 'failover', 'cache', 'pruning', 'check', 'tier', 'mode', 'note'])
+        .describe('What the reason is about: `decision` (a cheaper policy serves), `baseline` (the baseline serves), `unproven`, `exploration`, `bar`, `pinned`, `failover`, `cache`, `pruning`, `check`, `tier`, `mode`, or `note`.'),
+      summary: z.string().describe('The reason as the gateway wrote it.'),
+      policy: z.string().nullable().describe('The policy or model it names.'),
+      bound: z.number().nullable().describe("The lower bound of the retention the policy held: a share of the baseline's quality."),
+      bar: z.number().nullable().describe('The quality bar it was held against.'),
+      samples: int().nullable().describe('Samples behind the bound.'),
+      others: z.array(z.string()).describe('Other policies or models it names (cheaper but unproven ones, the model failed over from).'),
+    })
+    .describe("One of a call's reasons as fields, its text kept as the summary."),
+);
+
+const CallPolicy = named(
+  'CallPolicy',
+  z
+    .object({
+      key: z.string().describe('The policy that served (`model:…`, `gate:…`, `verify:…`, `cache:…`).'),
+      settled: z.boolean().describe('Whether the step had settled on it.'),
+      baseline_model: z.string(),
+      quality_bar: z.number().describe("The step's quality bar for the call (a share of the baseline's quality)."),
+    })
+    .describe('What the optimizer decided for a routed call, when it was made.'),
+);
+
+const CallAttempt = named(
+  'CallAttempt',
+  z
+    .object({
+      attempt: int(),
+      role: z.string().describe('`serve` (the answer), `probe` (a cheaper model tried beside it) or `judge` (a grade).'),
+      vendor: z.string(),
+      model: z.string(),
+      status: int().nullable(),
+      outcome: z.string().describe('`ok`, `error` or `cancelled`.'),
+      latency_ms: z.number(),
+      prompt_tokens: int(),
+      completion_tokens: int(),
+      cost: usd(),
+      error: z.string().nullable().describe('Why it failed: its status and, where one names it, the failover reason.'),
+    })
+    .describe('One attempt of the call at a vendor.'),
+);
+
 export const Call = named(
   'Call',
   z
@@ -53,6 +101,9 @@ export const Call = named(
       id: z.string(),
       created_at: time(),
       agent: z.string(),
+      step: z.string().nullable().describe("The step's label (routed calls)."),
+      fingerprint: z.string().nullable().describe("The step's fingerprint (routed calls)."),
+      run: z.string().nullable().describe("The annotation's `run.id`."),
       model: z.string().describe('The model the client asked for.'),
       routed_model: z.string().nullable(),
       provider: z.string().nullable(),
@@ -66,6 +117,8 @@ export const Call = named(
       cache: CallCache,
       charge: CallCharge.nullable(),
       reasons: z.array(z.string()),
+      why: z.array(CallReason).describe('The reasons as fields, each with its text as the summary.'),
+      policy: CallPolicy.nullable(),
       grades: z.array(asJson(z.looseObject({}).describe('A judge or validation grade.'))).describe('The judge grades and gate results that concern the call (scores only).'),
       guardrail_findings: z.array(GuardrailFinding),
       latency_ms: z.number(),
@@ -74,6 +127,7 @@ export const Call = named(
       recording: asJson(Recording.nullable())
         .optional()
         .describe("The call's recording (request and stored response) where capture settings kept one; on a step's calls only."),
+      attempts: z.array(CallAttempt).optional().describe('Every attempt at a vendor, probes and judge grades included; on one call read by its id only.'),
     })
     .describe('One metered call (the curated per-call view of GET /v1/calls).'),
 );
