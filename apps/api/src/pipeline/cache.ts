@@ -26,9 +26,11 @@ export function planKey(ctx: CallContext): string {
   return exactKey(ctx).replace('cache:exact:', 'cache:plan:');
 }
 
-/** Only complete, successful answers are cached: one choice that stopped on its own or called tools. */
+/** Only complete, successful answers are cached: one choice that stopped on its own or called tools, and never a trial's. */
 export function cacheable(ctx: CallContext, completionText: string): boolean {
   if ((ctx.body.n as number | undefined) !== undefined && (ctx.body.n as number) > 1) return false;
+  // a trial's answer (an unproven policy served to learn) is an experiment on this call, never replayed to others
+  if (ctx.optimizer?.trial) return false;
   try {
     const j = JSON.parse(completionText) as { choices?: { finish_reason?: string; message?: { content?: string | null; tool_calls?: unknown[] } }[] };
     const c = j.choices;
