@@ -198,6 +198,17 @@ describe('advanced_search', () => {
     const on = await ask('search');
     expect(on.reasons).toMatch(/routed to gate\(gpt-5-nano \+ gpt-4\.1-mini/);
     expect(rig.vendor.requests.map((q) => q.body.model).sort()).toEqual(['gpt-4.1-mini', 'gpt-5-nano']);
+    // a stream on the same step is served by the gate too: answered whole, then replayed as the vendor's events
+    rig.vendor.reset();
+    rig.vendor.script(JUDGE_PASSES);
+    const streamed = await fetch(`${rig.gw.url}/v1/chat/completions`, { method: 'POST', headers: authed(rig.tenant.api_key), body: JSON.stringify({ model: 'auto', stream: true, messages: [{ role: 'user', content: 'sort ticket 7' }], optimizer: { step: { id: 'search' } } }) });
+    expect(streamed.status).toBe(200);
+    expect(streamed.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const events = (await streamed.text()).split('\n\n').filter((e) => e.startsWith('data: '));
+    expect(events.at(-1)).toBe('data: [DONE]');
+    const last = JSON.parse(events.at(-2)!.slice(6)) as { optimizer?: { actual_cost: number } };
+    expect(last.optimizer?.actual_cost).toBeGreaterThan(0);
+    expect(rig.vendor.requests.map((q) => [q.body.model, q.body.stream ?? false]).sort()).toEqual([['gpt-4.1-mini', false], ['gpt-5-nano', false]]);
     await use({ ...BASE, advanced_search: false });
     rig.vendor.reset();
     rig.vendor.script(JUDGE_PASSES);

@@ -511,6 +511,9 @@ export class StepEvidence {
         costs.push(...c.costs);
       }
     }
+    // the clients' outcomes are the truth the judge and agreement stand in for: where they speak and a proxy
+    // disagrees with them beyond both errors, the proxy is biased on this step and is left out
+    if (reported) for (let i = estimates.length - 1; i >= 0; i--) if (estimates[i] !== reported && conflicts(estimates[i]!, reported)) estimates.splice(i, 1);
     const costN = costs.length;
     const costMean = costN ? mean(costs) : Infinity;
     const costSd = costN > 1 ? sd(costs, costMean) : 0;
@@ -796,6 +799,13 @@ function covers(p: Probe, policy: Policy): boolean {
  * being averaged away. Weighted as if independent, a chained estimate of 1.0 ± 0.01 outvoted
  * 196 outcomes at 0.94 ± 0.03, and a model 6 points under the bar served a whole step.
  */
+/** How many standard errors of their difference a proxy estimate may lie from the outcomes' before it is taken as biased. */
+const PROXY_CONFLICT_Z = 2;
+
+function conflicts(proxy: { r: number; se: number }, truth: { r: number; se: number }): boolean {
+  return Math.abs(proxy.r - truth.r) > PROXY_CONFLICT_Z * Math.sqrt(proxy.se * proxy.se + truth.se * truth.se);
+}
+
 export function combine(estimates: readonly { r: number; se: number }[]): { r: number; se: number } {
   const w = estimates.map((e) => 1 / (e.se * e.se));
   const wsum = w.reduce((a, b) => a + b, 0);

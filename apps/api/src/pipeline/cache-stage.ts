@@ -3,11 +3,11 @@ import { isDependencyDown } from '../http/dependency-down.ts';
 import type { Services } from '../services.ts';
 import type { ResponseSink } from './sink.ts';
 import type { AnswerCache, CachedAnswer } from '../cache/answer-cache.ts';
-import { cacheable, completionAsChunks, exactKey, planKey } from './cache.ts';
+import { cacheable, exactKey, planKey } from './cache.ts';
 import type { CallContext, Costs } from './context.ts';
 import { meterCall } from './meter-call.ts';
 import { noUsage, type Usage } from '../wire/usage.ts';
-import { optimizerBlock, responseHeaders, sendAnswer } from './respond.ts';
+import { answerAsStream, responseHeaders, sendAnswer } from './respond.ts';
 import { semanticQuery } from './semantic.ts';
 import { judgeHit, sampleCheck } from './semantic-check.ts';
 import type { SemanticQuery } from '../cache/semantic-cache.ts';
@@ -32,11 +32,7 @@ async function replayStream(ctx: CallContext, s: Services, answer: CachedAnswer,
   const costs = meterCall(ctx, s.meter, { status: 200, errorCode: null, usage: usageOf(answer), latencyMs: reply.elapsedTime, overheadMs: reply.elapsedTime, vendorStatus: null, answer: answer.text });
   const headers: Record<string, string> = { ...responseHeaders(ctx, reply.elapsedTime, 'text/event-stream; charset=utf-8'), ...ctx.cacheHeaders, 'cache-control': 'no-cache', 'x-optimizer-cache': 'hit' };
   if (kind) headers['x-optimizer-cache-kind'] = kind;
-  const chunks = completionAsChunks(ctx.guard?.vault.size ? ctx.guard.vault.restoreJson(answer.text) : answer.text);
-  const meta = JSON.parse(chunks[0]!) as Record<string, unknown>;
-  const final: Record<string, unknown> = { id: meta.id, object: 'chat.completion.chunk', created: meta.created, model: meta.model, choices: [], optimizer: optimizerBlock(costs, true) };
-  if (ctx.clientWantsUsage) final.usage = { prompt_tokens: answer.promptTokens, completion_tokens: answer.completionTokens, total_tokens: answer.promptTokens + answer.completionTokens };
-  const body = [...chunks, JSON.stringify(final)].map((c) => `data: ${c}\n\n`).join('') + 'data: [DONE]\n\n';
+  const body = answerAsStream(ctx, ctx.guard?.vault.size ? ctx.guard.vault.restoreJson(answer.text) : answer.text, costs, answer, true);
   if (ctx.claim) await s.idempotency.complete(ctx.claim, 200, headers, body);
   await reply.code(200).headers(headers).send(body);
 }

@@ -96,7 +96,8 @@ async function stages(s: Services, request: PipelineRequest, reply: ResponseSink
     if (plan && s.discovery.creditSpent(ctx.principal.workflowId)) plan.decision.probe = []; // discovery credit used up
     // dispatch, then meter and respond: a routed JSON call through its policy (probes, gates, the quality gate), else one vendor
     trace?.stage('dispatch');
-    if (plan && !ctx.stream) {
+    // (a routed stream too when its policy needs the whole answer before it serves: a gate, a verify)
+    if (plan && (!ctx.stream || plan.decision.policy.kind !== 'model')) {
       const t0 = performance.now();
       const served = await serveRouted(ctx, s, signal, plan);
       s.discovery.charge(ctx.principal.workflowId, explorationSpend(ctx));

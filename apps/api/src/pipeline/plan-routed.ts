@@ -209,8 +209,9 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
     baseline: baseline.model,
     cheaper,
     floor,
-    // multi-model policies add vendor turns: not on streams, not without advanced search, not when the call asks for latency
-    allowGates: !ctx.stream && opts.advanced && !opts.latency,
+    // multi-model policies add vendor turns: not without advanced search, not when the call asks for latency; on a
+    // stream they answer whole and are replayed as its events (respond.ts), as a cache hit is
+    allowGates: opts.advanced && !opts.latency,
     singleModel: !opts.advanced || opts.latency,
     draw: randomInt(0, 1_000_000) / 1_000_000,
     budget,

@@ -12,6 +12,7 @@ import { countPromptTokens, countTokens } from './tokens.ts';
 import { sentSecrets } from '../providers/redact.ts';
 import { upstreamInvalid } from '../providers/vendor-shape.ts';
 import { WARNING_HEADER, warningHeaderValue } from '../settings/tier-warnings.ts';
+import { completionAsChunks } from './cache.ts';
 
 export function optimizerBlock(costs: Costs, cacheHit = false) {
   return {
@@ -89,6 +90,19 @@ export async function respondJson(ctx: CallContext, d: Dispatched, reply: Respon
 }
 
 /** Meters a finished answer and sends it with the optimizer block (routed calls end here too). */
+/**
+ * A whole answer as the server-sent events a vendor would have streamed for it, the `optimizer`
+ * block (and usage, when asked for) on the last chunk before [DONE]: a cache hit replayed, or a
+ * routed stream whose policy needed the whole answer first (a gate, a verify).
+ */
+export function answerAsStream(ctx: CallContext, answer: string, costs: Costs, usage: { promptTokens: number; completionTokens: number }, cacheHit: boolean): string {
+  const chunks = completionAsChunks(answer);
+  const meta = JSON.parse(chunks[0]!) as Record<string, unknown>;
+  const final: Record<string, unknown> = { id: meta.id, object: 'chat.completion.chunk', created: meta.created, model: meta.model, choices: [], optimizer: optimizerBlock(costs, cacheHit) };
+  if (ctx.clientWantsUsage) final.usage = { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.promptTokens + usage.completionTokens };
+  return [...chunks, JSON.stringify(final)].map((c) => `data: ${c}\n\n`).join('') + 'data: [DONE]\n\n';
+}
+
 export async function sendAnswer(ctx: CallContext, text: string, upstreamMs: number, vendorStatus: number, reply: ResponseSink, meter: Meter, idempotency: Idempotency): Promise<void> {
   const usage = ctx.served?.usage ?? ctx.attempts.at(-1)!.usage;
   const overheadMs = Math.max(0, reply.elapsedTime - upstreamMs);
@@ -98,6 +112,14 @@ export async function sendAnswer(ctx: CallContext, text: string, upstreamMs: num
   if (ctx.afterAnswer) await ctx.afterAnswer(text, costs).catch(() => undefined); // a cache write never fails the call
   // the caches above kept the redacted answer; the client gets its own values back
   const answer = ctx.guard?.vault.size ? ctx.guard.vault.restoreJson(text) : text;
+  if (ctx.stream) {
+    // a routed stream served whole (its policy needed the whole answer first): replayed as the vendor's events
+    const headers = { ...responseHeaders(ctx, overheadMs, 'text/event-stream; charset=utf-8'), ...ctx.cacheHeaders, 'cache-control': 'no-cache' };
+    const body = answerAsStream(ctx, answer, costs, usage, false);
+    if (ctx.claim) await idempotency.complete(ctx.claim, 200, headers, body);
+    await reply.code(200).headers(headers).send(body);
+    return;
+  }
   const end = answer.lastIndexOf('}');
   const body = `${answer.slice(0, end)},"optimizer":${JSON.stringify(optimizerBlock(costs, ctx.cacheHit !== null))}}`;
   const headers = { ...responseHeaders(ctx, overheadMs, 'application/json'), ...ctx.cacheHeaders };
