@@ -16,7 +16,7 @@ import { pool, posterior, type Estimate } from './priors.ts';
 import { MIN_OUTCOME_SHARE, probeCosts, prospect, Z_STATS, type StepTraffic } from './prospects.ts';
 import type { Choice, DecideInput, LearningMode, LockedStep, StepKey } from './decide-input.ts';
 import { earn, newLedger, type RiskLedger } from './trials.ts';
-import { ledgerUse, trialFor, type Trial } from './serve-trial.ts';
+import { ledgerUse, triable, trialFor, type Trial } from './serve-trial.ts';
 
 export type { Choice, DecideInput, LearningMode, LockedStep, StepKey } from './decide-input.ts';
 
@@ -419,7 +419,11 @@ export class Optimizer {
     const anchors = !chosenIsBase && s.evidence.stats(chosen, input.baseline, false).n >= MIN_SAMPLES;
     // re-opened by drift, only what the drift touched is still in question
     // (and never the policy serving this call, which a probe would only compare with itself)
-    const stillOpen = open.filter((p) => (!s.drifted.length || policyModels(p).some((m) => s.drifted.includes(m))) && (chosenIsBase || policyKey(p) !== policyKey(chosen)));
+    // learning by serving on a step of free-form answers (code, prose), where a probe pays the judge for nearly every
+    // answer: a candidate that can still be tried by serving it is learned that way, not probed (probes go on where
+    // agreement makes them cheap, and for candidates known too well to be tried)
+    const servedInstead = (p: Policy) => input.learning === 'serve' && s.evidence.freeForm() && triable(p, own.get(policyKey(p)));
+    const stillOpen = open.filter((p) => (!s.drifted.length || policyModels(p).some((m) => s.drifted.includes(m))) && (chosenIsBase || policyKey(p) !== policyKey(chosen)) && !servedInstead(p));
     let plan = planExploration({
       traffic: { calls: s.traffic.calls, baselineMicros: s.traffic.baselineMicros, actualMicros: s.traffic.actualMicros, spentMicros: s.traffic.exploredMicros },
       floor,

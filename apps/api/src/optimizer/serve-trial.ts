@@ -29,17 +29,21 @@ export interface TrialContext {
   baselineCost: number;
 }
 
+/** Whether a candidate can be tried by serving it: a model or a gate not yet known by its evidence. */
+export function triable(p: Policy, st: PolicyStats | undefined): boolean {
+  return (p.kind === 'model' || p.kind === 'gate') && (st?.n ?? 0) < KNOWN_SAMPLES;
+}
+
 /** One candidate as posterior sampling sees it, or null for a kind that cannot be tried by serving it. */
 function asCandidate(t: TrialContext, p: Policy): TrialCandidate | null {
   // a verify policy grades on the request path, a vote or a confirm adds turns: only models and gates are tried
-  if (p.kind !== 'model' && p.kind !== 'gate') return null;
   const key = policyKey(p);
   const st = t.stats.get(key);
-  if (!st || st.n >= KNOWN_SAMPLES) return null;
+  if (!st || !triable(p, st)) return null;
   const pr = prospect(t.evidence, t.costs, p, st, t.input, t.baselineCost, true, false, t.own);
   if (!pr) return null;
-  const early = st.byOutcome ? null : t.evidence.outcomeEstimate(p, EARLY_OUTCOMES);
-  return { policy: p, stats: st, prior: { mean: trialPrior(p, t), sd: TRIAL_PRIOR_SD }, costShare: pr.costShare, early: early ? { retention: early.r, se: early.se } : undefined };
+  const outcomes = t.evidence.outcomeEstimate(p, EARLY_OUTCOMES);
+  return { policy: p, stats: st, prior: { mean: trialPrior(p, t), sd: TRIAL_PRIOR_SD }, costShare: pr.costShare, outcomes: outcomes ? { retention: outcomes.r, se: outcomes.se } : undefined, tried: t.ledger.total.get(key) ?? 0 };
 }
 
 /** How much higher a gate starts than its stronger model (it serves only answers two models agree on). */

@@ -6,14 +6,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PolicyStats } from './evidence.ts';
-import { chooseTrial, drawsFrom, earn, newLedger, RISK_MARGIN, riskSpent, spend, TRIAL_PRIOR_SD, trialPosterior, type RiskLedger, type TrialCandidate } from './trials.ts';
+import { chooseTrial, drawsFrom, earn, MIN_TRIALS, newLedger, RISK_MARGIN, riskSpent, spend, TRIAL_PRIOR_SD, trialPosterior, type RiskLedger, type TrialCandidate } from './trials.ts';
 
 const FLOOR = 0.95;
 const model = (m: string) => ({ kind: 'model' as const, model: m });
 const none: PolicyStats = { n: 0, retention: 1, lcb: 0, ucb: 2, costMicros: Infinity, costUcbMicros: Infinity };
 
 function candidate(name: string, over: Partial<TrialCandidate> = {}): TrialCandidate {
-  return { policy: model(name), stats: none, prior: { mean: 0.92, sd: TRIAL_PRIOR_SD }, costShare: 0.2, ...over };
+  return { policy: model(name), stats: none, prior: { mean: 0.92, sd: TRIAL_PRIOR_SD }, costShare: 0.2, tried: MIN_TRIALS, ...over };
 }
 
 describe('the posterior', () => {
@@ -64,6 +64,22 @@ describe('choosing a trial', () => {
     expect(share(both, 'cheap')).toBe(1);
   });
 
+  it('gives a candidate its first few trials whatever its draws, within the budget', () => {
+    const hopeless = (tried: number, earned: number) => chooseTrial({ candidates: [candidate('h', { prior: { mean: 0.3, sd: 0.05 }, tried })], servingShare: 1, floor: FLOOR, ledger: { ...newLedger(), earned }, draw: 0.5 });
+    expect(hopeless(0, 1e6)?.candidate.policy).toEqual(model('h'));
+    expect(hopeless(MIN_TRIALS, 1e6)).toBeNull();
+    expect(hopeless(0, 0.1)).toBeNull(); // the budget still decides
+  });
+
+  it('reads the outcomes alone where the other evidence is biased against them', () => {
+    const c = candidate('m', { prior: { mean: 0.65, sd: TRIAL_PRIOR_SD }, stats: { ...none, n: 10, retention: 0.1, lcb: 0, ucb: 0.2 }, outcomes: { retention: 1.05, se: 0.15 } });
+    const post = trialPosterior(c);
+    expect(post.mean).toBeGreaterThan(0.85);
+    // with no conflict the two are combined
+    const agree = trialPosterior({ ...c, stats: { ...none, n: 10, retention: 1.0, lcb: 0.9, ucb: 1.1 } });
+    expect(agree.sd).toBeLessThan(post.sd);
+  });
+
   it('prices the trials of one candidate together: their spread adds up, it does not average out', () => {
     const ledger: RiskLedger = { ...newLedger(), trials: new Map([['model:a', 10]]) };
     const post = () => ({ mean: 0.95 + RISK_MARGIN, sd: 0.1 });
@@ -78,32 +94,34 @@ describe('choosing a trial', () => {
  * against the baseline's, as the step's statistics would read them. Returns the expected
  * retention over all the calls (what users got, trials included) and the trials served.
  */
-function simulate(qb: number, qc: number, calls: number, outcomeRate: number, seed: number, prior = 0.89): { retention: number; trials: number } {
+function simulate(qb: number, qc: number, calls: number, outcomeRate: number, seed: number, prior = 0.89): { retention: number; trials: number; late: number } {
   const rnd = drawsFrom(seed);
   const ledger = newLedger();
   let quality = 0;
   let trials = 0;
+  let late = 0;
   const base: number[] = [];
   const own: number[] = [];
   for (let i = 0; i < calls; i++) {
-    const c = candidate('c', { prior: { mean: prior, sd: TRIAL_PRIOR_SD } });
+    const c = candidate('c', { prior: { mean: prior, sd: TRIAL_PRIOR_SD }, tried: ledger.total.get('model:c') ?? 0 });
     if (own.length >= 3 && base.length >= 20) {
       const mb = base.reduce((a, b) => a + b, 0) / base.length;
       const mc = own.reduce((a, b) => a + b, 0) / own.length;
       const p = Math.min(Math.max(mc, 1 / (own.length + 2)), 1 - 1 / (own.length + 2));
       const se = Math.sqrt((p * (1 - p)) / own.length) / mb;
-      c.stats = { ...none, n: own.length, retention: mc / mb, lcb: mc / mb - se, ucb: mc / mb + se };
+      c.outcomes = { retention: mc / mb, se };
     }
     const t = chooseTrial({ candidates: [c], servingShare: 1, floor: FLOOR, ledger, draw: rnd() });
     const served = t ? qc : qb;
     quality += served;
     if (t) {
       trials++;
+      if (i >= (calls * 3) / 4) late++;
       spend(ledger, 'model:c');
     } else earn(ledger, 1, FLOOR);
     if (rnd() < outcomeRate) (t ? own : base).push(rnd() < served ? 1 : 0);
   }
-  return { retention: quality / calls / qb, trials };
+  return { retention: quality / calls / qb, trials, late };
 }
 
 describe('the quality-risk budget', () => {
@@ -123,7 +141,9 @@ describe('the quality-risk budget', () => {
   it('serves a candidate as good as the baseline on a growing share of calls, though its prior says it is weaker', () => {
     const runs = Array.from({ length: 30 }, (_, seed) => simulate(0.6, 0.62, 800, 0.3, (seed + 1) / 31, 0.86));
     const share = runs.reduce((a, r) => a + r.trials, 0) / runs.length / 800;
-    expect(share).toBeGreaterThan(0.2);
+    const late = runs.reduce((a, r) => a + r.late, 0) / runs.length / 200;
+    expect(share).toBeGreaterThan(0.1);
+    expect(late).toBeGreaterThan(share);
     for (const r of runs) expect(r.retention).toBeGreaterThan(FLOOR);
   });
 });

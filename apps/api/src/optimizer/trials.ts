@@ -33,6 +33,11 @@ export const LEDGER_DECAY = 1 - 1 / 300;
 export const RISK_MARGIN = 0.01;
 /** Candidates on trial at once: the most promising by their chance to hold times what they would save, so evidence gathers instead of spreading thin. */
 export const MAX_ON_TRIAL = 3;
+/**
+ * Trials a candidate on trial gets whatever its draws say (within the budget): a prior that calls
+ * it weak, or a proxy biased against it, is tested by a few answers users actually got.
+ */
+export const MIN_TRIALS = 5;
 /** No draw reads outside this range of retention. */
 const MIN_RETENTION = 0;
 const MAX_RETENTION = 1.5;
@@ -46,8 +51,10 @@ export interface TrialCandidate {
   prior: { mean: number; sd: number };
   /** Expected cost per call as a share of the baseline's. */
   costShare: number;
-  /** Early outcome evidence, before it is enough to count in `stats` (unpaired: its outcomes against the baseline's). */
-  early?: { retention: number; se: number } | undefined;
+  /** The clients' outcomes on its served calls against the baseline's (from the third on): the truth the other evidence stands in for. */
+  outcomes?: { retention: number; se: number } | undefined;
+  /** Trials it has had on the step, ever (a candidate gets MIN_TRIALS whatever its draw). */
+  tried?: number;
 }
 
 export interface Posterior {
@@ -57,11 +64,19 @@ export interface Posterior {
 
 const clamp = (x: number) => Math.min(MAX_RETENTION, Math.max(MIN_RETENTION, x));
 
-/** The candidate's posterior retention: its prior and its evidence combined by precision; always in range. */
+/**
+ * The candidate's posterior retention: its prior and its evidence combined by precision; always in
+ * range. Where its outcomes speak and the step's other evidence (the judge's grades, agreement)
+ * disagrees with them beyond both errors, the outcomes stand alone with the prior.
+ */
 export function trialPosterior(c: TrialCandidate): Posterior {
   const parts: { r: number; se: number }[] = [{ r: c.prior.mean, se: c.prior.sd }];
-  if (c.stats.n > 0 && Number.isFinite(c.stats.ucb - c.stats.lcb)) parts.push({ r: c.stats.retention, se: Math.max((c.stats.ucb - c.stats.lcb) / 2, 1e-3) });
-  if (c.early) parts.push({ r: c.early.retention, se: Math.max(c.early.se, 1e-3) });
+  const outcomes = c.outcomes ? { r: c.outcomes.retention, se: Math.max(c.outcomes.se, 1e-3) } : null;
+  const stats = c.stats.n > 0 && Number.isFinite(c.stats.ucb - c.stats.lcb) ? { r: c.stats.retention, se: Math.max((c.stats.ucb - c.stats.lcb) / 2, 1e-3) } : null;
+  const biased = stats !== null && outcomes !== null && Math.abs(stats.r - outcomes.r) > 2 * Math.hypot(stats.se, outcomes.se);
+  if (stats && !biased) parts.push(stats);
+  // outcomes the statistics already hold are not counted twice
+  if (outcomes && (biased || !c.stats.byOutcome)) parts.push(outcomes);
   const w = parts.map((p) => 1 / (p.se * p.se));
   const wsum = w.reduce((a, b) => a + b, 0);
   const mean = parts.reduce((a, p, i) => a + w[i]! * p.r, 0) / wsum;
@@ -185,7 +200,8 @@ export function chooseTrial(ask: TrialAsk): TrialChoice | null {
     .slice(0, MAX_ON_TRIAL)
     .filter((c) => {
       const { post } = posts.get(policyKey(c.policy))!;
-      return clamp(post.mean + post.sd * normal(next(), next())) >= ask.floor;
+      const draw = clamp(post.mean + post.sd * normal(next(), next()));
+      return draw >= ask.floor || (c.tried ?? 0) < MIN_TRIALS;
     })
     .sort((a, b) => a.costShare - b.costShare);
   const pick = holding[0];
