@@ -57,7 +57,7 @@ export function recordingRow(ctx: CallContext, call: { status: number; error_cod
 }
 
 /**
- * What the optimizer's evidence may keep of an answer's text on this call (optimizer/evidence.ts,
+ * What the optimizer's evidence may keep of an answer's text on this call (optimizer/stored-probe.ts,
  * storedProbe): the text only where the call's capture keeps the content (`full`), masked when
  * it redacts PII; else nothing (evidence then keeps only what agreement compares).
  */

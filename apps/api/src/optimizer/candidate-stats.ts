@@ -1,0 +1,82 @@
+// What a step weighs its candidates on, beside its own evidence: the models multi-model policies
+// are built from, a policy's cost priced from the catalog where no probe measured it, and the
+// estimates the tenant's other steps give a candidate (its prior).
+import type { DecideInput } from './decide-input.ts';
+import type { StepEvidence } from './evidence.ts';
+import type { PolicyStats } from './evidence-types.ts';
+import type { Policy } from './policies.ts';
+import { posterior, type Estimate, type Prior } from './priors.ts';
+import type { StepState } from './step-state.ts';
+
+/** How long the tenant's pooled step estimates are reused (they change with each step's evidence). */
+const PRIORS_TTL_MS = 2_000;
+/** Multi-model policies draw on this many of a step's strongest cheap models, plus this many of the cheapest. */
+const POOL_STRONG = 4;
+const POOL_CHEAP = 2;
+
+/** A policy's statistics with its retention taken from the posterior (own evidence shrunk toward a prior). */
+export function shrink(st: PolicyStats, prior: Prior | null): PolicyStats {
+  if (!prior) return st;
+  const own: Estimate = { retention: st.retention, se: st.n > 0 ? (st.ucb - st.lcb) / 2 : Infinity, n: st.n };
+  const post = posterior(own, prior);
+  return { ...st, retention: post.retention, lcb: post.retention - post.se, ucb: post.retention + post.se };
+}
+
+/** The tenant's step estimates by policy, per tenant and kind of step, held for PRIORS_TTL_MS. */
+export class TenantPriors {
+  readonly #cache = new Map<string, { at: number; byPolicy: Map<string, (Estimate & { fingerprint: string })[]> }>();
+
+  /**
+   * The own estimates of every step of the tenant (of the same kind), by policy, for the
+   * shared priors: read from each step's candidate view, rebuilt at most every two seconds.
+   */
+  of(s: StepState, states: ReadonlyMap<string, StepState>): Map<string, (Estimate & { fingerprint: string })[]> {
+    const group = `${s.key.accountId}|${s.key.kind ?? ''}`;
+    const now = Date.now();
+    const held = this.#cache.get(group);
+    if (held && now - held.at < PRIORS_TTL_MS) return held.byPolicy;
+    const byPolicy = new Map<string, (Estimate & { fingerprint: string })[]>();
+    for (const o of states.values()) {
+      if (o.key.accountId !== s.key.accountId || (o.key.kind ?? '') !== (s.key.kind ?? '')) continue;
+      for (const v of o.view) {
+        const list = byPolicy.get(v.policy) ?? [];
+        list.push({ fingerprint: o.key.fingerprint, retention: v.retention, se: Math.max(v.retention - v.lcb, 1e-3), n: v.n });
+        byPolicy.set(v.policy, list);
+      }
+    }
+    this.#cache.set(group, { at: now, byPolicy });
+    return byPolicy;
+  }
+}
+
+/** How often a gate is taken to escalate to the baseline before its probes measure its cost. */
+const GATE_ESCALATION = 0.3;
+
+/**
+ * A policy's statistics with its cost per call priced from the catalog where no probe measured it:
+ * a policy proven by serving it (its outcomes) has evidence but no probed cost, and an unknown
+ * cost would keep it from ever serving.
+ */
+export function priced(st: PolicyStats, p: Policy, input: DecideInput, baselineCost: number): PolicyStats {
+  if (Number.isFinite(st.costMicros) || st.n === 0 || !Number.isFinite(baselineCost)) return st;
+  const share = (m: string) => input.priceShares?.[m];
+  const shares = p.kind === 'model' ? [share(p.model)] : p.kind === 'gate' ? [share(p.a), share(p.b)] : [];
+  if (shares.length === 0 || shares.some((x) => x === undefined)) return st;
+  const micros = (shares.reduce((a, b) => a! + b!, 0)! + (p.kind === 'gate' ? GATE_ESCALATION : 0)) * baselineCost;
+  return { ...st, costMicros: micros, costUcbMicros: micros };
+}
+
+/**
+ * The models multi-model policies are built from: the step's strongest cheap models by
+ * evidence (unproven ones count as the cheapest), plus the two cheapest as helpers.
+ */
+export function ensemblePool(evidence: StepEvidence, input: DecideInput): string[] {
+  if (!input.allowGates) return [];
+  const ranked = input.cheaper
+    .map((m, i) => ({ m, i, st: evidence.stats({ kind: 'model', model: m }, input.baseline) }))
+    .sort((a, b) => (b.st.n > 0 ? b.st.lcb : 0) - (a.st.n > 0 ? a.st.lcb : 0) || a.i - b.i)
+    .map((x) => x.m);
+  const pool = ranked.slice(0, POOL_STRONG);
+  for (const m of input.cheaper.slice(0, POOL_CHEAP)) if (!pool.includes(m)) pool.push(m);
+  return pool;
+}
