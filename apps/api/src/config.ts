@@ -206,8 +206,14 @@ export const configSchema = z
       .string()
       .regex(/^(off|\d+(\.\d+)?,\d+(\.\d+)?)$/, 'must be off, or <input>,<output> USD per million tokens (e.g. 2.5,10)')
       .default('off'),
-    /** How often subscriptions past their paid period are lapsed or renewed. */
+    /** How often subscriptions are swept (lapsed, renewed without a processor, paused past their grace) and closed periods' fees invoiced. */
     BILLING_SWEEP_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+    /** The managed Production plan: its monthly price per workflow in USD, billed as a Stripe subscription. */
+    MANAGED_PLAN_PRICE_USD: z.coerce.number().min(0.5, 'Stripe charges at least 0.50 USD').max(100_000).default(49),
+    /** Managed-agent runs a month each subscribed workflow adds to the tenant's run cap (MANAGED_RUN_CAP is the cap without one). */
+    MANAGED_PLAN_RUN_CAP: z.coerce.number().int().min(0).max(1_000_000).default(1000),
+    /** How long a past-due subscription's production goes on after its first failed payment, in seconds; then calls answer 402 subscription_required until it is paid. */
+    BILLING_GRACE_S: z.coerce.number().int().min(0).max(90 * 24 * 3600).default(7 * 24 * 3600),
     /**
      * The platform's ceiling on a tenant's rate limits (and on each key's): requests and tokens per
      * minute. A tenant sets its own limits at or below it (PUT /v1/settings/limits); one that sets

@@ -29,6 +29,8 @@ export const errorCatalogue = {
   forbidden: { status: 403, type: 'permission_error', log: 'info', retryable: false, message: 'This key may not do that.' },
   not_found: { status: 404, type: 'not_found_error', log: 'info', retryable: false, message: 'Not found.' },
   subscription_required: { status: 402, type: 'subscription_required', log: 'info', retryable: false, message: 'Managed Production needs an active subscription for this workflow.' },
+  payment_method_required: { status: 402, type: 'payment_method_required', log: 'info', retryable: false, message: 'No card is saved for this account: pay one top-up (POST /v1/billing/topup); its checkout keeps the card for the subscription.' },
+  payment_declined: { status: 402, type: 'payment_declined', log: 'info', retryable: false, message: 'The card on file was declined for the first payment; nothing was started.' },
   wallet_empty: { status: 402, type: 'wallet_empty', log: 'info', retryable: false, message: 'The wallet cannot cover this call: top up (POST /v1/billing/topup) or store provider keys for the vendor.' },
   dev_allowance_exhausted: { status: 402, type: 'dev_allowance_exhausted', log: 'info', retryable: false, message: 'The dev allowance is used up: top up the wallet (POST /v1/billing/topup) to go on.' },
   run_cap_reached: { status: 402, type: 'run_cap_reached', log: 'info', retryable: false, message: 'This month\'s managed-run cap is spent: runs start again next month (the body carries cap and used).' },

@@ -59,6 +59,8 @@ import { Payments } from './billing/payments.ts';
 import { AutoTopups } from './billing/auto-topup.ts';
 import { Statements } from './billing/statements.ts';
 import { Subscriptions } from './billing/subscriptions.ts';
+import { FeeInvoices } from './billing/fee-invoices.ts';
+import type Stripe from 'stripe';
 import { SignupSettings } from './tenancy/signup-settings.ts';
 import { SignupAllowance } from './tenancy/signup-allowance.ts';
 import { DoorThrottle, doorLimits } from './limits/door-throttle.ts';
@@ -118,6 +120,8 @@ export interface Services {
   autoTopups: AutoTopups;
   statements: Statements;
   subscriptions: Subscriptions;
+  /** Each ended period's fee invoiced on the payment processor and paid, once across replicas. */
+  feeInvoices: FeeInvoices;
   /** What a new account is promised (the admin's signup setting) and its email confirmation. */
   signup: SignupAllowance;
   /** Abuse limits per client address on the doors without a key. */
@@ -213,7 +217,18 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
   await catalog.start();
   const discovery = new Discovery({ db, meter, steps, catalog, providers, providerKeys, logger });
   await discovery.start();
-  const subscriptions = new Subscriptions({ db, accounts, logger, sweepMs: config.BILLING_SWEEP_MS });
+  // the payment processor's client, known once payments is made (below); subscriptions use it per request
+  const processor: { get: () => Stripe | null } = { get: () => null };
+  const subscriptions = new Subscriptions({
+    db,
+    accounts,
+    logger,
+    sweepMs: config.BILLING_SWEEP_MS,
+    stripe: () => processor.get(),
+    plan: { priceMicros: Math.round(config.MANAGED_PLAN_PRICE_USD * 1e6), runCap: config.MANAGED_PLAN_RUN_CAP },
+    baseRunCap: config.MANAGED_RUN_CAP,
+    graceS: config.BILLING_GRACE_S,
+  });
   const workflowLife = new WorkflowLife({ db, hot, accounts, steps, routing: routingSettings, subscribed: subscriptions.isActive });
   await workflowLife.start();
   subscriptions.attach(workflowLife);
@@ -244,6 +259,11 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
   const alerts = new Alerts({ db, settings: alertTopic, outbox, endpoints: webhookEndpoints, deliverer, logger });
   alerts.start(config.ALERT_POLL_MS, config.ALERT_SPEND_CHECK_MS);
   const payments = new Payments({ config, db, budget, logger });
+  processor.get = () => payments.processor;
+  const feeInvoices = new FeeInvoices({ db, stripe: () => payments.processor, budget, logger, feeRate: config.BILLING_FEE_RATE });
+  payments.listenBilling((event) => feeInvoices.applyEvent(event));
+  payments.listenBilling((event) => subscriptions.applyEvent(event));
+  if (payments.processor) feeInvoices.start(config.BILLING_SWEEP_MS);
   const autoTopups = new AutoTopups({ db, payments, alerts, alertSettings: alertTopic, logger });
   payments.listen({
     autoTopup: (o) => (o.ok ? autoTopups.succeeded(o.attemptId, o.paymentIntentId, o.accountId) : autoTopups.failed(o.attemptId, o.reason)),
@@ -255,7 +275,7 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
   autoTopups.start(config.BILLING_SWEEP_MS);
   const recordings = new Recordings({ db, hot, meter, accounts, logger, sweepMs: config.RECORDING_SWEEP_MS });
   await recordings.start();
-  const managedAgents = new ManagedAgents({ store: new RunStore(db, config.MANAGED_RUN_LEASE_SECONDS), connections, logger, runCap: config.MANAGED_RUN_CAP });
+  const managedAgents = new ManagedAgents({ store: new RunStore(db, config.MANAGED_RUN_LEASE_SECONDS), connections, logger, runCap: subscriptions.runCap });
 
   const services: Services = {
     config,
@@ -303,13 +323,15 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
     doors: new DoorThrottle(hot, doorLimits(config)),
     payments,
     autoTopups,
-    statements: new Statements({ db, meter, feeRate: config.BILLING_FEE_RATE }),
+    statements: new Statements({ db, meter, feeRate: config.BILLING_FEE_RATE, feeInvoices }),
     subscriptions,
+    feeInvoices,
     breaker: new CircuitBreaker({ threshold: config.CIRCUIT_FAILURES, cooldownMs: config.CIRCUIT_COOLDOWN_MS }),
     async close() {
       await managedAgents.runner.close(); // the step in flight finishes and is metered; the run is left for the next runner
       await services.learning.close(config.LEARNING_DRAIN_MS); // before the meter closes: what learning spent is metered
       subscriptions.close();
+      feeInvoices.stop();
       autoTopups.stop();
       await autoTopups.settle();
       alerts.stop();

@@ -55,7 +55,8 @@ describe('statements', { timeout: 60_000 }, () => {
     const total = Object.values(bySource).reduce((a, b) => a + b, 0);
     expect(bySource.cache).toBeGreaterThan(0);
     expect(fees).toBeGreaterThan(0);
-    expect(statement.micros).toEqual({ savings: { ...bySource, total }, fees, usage, amount_due: usage + fees });
+    expect(statement.micros).toEqual({ savings: { ...bySource, total }, fees, fees_invoiced: 0, usage, amount_due: usage + fees });
+    expect(statement.invoice).toBeNull(); // no paid production: nothing goes on a processor invoice
     expect(statement.fee_rate).toBe(0.2);
     expect(fees).toBe(feesAtRate);
     expect(statement.calls).toBe(7);

@@ -1,4 +1,5 @@
-// Managed Production subscriptions (issue 16; spec 3): a subscription moves a workflow with a
+// Managed Production subscriptions on a gateway without a payment processor (issue 16; spec 3;
+// with Stripe: billing-paid-production.test.ts): a subscription moves a workflow with a
 // finalized report into production, cancelling keeps it there to the end of the paid period,
 // and a lapsed subscription returns the workflow to `ready`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -55,7 +55,7 @@ export class OptimizerError extends Error {
 }
 
 /** The `type` values a 402 carries (spec 7); others may be added, so it stays open. */
-export type PaymentErrorType = 'wallet_empty' | 'dev_allowance_exhausted' | 'subscription_required' | 'spend_cap_reached' | 'run_cap_reached' | (string & {});
+export type PaymentErrorType = 'wallet_empty' | 'dev_allowance_exhausted' | 'subscription_required' | 'spend_cap_reached' | 'run_cap_reached' | 'payment_method_required' | 'payment_declined' | (string & {});
 
 export function isOptimizerError(e: unknown): e is OptimizerError {
   return e instanceof OptimizerError;

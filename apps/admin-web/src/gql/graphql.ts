@@ -65,9 +65,9 @@ export type KeyRateLimitInput = {
 };
 
 export type LearningMode =
-  | 'exploit'
-  | 'explore'
-  | 'off';
+  | 'off'
+  | 'serve'
+  | 'shadow';
 
 export type ManagedActionMethod =
   | 'GET'

@@ -35,6 +35,8 @@ export class Payments {
   readonly #logger: Logger;
   #onAutoTopup: ((o: AutoTopupOutcome) => Promise<void>) | null = null;
   #onCredited: ((accountId: string) => void) | null = null;
+  /** Who applies subscription and invoice events (subscriptions, fee invoices); true when one did. */
+  #billing: ((event: Stripe.Event) => Promise<boolean>)[] = [];
 
   constructor(deps: { config: Config; db: Database; budget: Budget; logger: Logger }) {
     this.#config = deps.config;
@@ -54,6 +56,16 @@ export class Payments {
       telemetry: false,
       ...(api ? { host: api.hostname, port: api.port || (api.protocol === 'https:' ? 443 : 80), protocol: api.protocol === 'https:' ? 'https' : 'http' } : {}),
     });
+  }
+
+  /** The SDK client, or null when payments are not configured (subscriptions and fee invoices use it too). */
+  get processor(): Stripe | null {
+    return this.#stripe;
+  }
+
+  /** Subscription and invoice events go to these, in order, until one applies the event. */
+  listenBilling(apply: (event: Stripe.Event) => Promise<boolean>): void {
+    this.#billing.push(apply);
   }
 
   #client(): Stripe {
@@ -136,6 +148,7 @@ export class Payments {
   }
 
   async #apply(event: Stripe.Event): Promise<{ credited: boolean }> {
+    for (const apply of this.#billing) if (await apply(event)) return { credited: false };
     const result = await this.#credit(event);
     await this.#after(event);
     return result;

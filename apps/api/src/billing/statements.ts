@@ -3,11 +3,14 @@
 // and the amount due. Built from the stored records: savings and per-call charges from the call
 // records, the amount due from the ledger's call charges (which the call records' charges must
 // equal, since both are written in one line by the meter). A statement is reproducible from
-// GET /v1/calls (its `saving`, `saving_source` and `charge`).
+// GET /v1/calls (its `saving`, `saving_source` and `charge`). Paid production's fee is not in
+// the amount due: it is invoiced on the payment processor once the period ends, and `invoice`
+// shows that invoice's line and what was paid (fee-invoices.ts).
 import type { Database } from '../db/database.ts';
 import type { Meter } from '../meter/meter.ts';
 import { usd } from '../wire/usage.ts';
 import { periodBounds, periodOf } from './month.ts';
+import { invoiceView, type FeeInvoices } from './fee-invoices.ts';
 
 export const SAVING_SOURCES = ['cache', 'routing', 'ttc', 'trace'] as const;
 
@@ -28,11 +31,13 @@ export class Statements {
   readonly #db: Database;
   readonly #meter: Meter;
   readonly #feeRate: number;
+  readonly #feeInvoices: FeeInvoices | null;
 
-  constructor(deps: { db: Database; meter: Meter; feeRate: number }) {
+  constructor(deps: { db: Database; meter: Meter; feeRate: number; feeInvoices?: FeeInvoices }) {
     this.#db = deps.db;
     this.#meter = deps.meter;
     this.#feeRate = deps.feeRate;
+    this.#feeInvoices = deps.feeInvoices ?? null;
   }
 
   /** Statements for every period from `from`'s month to `to`'s (default: this month), newest first. */
@@ -80,10 +85,11 @@ export class Statements {
     const rows = (await sql.execute(
       `select coalesce(saving_source, '') as source, count(*)::int as calls, sum(saving_micros)::text as saving, sum(baseline_micros)::text as baseline,
               sum(actual_micros)::text as actual, sum(coalesce((detail->'billing'->>'fee_micros')::bigint, 0))::text as fees,
-              sum(coalesce((detail->'billing'->>'usage_micros')::bigint, 0))::text as usage
+              sum(coalesce((detail->'billing'->>'usage_micros')::bigint, 0))::text as usage,
+              sum(coalesce((detail->'billing'->>'fee_micros')::bigint, 0)) filter (where detail->'billing'->>'fee_invoiced' = '1')::text as invoiced
          from call_records where account_id = ? and created_at >= ? and created_at < ? group by 1`,
       [accountId, start.toISOString(), end.toISOString()],
-    )) as { source: string; calls: number; saving: string; baseline: string; actual: string; fees: string; usage: string }[];
+    )) as { source: string; calls: number; saving: string; baseline: string; actual: string; fees: string; usage: string; invoiced: string | null }[];
     const [charged] = (await sql.execute(
       `select coalesce(sum(-amount_micros), 0)::text as due,
               coalesce(sum(-amount_micros) filter (where book = 'dev_allowance'), 0)::text as from_allowance,
@@ -97,6 +103,8 @@ export class Statements {
     const fees = sum((r) => r.fees);
     const usage = sum((r) => r.usage);
     const due = Number(charged!.due);
+    const invoiced = sum((r) => r.invoiced ?? '0');
+    const invoice = invoiceView(await this.#feeInvoices?.row(accountId, period));
     return {
       period,
       from: start.toISOString(),
@@ -108,10 +116,12 @@ export class Statements {
       baseline_usd: usd(sum((r) => r.baseline)),
       actual_usd: usd(sum((r) => r.actual)),
       fees_usd: usd(fees),
+      fees_invoiced_usd: usd(invoiced),
+      invoice,
       usage_usd: usd(usage),
       amount_due_usd: usd(due),
       paid_from: { dev_allowance_usd: usd(Number(charged!.from_allowance)), wallet_usd: usd(Number(charged!.from_wallet)) },
-      micros: { savings: { ...bySource, total: savingsMicros }, fees, usage, amount_due: due },
+      micros: { savings: { ...bySource, total: savingsMicros }, fees, fees_invoiced: invoiced, usage, amount_due: due },
     };
   }
 }

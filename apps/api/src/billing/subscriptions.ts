@@ -1,14 +1,23 @@
-// Managed Production subscriptions (spec 3, 4.4; design §9): POST starts one and moves the
-// workflow to production (it needs a finalized report, workflows/life.ts); DELETE cancels at
-// the end of the paid period, during which production goes on; a subscription past its period
-// and cancelled lapses, and its workflow returns to `ready` (tuning stored, ready derived). An
-// active one that was not cancelled renews for the next month. The fee of production calls is
-// fee_rate × their savings, charged per call and shown on statements.
+// Managed Production subscriptions (spec 3, 4.4; design §9; issue 35). With a payment processor
+// configured, a subscription is a Stripe subscription on the plan's recurring price, charged to
+// the card the tenant's checkout saved: POST creates it (the first payment is taken then; a
+// decline starts nothing) and moves the workflow to production; DELETE sets it to cancel at the
+// period's end; from then on its state is what Stripe says, applied from signed webhooks
+// (subscription-state.ts): past due → production goes on for the grace period, then calls
+// answer 402 subscription_required until a payment succeeds; ended → the workflow leaves
+// production. Each subscribed workflow adds the plan's runs to the tenant's managed-run cap.
+//
+// Without a processor (a self-hosted gateway with no STRIPE_SECRET_KEY) there is nothing to
+// charge: a subscription is a local month that renews itself, as before (docs/decisions.md).
+import Stripe from 'stripe';
 import type { Database } from '../db/database.ts';
 import { ApiError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Accounts } from '../tenancy/accounts.ts';
 import type { WorkflowLife } from '../workflows/life.ts';
+import { usd } from '../wire/usage.ts';
+import { PlanPrice, type Plan } from './plan.ts';
+import { subscriptionOf, writeState, type Written } from './subscription-state.ts';
 
 function monthAfter(d: Date): Date {
   const next = new Date(d);
@@ -16,19 +25,45 @@ function monthAfter(d: Date): Date {
   return next;
 }
 
+/** A subscription in good standing: paid (or cancelling at its period's end), or past due within its grace. */
+const GOOD_STANDING = `((stripe_subscription_id is null and status in ('active', 'cancelled') and current_period_end > now())
+  or (stripe_subscription_id is not null and (status in ('active', 'cancelled') or (status = 'past_due' and paused_from > now()))))`;
+
+interface SubscriptionRow {
+  status: string;
+  stripe_subscription_id: string | null;
+  current_period_end: Date | string;
+  cancel_at_period_end: boolean;
+  started_at: Date | string;
+  past_due_since: Date | string | null;
+  paused_from: Date | string | null;
+  price_micros: string;
+  run_cap: number;
+}
+
 export class Subscriptions {
   readonly #db: Database;
   readonly #accounts: Accounts;
   readonly #logger: Logger;
   readonly #sweepMs: number;
+  readonly #stripe: () => Stripe | null;
+  readonly #plan: Plan;
+  readonly #price: PlanPrice;
+  readonly #baseRunCap: number;
+  readonly #graceS: number;
   #life: WorkflowLife | null = null;
   #timer: NodeJS.Timeout | null = null;
 
-  constructor(deps: { db: Database; accounts: Accounts; logger: Logger; sweepMs: number }) {
+  constructor(deps: { db: Database; accounts: Accounts; logger: Logger; sweepMs: number; stripe: () => Stripe | null; plan: Plan; baseRunCap: number; graceS: number }) {
     this.#db = deps.db;
     this.#accounts = deps.accounts;
     this.#logger = deps.logger;
     this.#sweepMs = deps.sweepMs;
+    this.#stripe = deps.stripe;
+    this.#plan = deps.plan;
+    this.#price = new PlanPrice(deps.plan);
+    this.#baseRunCap = deps.baseRunCap;
+    this.#graceS = deps.graceS;
   }
 
   #sql<T>(sql: string, params: unknown[] = []): Promise<T[]> {
@@ -42,26 +77,80 @@ export class Subscriptions {
     this.#timer.unref();
   }
 
-  /** Whether the workflow has a subscription in its paid period (a cancelled one runs to its end). */
+  /** Whether the workflow's subscription is in good standing (a cancelled one runs to its end; a past-due one through its grace). */
   readonly isActive = async (accountId: string, workflowId: string): Promise<boolean> => {
-    const [row] = await this.#sql<{ ok: boolean }>(
-      `select true as ok from subscriptions where workflow_id = ? and account_id = ? and status in ('active', 'cancelled') and current_period_end > now()`,
-      [workflowId, accountId],
-    );
+    const [row] = await this.#sql<{ ok: boolean }>(`select true as ok from subscriptions where workflow_id = ? and account_id = ? and ${GOOD_STANDING}`, [workflowId, accountId]);
     return row?.ok === true;
+  };
+
+  /** The tenant's managed-run cap this month: the cap without a plan, plus the plan's runs per subscription in good standing. */
+  readonly runCap = async (accountId: string): Promise<number> => {
+    const [row] = await this.#sql<{ runs: number }>(`select coalesce(sum(run_cap), 0)::int as runs from subscriptions where account_id = ? and ${GOOD_STANDING}`, [accountId]);
+    return this.#baseRunCap + (row?.runs ?? 0);
   };
 
   async start(accountId: string, workflowId: string) {
     await this.#accounts.getWorkflow(accountId, workflowId);
+    const stripe = this.#stripe();
+    if (!stripe) return this.#startLocal(accountId, workflowId);
+    await this.#life!.requireFinalizedReport(workflowId); // 409 before anything is charged
+    const [row] = await this.#sql<SubscriptionRow>('select * from subscriptions where workflow_id = ?', [workflowId]);
+    if (row?.stripe_subscription_id && ['active', 'cancelled', 'past_due'].includes(row.status)) {
+      // already subscribed: starting again takes back a cancellation
+      if (row.cancel_at_period_end) await this.#write(row.stripe_subscription_id, () => stripe.subscriptions.update(row.stripe_subscription_id!, { cancel_at_period_end: false }));
+      if (await this.isActive(accountId, workflowId)) await this.#life!.moveTo(accountId, workflowId, 'production');
+      return this.get(accountId, workflowId);
+    }
+    const [profile] = await this.#sql<{ stripe_customer_id: string | null; payment_method_id: string | null }>('select stripe_customer_id, payment_method_id from billing_profiles where account_id = ?', [accountId]);
+    if (!profile?.stripe_customer_id || !profile.payment_method_id) throw new ApiError('payment_method_required', 'No card is saved for this account: pay one top-up (POST /v1/billing/topup); its checkout keeps the card the subscription is charged to.');
+    // one start at a time per workflow: the row is claimed as `pending` (a claim older than a minute is a crashed start)
+    const claimed = await this.#sql<{ workflow_id: string }>(
+      `insert into subscriptions (workflow_id, account_id, status, current_period_end, price_micros, run_cap, synced_at) values (?, ?, 'pending', now(), ?, ?, now())
+       on conflict (workflow_id) do update set status = 'pending', stripe_subscription_id = null, synced_at = now(), price_micros = excluded.price_micros, run_cap = excluded.run_cap
+         where subscriptions.status in ('lapsed', 'incomplete') or (subscriptions.stripe_subscription_id is null and subscriptions.status <> 'pending')
+            or (subscriptions.status = 'pending' and subscriptions.synced_at < now() - interval '1 minute')
+       returning workflow_id`,
+      [workflowId, accountId, this.#plan.priceMicros, this.#plan.runCap],
+    );
+    if (claimed.length === 0) throw new ApiError('conflict', `A subscription for workflow ${workflowId} is being started; retry in a moment.`);
+    let sub: Stripe.Subscription;
+    try {
+      sub = await stripe.subscriptions.create(
+        {
+          customer: profile.stripe_customer_id,
+          items: [{ price: await this.#price.id(stripe), quantity: 1 }],
+          default_payment_method: profile.payment_method_id,
+          payment_behavior: 'error_if_incomplete',
+          off_session: true,
+          metadata: { kind: 'managed_production', account_id: accountId, workflow_id: workflowId },
+        },
+        { idempotencyKey: `managed-production:${workflowId}:${new Date().toISOString()}` },
+      );
+    } catch (err) {
+      // nothing started: the row goes back to what it was (none, or a lapsed subscription)
+      if (row) await this.#sql(`update subscriptions set status = ?, stripe_subscription_id = ? where workflow_id = ? and status = 'pending'`, [row.status === 'pending' ? 'lapsed' : row.status, row.stripe_subscription_id, workflowId]);
+      else await this.#sql(`delete from subscriptions where workflow_id = ? and status = 'pending'`, [workflowId]);
+      if (err instanceof Stripe.errors.StripeCardError) throw new ApiError('payment_declined', `The card on file was declined (${[err.code, err.decline_code].filter(Boolean).join(', ')}): ${err.message} Nothing was started; save another card with a top-up and try again.`);
+      const e = err as Error & { type?: string };
+      throw new ApiError('upstream_error', `The payment processor did not start the subscription (${e.type ?? e.name}).`);
+    }
+    await this.#sql(`update subscriptions set stripe_subscription_id = ?, started_at = now(), past_due_since = null, paused_from = null, cancel_at_period_end = false where workflow_id = ?`, [sub.id, workflowId]);
+    await this.#write(sub.id, async () => sub);
+    if (await this.isActive(accountId, workflowId)) await this.#life!.moveTo(accountId, workflowId, 'production');
+    return this.get(accountId, workflowId);
+  }
+
+  /** Without a processor: a local month that renews itself (self-hosted; nothing to charge). */
+  async #startLocal(accountId: string, workflowId: string) {
     const end = monthAfter(new Date());
     const [prior] = await this.#sql<{ status: string }>('select status from subscriptions where workflow_id = ?', [workflowId]);
     await this.#sql(
-      `insert into subscriptions (workflow_id, account_id, status, started_at, current_period_end, cancel_at_period_end, price_micros)
-       values (?, ?, 'active', now(), ?, false, 0)
+      `insert into subscriptions (workflow_id, account_id, status, started_at, current_period_end, cancel_at_period_end, price_micros, run_cap)
+       values (?, ?, 'active', now(), ?, false, 0, ?)
        on conflict (workflow_id) do update set status = 'active', cancel_at_period_end = false,
          started_at = case when subscriptions.status = 'lapsed' then now() else subscriptions.started_at end,
          current_period_end = case when subscriptions.status = 'lapsed' then excluded.current_period_end else subscriptions.current_period_end end`,
-      [workflowId, accountId, end.toISOString()],
+      [workflowId, accountId, end.toISOString(), this.#plan.runCap],
     );
     try {
       await this.#life!.moveTo(accountId, workflowId, 'production');
@@ -76,36 +165,73 @@ export class Subscriptions {
 
   async cancel(accountId: string, workflowId: string) {
     await this.#accounts.getWorkflow(accountId, workflowId);
-    const rows = await this.#sql<{ workflow_id: string }>(
-      `update subscriptions set status = 'cancelled', cancel_at_period_end = true where workflow_id = ? and account_id = ? and status in ('active', 'cancelled') returning workflow_id`,
-      [workflowId, accountId],
-    );
-    if (rows.length === 0) throw new ApiError('not_found', `Workflow ${workflowId} has no active subscription.`);
+    const [row] = await this.#sql<SubscriptionRow>(`select * from subscriptions where workflow_id = ? and account_id = ? and status in ('active', 'cancelled', 'past_due')`, [workflowId, accountId]);
+    if (!row) throw new ApiError('not_found', `Workflow ${workflowId} has no active subscription.`);
+    const stripe = this.#stripe();
+    if (row.stripe_subscription_id && stripe) {
+      await this.#write(row.stripe_subscription_id, () => stripe.subscriptions.update(row.stripe_subscription_id!, { cancel_at_period_end: true }));
+    } else {
+      await this.#sql(`update subscriptions set status = 'cancelled', cancel_at_period_end = true where workflow_id = ? and status in ('active', 'cancelled')`, [workflowId]);
+    }
     return this.get(accountId, workflowId);
   }
 
   async get(accountId: string, workflowId: string) {
-    const [s] = await this.#sql<{ status: string; current_period_end: Date | string; cancel_at_period_end: boolean; started_at: Date | string }>(
-      'select status, started_at, current_period_end, cancel_at_period_end from subscriptions where workflow_id = ? and account_id = ?',
-      [workflowId, accountId],
-    );
+    const [s] = await this.#sql<SubscriptionRow>('select * from subscriptions where workflow_id = ? and account_id = ?', [workflowId, accountId]);
     if (!s) throw new ApiError('not_found', `Workflow ${workflowId} has no subscription.`);
     return {
       workflow_id: workflowId,
-      status: s.status,
+      status: s.status === 'pending' ? 'incomplete' : s.status,
       started_at: new Date(s.started_at).toISOString(),
       current_period_end: new Date(s.current_period_end).toISOString(),
       cancel_at_period_end: s.cancel_at_period_end,
+      past_due_since: s.past_due_since ? new Date(s.past_due_since).toISOString() : null,
+      paused: s.paused_from !== null && new Date(s.paused_from).getTime() <= Date.now(),
+      price_usd: usd(Number(s.price_micros)),
+      run_cap: s.run_cap,
     };
   }
 
-  /** Lapses cancelled subscriptions past their period (their workflows leave production) and renews the others. */
+  /** Writes the processor's subscription onto its row under the row's lock; every replica reloads when production's standing changed. */
+  async #write(stripeId: string, read: () => Promise<Stripe.Subscription>): Promise<Written | null> {
+    const written = await this.#db.em().transactional((em) => writeState(em, stripeId, read, this.#graceS));
+    if (written?.changed) await this.#life?.reload();
+    return written;
+  }
+
+  /**
+   * Applies a subscription's or its invoice's webhook: the event id is recorded and the
+   * subscription read back from Stripe and written, in one transaction; an event seen before
+   * changes nothing. False when the event is about no subscription of ours.
+   */
+  async applyEvent(event: Stripe.Event): Promise<boolean> {
+    const stripeId = subscriptionOf(event);
+    const stripe = this.#stripe();
+    if (!stripeId || !stripe) return false;
+    const written = await this.#db.em().transactional(async (em) => {
+      const conn = em.getConnection();
+      const [fresh] = (await conn.execute(
+        'insert into stripe_events (id, type, created) values (?, ?, to_timestamp(?)) on conflict (id) do nothing returning id',
+        [event.id, event.type, event.created],
+        'all',
+        em.getTransactionContext(),
+      )) as unknown[];
+      if (!fresh) return null;
+      return writeState(em, stripeId, () => stripe.subscriptions.retrieve(stripeId), this.#graceS);
+    });
+    if (written?.changed) await this.#life?.reload();
+    return true;
+  }
+
+  /** Without a processor: lapses cancelled subscriptions past their period (their workflows leave production) and renews the others. */
   async sweep(): Promise<void> {
     const lapsed = await this.#sql<{ workflow_id: string }>(
-      `with l as (update subscriptions set status = 'lapsed' where status = 'cancelled' and current_period_end <= now() returning workflow_id)
+      `with l as (update subscriptions set status = 'lapsed' where stripe_subscription_id is null and status = 'cancelled' and current_period_end <= now() returning workflow_id)
        update workflows set stage = 'tuning' where id in (select workflow_id from l) and stage = 'production' returning id as workflow_id`,
     );
-    const due = await this.#sql<{ workflow_id: string; current_period_end: Date | string }>(`select workflow_id, current_period_end from subscriptions where status = 'active' and current_period_end <= now()`);
+    const due = await this.#sql<{ workflow_id: string; current_period_end: Date | string }>(
+      `select workflow_id, current_period_end from subscriptions where stripe_subscription_id is null and status = 'active' and current_period_end <= now()`,
+    );
     for (const d of due) {
       await this.#sql(`update subscriptions set current_period_end = ? where workflow_id = ? and status = 'active'`, [monthAfter(new Date(d.current_period_end)).toISOString(), d.workflow_id]);
     }

@@ -86,7 +86,7 @@ export class BillingView {
           : null,
       subscriptions: subscriptions.map((s) => ({
         workflow_id: s.workflow_id,
-        status: s.status,
+        status: s.status === 'pending' ? 'incomplete' : s.status,
         started_at: new Date(s.started_at).toISOString(),
         current_period_end: new Date(s.current_period_end).toISOString(),
         cancel_at_period_end: s.cancel_at_period_end,

@@ -51,7 +51,8 @@ export interface ManagedAgentsOptions {
   store: RunStore;
   connections: Connections;
   logger: Logger;
-  runCap: number;
+  /** Runs a tenant may start in a month: a number, or billing's answer for the tenant (its plan). */
+  runCap: number | ((accountId: string) => Promise<number>);
 }
 
 export class ManagedAgents {
@@ -113,7 +114,7 @@ export class ManagedAgents {
     if (config.kind === 'action') await this.#o.connections.get(p.accountId, config.connection); // 404 before a run is spent
     const id = newId('mrun');
     const month = periodOf(new Date());
-    const cap = this.#o.runCap;
+    const cap = typeof this.#o.runCap === 'number' ? this.#o.runCap : await this.#o.runCap(p.accountId);
     const run = await this.#o.store.tx(async (em) => {
       const used = await this.#o.store.countRun(p.accountId, month, cap, em);
       if (used === null) return null;

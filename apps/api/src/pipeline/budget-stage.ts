@@ -60,8 +60,12 @@ export interface CallSize {
  */
 export async function reserveCall(ctx: CallContext, s: Services, size: CallSize): Promise<void> {
   const feeRate = s.config.BILLING_FEE_RATE;
+  // a production workflow whose past-due subscription's grace is over is paused (402 subscription_required)
+  s.workflowLife.refusePaused(ctx.principal.accountId, ctx.principal.workflowId);
+  // paid production's fee goes on the period's invoice (billing/fee-invoices.ts), not on the wallet
+  const invoiced = s.workflowLife.feesInvoiced(ctx.principal.accountId, ctx.principal.workflowId);
   // on the platform's vendors at least one micro-dollar, so a spent cap, allowance or wallet refuses even a call priced at zero
-  const chargeOf = (b: CostBound) => (b.platform ? Math.max(1, b.all) : Math.ceil(feeRate * b.baseline));
+  const chargeOf = (b: CostBound) => (b.platform ? Math.max(1, b.all) : invoiced ? 0 : Math.ceil(feeRate * b.baseline));
   const spendOf = (b: CostBound) => (b.platform ? Math.max(1, b.all) : b.all);
   // the prompt's size bounds its tokens: the tokenizer (a tenth of a call's CPU) runs only when a
   // reservation on that bound is refused, and the refusal then stands only if the counted one is too;
@@ -88,7 +92,7 @@ export async function reserveCall(ctx: CallContext, s: Services, size: CallSize)
   ctx.settle = (costs: Costs) => {
     const usage = ctx.attempts.filter((a) => a.paidBy === 'platform').reduce((sum, a) => sum + attemptCost(a), 0);
     const fee = Math.floor(feeRate * Math.max(0, costs.saving));
-    const ledger = s.budget.settle(reservation, { callId: ctx.id, at: ctx.receivedAt, charge: usage + fee, spend: costs.actual + fee }, tokensUsed(ctx));
-    return { ledger, billing: { usage_micros: usage, fee_micros: fee, fee_rate: feeRate, reserved_micros: charge } };
+    const ledger = s.budget.settle(reservation, { callId: ctx.id, at: ctx.receivedAt, charge: usage + (invoiced ? 0 : fee), spend: costs.actual + fee }, tokensUsed(ctx));
+    return { ledger, billing: { usage_micros: usage, fee_micros: fee, fee_rate: feeRate, reserved_micros: charge, ...(invoiced ? { fee_invoiced: 1 } : {}) } };
   };
 }

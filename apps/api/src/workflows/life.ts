@@ -3,8 +3,10 @@
 // each tenant-facing method checks the workflow is the tenant's first (404 otherwise).
 //
 // Stages: `tuning` and `production` are stored; `ready` is derived (every expected step
-// settled). Only an active managed subscription moves a workflow into production; billing
-// does not exist yet, so the transition refuses with 402 `subscription_required`.
+// settled). Only a managed subscription in good standing moves a workflow into production
+// (billing/subscriptions.ts answers); without one the transition refuses with 402
+// `subscription_required`, and so do the calls of a production workflow whose past-due
+// subscription's grace is over (its production is paused until a payment succeeds).
 import type { Database } from '../db/database.ts';
 import { ApiError } from '../errors.ts';
 import type { HotStore } from '../hot/store.ts';
@@ -20,7 +22,7 @@ const CHANGED = 'workflow-life:changed';
 /** Whether a workflow has an active managed subscription: billing's answer. */
 export type SubscriptionCheck = (accountId: string, workflowId: string) => Promise<boolean>;
 
-/** Until billing lands there are no subscriptions, so none is active. */
+/** Without billing there are no subscriptions, so none is active. */
 export const noSubscriptions: SubscriptionCheck = async () => false;
 
 interface StoredVersion {
@@ -43,8 +45,12 @@ export class WorkflowLife {
   readonly #steps: StepRegistry;
   readonly #routing: RoutingSettings;
   readonly #subscribed: SubscriptionCheck;
-  /** The lockfile in force per production workflow (the hot path reads it; no database wait). */
-  #inForce = new Map<string, { accountId: string; lock: Lockfile }>();
+  /**
+   * Per production workflow: the lockfile in force, when its production pauses (a past-due
+   * subscription's grace ends; ms since the epoch) and whether its fees go on the processor's
+   * invoice rather than the wallet. The hot path reads it; no database wait.
+   */
+  #inForce = new Map<string, { accountId: string; lock: Lockfile | undefined; pausedFrom: number | null; feesInvoiced: boolean }>();
 
   constructor(opts: { db: Database; hot: HotStore; accounts: Accounts; steps: StepRegistry; routing: RoutingSettings; subscribed?: SubscriptionCheck }) {
     this.#db = opts.db;
@@ -63,12 +69,23 @@ export class WorkflowLife {
   /** Reads every production workflow's newest stored report into memory. */
   async #load(): Promise<void> {
     const rows = (await this.#db.em().getConnection().execute(
-      `select w.id, w.account_id, r.version, r.finalized_at, r.body
+      `select w.id, w.account_id, r.version, r.finalized_at, r.body, s.paused_from, (s.stripe_subscription_id is not null) as invoiced
          from workflows w
-         join lateral (select version, finalized_at, body from workflow_reports where workflow_id = w.id order by version desc limit 1) r on true
+         left join lateral (select version, finalized_at, body from workflow_reports where workflow_id = w.id order by version desc limit 1) r on true
+         left join subscriptions s on s.workflow_id = w.id
         where w.stage = 'production'`,
-    )) as ({ id: string; account_id: string } & StoredVersion)[];
-    this.#inForce = new Map(rows.map((r) => [r.id, { accountId: r.account_id, lock: lockfileOf(r.body, r.version, iso(r.finalized_at)) }]));
+    )) as ({ id: string; account_id: string; paused_from: Date | string | null; invoiced: boolean | null } & Partial<StoredVersion>)[];
+    this.#inForce = new Map(
+      rows.map((r) => [
+        r.id,
+        {
+          accountId: r.account_id,
+          lock: r.body && r.version !== undefined && r.finalized_at ? lockfileOf(r.body, r.version, iso(r.finalized_at)) : undefined,
+          pausedFrom: r.paused_from ? new Date(r.paused_from).getTime() : null,
+          feesInvoiced: r.invoiced === true,
+        },
+      ]),
+    );
   }
 
   /**
@@ -84,6 +101,27 @@ export class WorkflowLife {
   lockInForce(accountId: string, workflowId: string): Lockfile | undefined {
     const held = this.#inForce.get(workflowId);
     return held && held.accountId === accountId ? held.lock : undefined;
+  }
+
+  /** Refuses a call of a production workflow whose production is paused (402 subscription_required). */
+  refusePaused(accountId: string, workflowId: string): void {
+    const held = this.#inForce.get(workflowId);
+    if (!held || held.accountId !== accountId || held.pausedFrom === null || Date.now() < held.pausedFrom) return;
+    throw new ApiError(
+      'subscription_required',
+      `Workflow ${workflowId}'s managed production is paused: its subscription is past due and the grace period ended at ${new Date(held.pausedFrom).toISOString()}. It resumes once the open invoice is paid (GET /v1/workflows/${workflowId}/subscription).`,
+    );
+  }
+
+  /** Whether a production workflow's fees are invoiced on the payment processor at the period's close (not taken from the wallet per call). */
+  feesInvoiced(accountId: string, workflowId: string): boolean {
+    const held = this.#inForce.get(workflowId);
+    return held !== undefined && held.accountId === accountId && held.feesInvoiced;
+  }
+
+  /** 409 when the workflow has no finalized report (production routes by its lockfile). */
+  async requireFinalizedReport(workflowId: string): Promise<void> {
+    if ((await this.#versions(workflowId)).length === 0) throw new ApiError('conflict', `Finalize a report of workflow ${workflowId} first: production routes by its lockfile.`);
   }
 
   /** Each workflow's stored stage, for the workflow list. */
@@ -108,7 +146,7 @@ export class WorkflowLife {
     if (!(await this.#subscribed(accountId, workflowId))) {
       throw new ApiError('subscription_required', `Workflow ${workflowId} needs an active managed subscription (POST /v1/workflows/${workflowId}/subscription) to enter production.`);
     }
-    if ((await this.#versions(workflowId)).length === 0) throw new ApiError('conflict', `Finalize a report of workflow ${workflowId} first: production routes by its lockfile.`);
+    await this.requireFinalizedReport(workflowId);
     await this.#db.em().getConnection().execute(`update workflows set stage = 'production' where id = ? and account_id = ?`, [workflowId, accountId]);
     await this.reload();
     return { id: workflowId, stage: 'production' };

@@ -6,6 +6,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { closeServer, listen, readBody, sendJson } from '../http.ts';
 import { decodeForm } from './form.ts';
+import { StripeBilling, StripeFault, type Obj } from './billing.ts';
 
 export interface StripeEvent {
   id: string;
@@ -38,6 +39,12 @@ export interface StripeMock {
   declined: Set<string>;
   /** Whether a payment intent's outcome event is delivered to `webhookUrl` on its own (default true). */
   autoDeliver: boolean;
+  /** Customers, prices, subscriptions, invoices and invoice items (billing.ts). */
+  billing: StripeBilling;
+  /** Ends a subscription's period: renews it (billing its card; declined → past due) or, set to cancel, ends it. */
+  cycle(subscriptionId: string): Record<string, unknown>;
+  /** The dunning's next attempt to pay an open invoice. */
+  retry(invoiceId: string): Record<string, unknown>;
   /** Where webhooks go (the gateway's POST /v1/billing/webhook). */
   webhookUrl: string | null;
   /** The endpoint's signing secrets; more than one while a secret is rolled (each signs a v1). */
@@ -74,6 +81,9 @@ export async function startStripeMock(opts: { secretKey: string; secrets: string
     autoDeliver: true,
     webhookUrl: null,
     secrets: [...opts.secrets],
+    billing: null as unknown as StripeBilling,
+    cycle: (sid) => mock.billing.cycle(sid),
+    retry: (iid) => mock.billing.retry(iid),
     pay(sessionId) {
       const s = mock.sessions.get(sessionId);
       if (!s) throw new Error(`no checkout session ${sessionId}`);
@@ -82,6 +92,7 @@ export async function startStripeMock(opts: { secretKey: string; secrets: string
       const amount = Number(s.amount_total);
       const pi = { id: id('pi'), object: 'payment_intent', amount, amount_received: amount, currency: s.currency, customer, payment_method: id('pm'), setup_future_usage: 'off_session', metadata: piMetadata.get(sessionId) ?? {}, status: 'succeeded', created: now(), livemode: false };
       mock.paymentIntents.set(pi.id, pi);
+      mock.billing.ensureCustomer(customer, pi.payment_method);
       Object.assign(s, { status: 'complete', payment_status: 'paid', payment_intent: pi.id, customer });
       return event('checkout.session.completed', s);
     },
@@ -100,11 +111,26 @@ export async function startStripeMock(opts: { secretKey: string; secrets: string
     close: async () => closeServer(server),
   };
 
-  function event(type: string, object: Record<string, unknown>): StripeEvent {
-    const e: StripeEvent = { id: id('evt'), object: 'event', type, created: now(), api_version: API_VERSION, livemode: false, data: { object: structuredClone(object) } };
+  function event(type: string, object: Record<string, unknown>, previous?: Record<string, unknown>): StripeEvent {
+    const e: StripeEvent = { id: id('evt'), object: 'event', type, created: now(), api_version: API_VERSION, livemode: false, data: { object: structuredClone(object), ...(previous ? { previous_attributes: previous } : {}) } };
     mock.events.push(e);
     return e;
   }
+
+  mock.billing = new StripeBilling({
+    event(type, object, previous) {
+      const e = event(type, object, previous);
+      if (mock.autoDeliver && mock.webhookUrl) setImmediate(() => void mock.deliver(e).catch(() => undefined));
+    },
+    charge(a) {
+      const declined = mock.declined.has(a.paymentMethod);
+      const pi: Obj = { id: id('pi'), object: 'payment_intent', amount: a.amount, amount_received: declined ? 0 : a.amount, currency: a.currency, customer: a.customer, payment_method: a.paymentMethod, description: a.description, metadata: a.metadata, status: declined ? 'requires_payment_method' : 'succeeded', last_payment_error: declined ? { type: 'card_error', code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' } : null, created: now(), livemode: false };
+      mock.paymentIntents.set(pi.id, pi);
+      const e = event(declined ? 'payment_intent.payment_failed' : 'payment_intent.succeeded', pi);
+      if (mock.autoDeliver && mock.webhookUrl) setImmediate(() => void mock.deliver(e).catch(() => undefined));
+      return pi;
+    },
+  });
 
   /** Stripe replays the first answer to a POST with the same Idempotency-Key (for 24 hours). */
   const idempotent = new Map<string, { status: number; body: unknown }>();
@@ -188,15 +214,22 @@ export async function startStripeMock(opts: { secretKey: string; secrets: string
     const body = decodeForm(await readBody(req));
     const idem = req.headers['idempotency-key'];
     mock.requests.push({ method: req.method ?? '', path: url.pathname, body, idempotencyKey: typeof idem === 'string' ? idem : undefined });
+    // every POST with an Idempotency-Key: the first answer (success or error) is replayed
+    const key = req.method === 'POST' && typeof idem === 'string' ? `${url.pathname}:${idem}` : null;
+    const earlier = key ? idempotent.get(key) : undefined;
+    if (earlier) return sendJson(res, earlier.status, earlier.body, { 'idempotent-replayed': 'true' });
+    const answer = (status: number, b: unknown) => {
+      if (key) idempotent.set(key, { status, body: b });
+      sendJson(res, status, b);
+    };
     try {
-      if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') return sendJson(res, 200, checkoutSession(body));
+      const query = decodeForm(url.search.slice(1));
+      const billed = routeBilling(req.method ?? '', url.pathname, { ...query, ...body });
+      if (billed) return answer(200, expand(billed, query.expand ?? body.expand));
+      if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') return answer(200, checkoutSession(body));
       if (req.method === 'POST' && url.pathname === '/v1/payment_intents') {
-        const key = typeof idem === 'string' ? `${url.pathname}:${idem}` : null;
-        const earlier = key ? idempotent.get(key) : undefined;
-        if (earlier) return sendJson(res, earlier.status, earlier.body);
-        const answer = paymentIntent(body);
-        if (key) idempotent.set(key, answer);
-        return sendJson(res, answer.status, answer.body);
+        const r = paymentIntent(body);
+        return answer(r.status, r.body);
       }
       const pim = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname);
       if (req.method === 'GET' && pim) {
@@ -210,8 +243,37 @@ export async function startStripeMock(opts: { secretKey: string; secrets: string
       }
       return stripeError(res, 404, 'invalid_request_error', `Unrecognized request URL (${req.method}: ${url.pathname}).`);
     } catch (err) {
-      return stripeError(res, 400, 'invalid_request_error', (err as Error).message, (err as { param?: string }).param);
+      if (err instanceof StripeFault) return answer(err.status, { error: { type: err.type, message: err.message, ...(err.param !== undefined ? { param: err.param } : {}), ...err.extra } });
+      const e = err as Error & { param?: string };
+      return answer(400, { error: { type: 'invalid_request_error', message: e.message, ...(e.param ? { param: e.param } : {}) } });
     }
+  }
+
+  /** The billing routes: an object, or null when the path is not one of them. */
+  function routeBilling(method: string, path: string, b: Obj): Obj | null {
+    const B = mock.billing;
+    const one = /^\/v1\/(customers|subscriptions|invoices)\/([^/]+)(?:\/(finalize|pay))?$/.exec(path);
+    if (method === 'POST' && path === '/v1/customers') return B.createCustomer(b);
+    if (method === 'POST' && path === '/v1/prices') return B.createPrice(b);
+    if (method === 'GET' && path === '/v1/prices') return B.listPrices(b);
+    if (method === 'POST' && path === '/v1/subscriptions') return B.createSubscription(b);
+    if (method === 'POST' && path === '/v1/invoices') return B.createInvoice(b);
+    if (method === 'POST' && path === '/v1/invoiceitems') return B.createInvoiceItem(b);
+    if (!one) return null;
+    const [, kind, oid, verb] = one as unknown as [string, string, string, string | undefined];
+    if (kind === 'customers') return method === 'GET' ? B.getCustomer(oid) : method === 'POST' ? B.updateCustomer(oid, b) : null;
+    if (kind === 'subscriptions') return method === 'GET' ? B.getSubscription(oid) : method === 'POST' ? B.updateSubscription(oid, b) : method === 'DELETE' ? B.cancelSubscription(oid) : null;
+    if (method === 'GET' && !verb) return B.getInvoice(oid);
+    if (method === 'POST' && verb === 'finalize') return B.finalizeInvoice(oid);
+    if (method === 'POST' && verb === 'pay') return B.payInvoice(oid, b);
+    return null;
+  }
+
+  /** `expand[]=latest_invoice` on a subscription: the invoice object in place of its id (a copy; the stored one keeps the id). */
+  function expand(o: Obj, paths: unknown): Obj {
+    const list = Array.isArray(paths) ? paths : paths && typeof paths === 'object' ? Object.values(paths) : [];
+    if (!list.includes('latest_invoice') || typeof o.latest_invoice !== 'string') return o;
+    return { ...o, latest_invoice: mock.billing.invoices.get(o.latest_invoice) ?? o.latest_invoice };
   }
 
   const server = createServer((req, res) => {

@@ -926,6 +926,10 @@ export interface RouterOutputs {
   "workflow.subscription": {
     cancel_at_period_end: boolean;
     current_period_end: string;
+    past_due_since: null | string;
+    paused: boolean;
+    price_usd: number;
+    run_cap: number;
     started_at: string;
     status: string;
     workflow_id: string;
@@ -933,6 +937,10 @@ export interface RouterOutputs {
   "workflow.startSubscription": {
     cancel_at_period_end: boolean;
     current_period_end: string;
+    past_due_since: null | string;
+    paused: boolean;
+    price_usd: number;
+    run_cap: number;
     started_at: string;
     status: string;
     workflow_id: string;
@@ -940,6 +948,10 @@ export interface RouterOutputs {
   "workflow.cancelSubscription": {
     cancel_at_period_end: boolean;
     current_period_end: string;
+    past_due_since: null | string;
+    paused: boolean;
+    price_usd: number;
+    run_cap: number;
     started_at: string;
     status: string;
     workflow_id: string;
@@ -1284,11 +1296,22 @@ export interface RouterOutputs {
     calls: number;
     closed: boolean;
     fee_rate: number;
+    fees_invoiced_usd: number;
     fees_usd: number;
     from: string;
+    invoice: null | {
+      failure: null | string;
+      fee_usd: number;
+      id: null | string;
+      line_usd: number;
+      paid_from: "card" | "wallet" | null;
+      paid_usd: number;
+      status: "closing" | "nothing_due" | "open" | "paid";
+    };
     micros: {
       amount_due: number;
       fees: number;
+      fees_invoiced: number;
       savings: {
         cache: number;
         routing: number;
@@ -1562,14 +1585,14 @@ export interface RouterOutputs {
 export type TrpcErrorShape = {
   code: -32001 | -32002 | -32003 | -32004 | -32005 | -32008 | -32009 | -32012 | -32013 | -32015 | -32022 | -32028 | -32029 | -32099 | -32600 | -32603 | -32700;
   data: {
-    apiCode: "address_refused" | "conflict" | "connection_failed" | "csrf_rejected" | "dev_allowance_exhausted" | "embeddings_unsupported" | "forbidden" | "headers_too_large" | "idempotency_in_flight" | "idempotency_mismatch" | "internal" | "invalid_admin_key" | "invalid_api_key" | "invalid_http" | "invalid_json" | "invalid_login" | "invalid_request" | "invalid_signature" | "json_too_deep" | "missing_api_key" | "no_provider_key" | "not_embedding_model" | "not_found" | "payload_too_large" | "payment_unavailable" | "prompt_injection_blocked" | "provider_unavailable" | "rate_limited" | "request_timeout" | "run_cap_reached" | "spend_cap_reached" | "subscription_required" | "unavailable" | "unknown_model" | "unsupported_media_type" | "upstream_auth" | "upstream_bad_request" | "upstream_error" | "upstream_invalid" | "upstream_not_found" | "upstream_rate_limited" | "upstream_timeout" | "validation_failed" | "wallet_empty";
+    apiCode: "address_refused" | "conflict" | "connection_failed" | "csrf_rejected" | "dev_allowance_exhausted" | "embeddings_unsupported" | "forbidden" | "headers_too_large" | "idempotency_in_flight" | "idempotency_mismatch" | "internal" | "invalid_admin_key" | "invalid_api_key" | "invalid_http" | "invalid_json" | "invalid_login" | "invalid_request" | "invalid_signature" | "json_too_deep" | "missing_api_key" | "no_provider_key" | "not_embedding_model" | "not_found" | "payload_too_large" | "payment_declined" | "payment_method_required" | "payment_unavailable" | "prompt_injection_blocked" | "provider_unavailable" | "rate_limited" | "request_timeout" | "run_cap_reached" | "spend_cap_reached" | "subscription_required" | "unavailable" | "unknown_model" | "unsupported_media_type" | "upstream_auth" | "upstream_bad_request" | "upstream_error" | "upstream_invalid" | "upstream_not_found" | "upstream_rate_limited" | "upstream_timeout" | "validation_failed" | "wallet_empty";
     code: "BAD_GATEWAY" | "BAD_REQUEST" | "CLIENT_CLOSED_REQUEST" | "CONFLICT" | "FORBIDDEN" | "GATEWAY_TIMEOUT" | "INTERNAL_SERVER_ERROR" | "METHOD_NOT_SUPPORTED" | "NOT_FOUND" | "NOT_IMPLEMENTED" | "PARSE_ERROR" | "PAYLOAD_TOO_LARGE" | "PAYMENT_REQUIRED" | "PRECONDITION_FAILED" | "PRECONDITION_REQUIRED" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "TOO_MANY_REQUESTS" | "UNAUTHORIZED" | "UNPROCESSABLE_CONTENT" | "UNSUPPORTED_MEDIA_TYPE";
     httpStatus: number;
     param: null | string;
     path?: string;
     retryAfter?: number;
     stack: undefined;
-    type: "authentication_error" | "conflict_error" | "dev_allowance_exhausted" | "invalid_request_error" | "not_found_error" | "permission_error" | "rate_limit_error" | "run_cap_reached" | "server_error" | "spend_cap_reached" | "subscription_required" | "upstream_error" | "upstream_timeout" | "wallet_empty";
+    type: "authentication_error" | "conflict_error" | "dev_allowance_exhausted" | "invalid_request_error" | "not_found_error" | "payment_declined" | "payment_method_required" | "permission_error" | "rate_limit_error" | "run_cap_reached" | "server_error" | "spend_cap_reached" | "subscription_required" | "upstream_error" | "upstream_timeout" | "wallet_empty";
   };
   message: string;
 };

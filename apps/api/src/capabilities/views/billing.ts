@@ -46,10 +46,31 @@ const AutoTopup = named(
 
 export const AutoTopupSetting = named('AutoTopupSetting', z.object({ threshold_usd: usd().nullable(), amount_usd: usd().nullable() }).describe('The auto top-up setting as stored; both null: off.'));
 
-const subscriptionStatus = () => z.enum(['active', 'cancelled', 'lapsed']);
+const subscriptionStatus = () => z.enum(['incomplete', 'active', 'cancelled', 'past_due', 'lapsed']);
 const subscriptionFields = { workflow_id: z.string(), status: subscriptionStatus(), started_at: time(), current_period_end: time(), cancel_at_period_end: z.boolean() };
+const standing = {
+  past_due_since: time().nullable().describe('When the first payment of the open invoice failed; null unless past due.'),
+  paused: z.boolean().describe("Whether production is paused (past due beyond the grace period): the workflow's calls answer 402 subscription_required until the invoice is paid."),
+  price_usd: usd().describe('The monthly price the subscription was sold at (0 on a gateway without a payment processor).'),
+  run_cap: int().describe('Managed runs a month this subscription adds to the tenant’s run cap.'),
+};
 
 const BillingSubscription = named('BillingSubscription', z.object({ ...subscriptionFields, price_usd: usd() }));
+
+const StatementInvoice = named(
+  'StatementInvoice',
+  z
+    .object({
+      id: z.string().nullable().describe("The payment processor's invoice id (null until it is made)."),
+      status: z.enum(['closing', 'nothing_due', 'open', 'paid']),
+      fee_usd: usd().describe('The fee the period’s paid-production calls owe (fee_rate × their saving).'),
+      line_usd: usd().describe('The invoice line: the fee in whole cents.'),
+      paid_usd: usd(),
+      paid_from: z.enum(['card', 'wallet']).nullable(),
+      failure: z.string().nullable().describe('Why the card or the wallet did not pay, when one did not.'),
+    })
+    .describe("The period's fee as invoiced on the payment processor once the period ended, and what was paid."),
+);
 
 const LedgerEntry = named(
   'LedgerEntry',
@@ -81,7 +102,7 @@ export const Billing = named(
 
 const StatementSavings = named('StatementSavings', z.object({ cache: z.number(), routing: z.number(), ttc: z.number(), trace: z.number(), total: z.number() }));
 const StatementPaidFrom = named('StatementPaidFrom', z.object({ dev_allowance_usd: usd(), wallet_usd: usd() }));
-const StatementMicros = named('StatementMicros', z.object({ savings: StatementSavings, fees: micros(), usage: micros(), amount_due: micros() }));
+const StatementMicros = named('StatementMicros', z.object({ savings: StatementSavings, fees: micros(), fees_invoiced: micros(), usage: micros(), amount_due: micros() }));
 
 const period = { period: z.string(), from: time(), to: time(), closed: z.boolean() };
 
@@ -96,6 +117,8 @@ export const Statement = named(
       baseline_usd: usd(),
       actual_usd: usd(),
       fees_usd: usd(),
+      fees_invoiced_usd: usd().describe("Of the fees, paid production's: invoiced at the period's end, not in the amount due."),
+      invoice: StatementInvoice.nullable(),
       usage_usd: usd(),
       amount_due_usd: usd(),
       paid_from: StatementPaidFrom,
@@ -130,7 +153,13 @@ export const Checkout = named('Checkout', z.object({ url: z.string().meta({ form
 export const ManagedSubscription = named(
   'ManagedSubscription',
   z
-    .object({ ...subscriptionFields, status: subscriptionStatus().describe('`active`, `cancelled` (runs to the end of the paid period) or `lapsed`.') })
+    .object({
+      ...subscriptionFields,
+      status: subscriptionStatus().describe(
+        '`incomplete` (the first payment is not through), `active`, `cancelled` (runs to the end of the paid period), `past_due` (a payment failed; production goes on through the grace period, then pauses) or `lapsed`.',
+      ),
+      ...standing,
+    })
     .describe("A workflow's managed subscription (managed production)."),
 );
 

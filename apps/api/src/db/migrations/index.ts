@@ -20,6 +20,7 @@ import { MeterQuarantine } from './0020-meter-quarantine.ts';
 import { SignupAllowance } from './0021-signup-allowance.ts';
 import { EvidenceTexts } from './0022-evidence-texts.ts';
 import { CallLearning } from './0023-call-learning.ts';
+import { PaidProduction } from './0024-paid-production.ts';
 
 /** Every migration, in order. A new one is appended here; applied ones are never edited. */
 export const migrations = [
@@ -45,4 +46,5 @@ export const migrations = [
   { name: '0021-signup-allowance', class: SignupAllowance },
   { name: '0022-evidence-texts', class: EvidenceTexts },
   { name: '0023-call-learning', class: CallLearning },
+  { name: '0024-paid-production', class: PaidProduction },
 ];
