@@ -7,7 +7,7 @@
 // older than the newest 500 load on request. The calls view sorts by cost, filters by step
 // and exports a CSV whose actual_cost sums to the savings spend; an explored call's detail
 // lists its attempts (the answer, probes, grades) and the policy and evidence behind it; no
-// page (sign-in, overview, calls with a detail open, a workflow, the admin console's sign-in)
+// page (sign-in, overview, calls with a detail open, a workflow, the admin console signed in with the demo's printed key)
 // is wider than a 390 px phone. Screenshots at desktop and phone width;
 // `UPDATE_SCREENS=1` writes them to docs/screens/ (committed, referenced from the README),
 // otherwise to a temporary folder.
@@ -26,6 +26,7 @@ const screens = process.env.UPDATE_SCREENS === '1' ? join(root, 'docs', 'screens
 interface Demo {
   saving_usd: number;
   dashboard: { url: string; email: string; api_key: string };
+  admin: { url: string; admin_key: string };
 }
 
 let demo: ChildProcess;
@@ -301,9 +302,15 @@ it('no page overflows a 390 px phone: sign-in, overview, calls with a detail ope
   for (const e of await page.getByTestId('estimate').allTextContents()) expect(e).not.toMatch(/[−-]\d/);
   await page.screenshot({ path: join(screens, 'dashboard-workflow-phone.png'), fullPage: true });
 
-  await page.goto(new URL('/optimizer/admin', info.dashboard.url).href);
+  // the admin console the demo printed, signed in with the key it printed
+  await page.goto(info.admin.url);
   await page.getByLabel('Admin key').waitFor();
   expect(await width()).toBeLessThanOrEqual(390);
+  await page.getByLabel('Admin key').fill(info.admin.admin_key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Model catalog' }).waitFor();
+  expect(await width()).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: join(screens, 'admin-console-phone.png'), fullPage: true });
   expect(pageErrors).toEqual([]);
 });
 

@@ -77,6 +77,7 @@ const table: Entry[] = [
   ['calls.activity', async () => expect((await client.activity.list({ limit: 5 })).length).toBeGreaterThan(0)],
   ['savings', async () => expect((await client.savings.get()).calls).toBeGreaterThan(0)],
   ['savingsSeries', async () => expect(Array.isArray((await client.savings.series({ days: 7, points: 4 })).points)).toBe(true)],
+  ['breakdown', async () => expect(Array.isArray((await client.savings.breakdown({ days: 7 })).by_step)).toBe(true)],
   ['workflows', async () => expect((await client.workflows.list()).map((w) => w.id)).toContain(wf())],
   [
     'workflow.steps',

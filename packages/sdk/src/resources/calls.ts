@@ -86,4 +86,9 @@ export class Savings {
   series(params: CapabilityInput<'savingsSeries'> = {}, opts?: CallOptions): Promise<CapabilityOutput<'savingsSeries'>> {
     return callCapability(this.#t, 'savingsSeries', params, opts);
   }
+
+  /** Where the saving came from over the last `days`: per step and per source (exploration apart), and the traffic per model over time. */
+  breakdown(params: CapabilityInput<'breakdown'> = {}, opts?: CallOptions): Promise<CapabilityOutput<'breakdown'>> {
+    return callCapability(this.#t, 'breakdown', params, opts);
+  }
 }
