@@ -37,6 +37,8 @@ export interface Decision {
   gradeForTruth?: boolean;
   /** Judge-check the served answer (a drift check on a settled step). */
   check: boolean;
+  /** Why the judge grades the served answer: a drift check, a trial's grade, or the baseline's bar for trials' grades. */
+  checking?: 'drift' | 'trial' | 'baseline';
   /** An unproven policy serves this call to learn (learning_mode serve): which, and the share of the step's risk budget its trials use. */
   trial?: { policy: string; budgetUsed: number };
   /** Have the judge grade the baseline's probed answer a second time (its self-consistency). */
@@ -93,6 +95,7 @@ export function markTrial(d: Decision, trial: Trial, costs: ProbeCosts): void {
   d.sampleBaseline = false;
   if (costs.outcomes < MIN_OUTCOME_SHARE && costs.grade + trial.candidate.costShare < 1) {
     d.check = true;
+    d.checking = 'trial';
     d.reasons.push('trial grade: few outcomes come on this step, so the judge grades this answer after it is sent');
   }
 }
@@ -129,5 +132,6 @@ export function decisionFor(s: StepState, chosen: Policy, st: PolicyStats | unde
   // trials graded by the judge are read against the baseline's judged quality: while it is not known, a
   // baseline answer is graded now and then beside them (where outcomes do not say it)
   const gradeBaseline = isBaseline && input.learning === 'serve' && s.ledger.trials.size > 0 && !s.evidence.baselineKnown() && recentOutcomeShare(s) < 0.05 && draw2 < BASELINE_SAMPLE_RATE;
-  return { policy: chosen, probe, check: check || gradeBaseline, settled, reasons, regrade, sampleBaseline, prune, pruneMinShare };
+  const checking = check ? ('drift' as const) : gradeBaseline ? ('baseline' as const) : undefined;
+  return { policy: chosen, probe, check: check || gradeBaseline, ...(checking ? { checking } : {}), settled, reasons, regrade, sampleBaseline, prune, pruneMinShare };
 }

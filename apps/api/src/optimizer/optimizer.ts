@@ -256,6 +256,7 @@ export class Optimizer {
     d.gradeForTruth = plan.funded && costs.judging && input.judges !== undefined && !input.judges.panel.decided && costs.outcomes >= MIN_OUTCOME_SHARE;
     if (input.learning === 'off') {
       d.check = false; // learning off: no judge is paid, not even for drift checks
+      d.checking = undefined;
       d.gradeForTruth = false;
     }
     if (plan.probe) {
@@ -264,7 +265,8 @@ export class Optimizer {
       d.chained = anchors && plan.probe.key.startsWith('model:');
     }
     d.reasons.push(plan.reason);
-    if (d.check) d.reasons.push(`drift check: the judge grades the served answer (one call in ${DRIFT_CHECK_EVERY} while outcomes are scarce)`);
+    if (d.checking === 'drift') d.reasons.push(`drift check: the judge grades the served answer (one call in ${DRIFT_CHECK_EVERY} while outcomes are scarce)`);
+    if (d.checking === 'baseline') d.reasons.push("baseline grade: the judge grades this baseline answer, the bar the judge's grades of trials are read against");
     return d;
   }
 

@@ -100,7 +100,11 @@ export function newLedger(): RiskLedger {
 /** One call passes: what the ledger holds fades by LEDGER_DECAY. */
 export function fade(ledger: RiskLedger): void {
   ledger.earned *= LEDGER_DECAY;
-  for (const [k, n] of ledger.trials) ledger.trials.set(k, n * LEDGER_DECAY);
+  // a policy's trials that have faded to nothing leave the ledger (it is read on every decision)
+  for (const [k, n] of ledger.trials) {
+    if (n * LEDGER_DECAY < 1e-3) ledger.trials.delete(k);
+    else ledger.trials.set(k, n * LEDGER_DECAY);
+  }
 }
 
 /** Notes a call served without a trial, at retention `r`. */
