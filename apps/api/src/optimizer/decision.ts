@@ -5,7 +5,6 @@ import { DRIFT_CHECK_EVERY } from './drift.ts';
 import type { PolicyStats } from './evidence-types.ts';
 import type { Mix } from './mix.ts';
 import { describePolicy, policyKey, type Policy } from './policies.ts';
-import { MIN_OUTCOME_SHARE, type ProbeCosts } from './prospects.ts';
 import type { Trial } from './serve-trial.ts';
 import { recentOutcomeShare, type StepState } from './step-state.ts';
 
@@ -37,8 +36,7 @@ export interface Decision {
   gradeForTruth?: boolean;
   /** Judge-check the served answer (a drift check on a settled step). */
   check: boolean;
-  /** Why the judge grades the served answer: a drift check, a trial's grade, or the baseline's bar for trials' grades. */
-  checking?: 'drift' | 'trial' | 'baseline';
+
   /** An unproven policy serves this call to learn (learning_mode serve): which, and the share of the step's risk budget its trials use. */
   trial?: { policy: string; budgetUsed: number };
   /** Have the judge grade the baseline's probed answer a second time (its self-consistency). */
@@ -84,20 +82,16 @@ export function retentionOf(chosen: Policy, input: DecideInput, bound: number | 
 }
 
 /**
- * A trial call: its reasons say so, and where outcomes are scarce the judge grades the answer
- * after it is sent, when a grade and the trial together still cost less than the baseline's call.
+ * A trial call: its reasons say so. Its evidence is the client's outcome on it; the judge does not
+ * grade it (see docs/decisions.md, "Learning by serving": an unpaired judge grade, read against a
+ * few judged baseline answers, overstated weak candidates where no outcomes came).
  */
-export function markTrial(d: Decision, trial: Trial, costs: ProbeCosts): void {
+export function markTrial(d: Decision, trial: Trial): void {
   d.trial = { policy: policyKey(trial.candidate.policy), budgetUsed: trial.used };
   d.reasons[0] = trial.reason;
   d.prune = false; // one thing in question at a time: the candidate, on the request as sent
   d.regrade = false;
   d.sampleBaseline = false;
-  if (costs.outcomes < MIN_OUTCOME_SHARE && costs.grade + trial.candidate.costShare < 1) {
-    d.check = true;
-    d.checking = 'trial';
-    d.reasons.push('trial grade: few outcomes come on this step, so the judge grades this answer after it is sent');
-  }
 }
 
 /**
@@ -129,9 +123,5 @@ export function decisionFor(s: StepState, chosen: Policy, st: PolicyStats | unde
   const sampleBaseline = probe.length > 0 && !s.evidence.baselineKnown() && draw2 < BASELINE_SAMPLE_RATE;
   // the judge's error comes from its panel when it has one; else from regrades of the baseline's answer
   const regrade = probe.length > 0 && !input.judges?.panel.errors() && draw2 < REGRADE_SHARE && s.evidence.regrades() < MAX_REGRADES;
-  // trials graded by the judge are read against the baseline's judged quality: while it is not known, a
-  // baseline answer is graded now and then beside them (where outcomes do not say it)
-  const gradeBaseline = isBaseline && input.learning === 'serve' && s.ledger.trials.size > 0 && !s.evidence.baselineKnown() && recentOutcomeShare(s) < 0.05 && draw2 < BASELINE_SAMPLE_RATE;
-  const checking = check ? ('drift' as const) : gradeBaseline ? ('baseline' as const) : undefined;
-  return { policy: chosen, probe, check: check || gradeBaseline, ...(checking ? { checking } : {}), settled, reasons, regrade, sampleBaseline, prune, pruneMinShare };
+  return { policy: chosen, probe, check, settled, reasons, regrade, sampleBaseline, prune, pruneMinShare };
 }

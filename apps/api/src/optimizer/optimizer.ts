@@ -251,12 +251,11 @@ export class Optimizer {
     const d = decisionFor(s, chosen, chosenStats, input, stillOpen, settled, probe, costs.grade);
     if (mix && !trial) d.reasons[0] = mixReason(mix, chosen, input);
     s.riskUsed = trial ? trial.used : s.ledger.trials.size > 0 ? ledgerUse({ evidence: s.evidence, ledger: s.ledger, input, stats, own, costs, baselineCost }) : 0;
-    if (trial) markTrial(d, trial, costs);
+    if (trial) markTrial(d, trial);
     // the cheap judge is measured against outcomes only while an investment it would grade for is under way
     d.gradeForTruth = plan.funded && costs.judging && input.judges !== undefined && !input.judges.panel.decided && costs.outcomes >= MIN_OUTCOME_SHARE;
     if (input.learning === 'off') {
       d.check = false; // learning off: no judge is paid, not even for drift checks
-      d.checking = undefined;
       d.gradeForTruth = false;
     }
     if (plan.probe) {
@@ -265,8 +264,7 @@ export class Optimizer {
       d.chained = anchors && plan.probe.key.startsWith('model:');
     }
     d.reasons.push(plan.reason);
-    if (d.checking === 'drift') d.reasons.push(`drift check: the judge grades the served answer (one call in ${DRIFT_CHECK_EVERY} while outcomes are scarce)`);
-    if (d.checking === 'baseline') d.reasons.push("baseline grade: the judge grades this baseline answer, the bar the judge's grades of trials are read against");
+    if (d.check) d.reasons.push(`drift check: the judge grades the served answer (one call in ${DRIFT_CHECK_EVERY} while outcomes are scarce)`);
     return d;
   }
 
