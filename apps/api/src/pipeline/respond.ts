@@ -31,6 +31,8 @@ export function responseHeaders(ctx: CallContext, overheadMs: number, contentTyp
     'x-optimizer-call-id': ctx.id,
     'x-optimizer-model': ctx.route?.model ?? '',
     'x-optimizer-overhead-ms': overheadMs.toFixed(3),
+    // the step the call was counted as: an outcome may name it by this fingerprint (POST /v1/outcomes step_id)
+    ...(ctx.optimizer ? { 'x-optimizer-step': ctx.optimizer.fingerprint } : {}),
     // an unproven policy served this call to learn (learning by serving): which one
     ...(ctx.optimizer?.trial ? { 'x-optimizer-trial': ctx.optimizer.policy } : {}),
     ...(ctx.warnings?.length ? { [WARNING_HEADER]: warningHeaderValue(ctx.warnings) } : {}),
