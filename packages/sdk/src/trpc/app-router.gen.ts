@@ -207,7 +207,15 @@ export interface RouterInputs {
     threshold_usd: null | number;
   };
   "billing.estimate": {
-    monthly_spend: number;
+    by_kind?: Array<{
+      kind: "chat" | "classification" | "code" | "extraction" | "long_context" | "math" | "reasoning" | "tool_use" | "vision";
+      monthly_spend: number;
+    }>;
+    by_model?: Array<{
+      model: string;
+      monthly_spend: number;
+    }>;
+    monthly_spend?: number;
   };
   "outcomes.report": {
     run_id: string;
@@ -1344,6 +1352,24 @@ export interface RouterOutputs {
     threshold_usd: null | number;
   };
   "billing.estimate": {
+    by_kind: Array<{
+      basis: string;
+      high_rate: number;
+      high_usd: number;
+      kind: string;
+      low_rate: number;
+      low_usd: number;
+      monthly_spend_usd: number;
+    }>;
+    by_model: Array<{
+      basis: string;
+      high_rate: number;
+      high_usd: number;
+      low_rate: number;
+      low_usd: number;
+      model: string;
+      monthly_spend_usd: number;
+    }>;
     cache: null | {
       counted: boolean;
       hit_rate_lower_95: number;
@@ -1353,6 +1379,7 @@ export interface RouterOutputs {
     how_derived: string;
     monthly_spend_usd: number;
     per_step: Array<{
+      kind: null | string;
       measured_saving: number;
       projected_saving: number;
       step: string;
@@ -1361,7 +1388,21 @@ export interface RouterOutputs {
     projected_net_saving_usd: number;
     projected_saving_rate: number;
     projected_saving_usd: number;
+    range: {
+      high_rate: number;
+      high_usd: number;
+      low_rate: number;
+      low_usd: number;
+    };
     under_claims: boolean;
+    unnamed: null | {
+      basis: string;
+      high_rate: number;
+      high_usd: number;
+      low_rate: number;
+      low_usd: number;
+      monthly_spend_usd: number;
+    };
   };
   "outcomes.report": {
     calls: Array<string>;
