@@ -1,7 +1,7 @@
 // Derives the measured basis of POST /v1/estimate from benchmark results, into the small JSON
 // the gateway reads (apps/api/src/billing/estimate-basis.json):
 //
-//   node bench/estimate/derive.ts --routing bench/results/routing-….json --cache bench/results/cache-….json
+//   node bench/estimate/derive.ts --routing bench/results/routing-….json --cache bench/results/cache-….json [--models models.json]
 //
 // Routing: per benchmark step, the lowest saving any measured phase showed (tuning and test),
 // less a margin of 5 points, is what the estimate claims for a step like it; the rate it claims
@@ -13,6 +13,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const MARGIN = 0.05;
+/** The kind of work (catalog capability) each RouterBench task is: the estimate projects a customer's mix by kind from these. */
+const STEP_KINDS: Record<string, string> = { arc_challenge: 'reasoning', mbpp: 'code', winogrande: 'reasoning' };
 const Z95 = 1.96;
 
 function arg(name: string): string | undefined {
@@ -59,6 +61,7 @@ const steps = Object.entries(routing.test.per_step).map(([step, test]) => {
   const lowest = Math.min(testLow, train?.saving ?? testLow);
   return {
     step,
+    kind: STEP_KINDS[step] ?? null,
     measured: { train: train ? round(train.saving) : null, test: round(testLow) },
     test_calls: test.calls,
     baseline_share: round(test.baseline_cost / testSpend),
@@ -66,6 +69,14 @@ const steps = Object.entries(routing.test.per_step).map(([step, test]) => {
   };
 });
 const claimedRate = Math.max(0, steps.reduce((s, p) => s + p.baseline_share * p.claimed, 0));
+
+// How much of the benchmark baseline's price its cheapest model saves: a customer's model with less
+// room below it is projected to save proportionally less (apps/api/src/billing/estimate-mix.ts)
+const modelsFile = arg('models') ?? join(import.meta.dirname, '../../../shared/data/routing/models.json');
+const models = JSON.parse(readFileSync(modelsFile, 'utf8')) as { baseline: string; models: Record<string, { input_per_mtok: number; output_per_mtok: number }> };
+const blended = (m: { input_per_mtok: number; output_per_mtok: number }) => m.input_per_mtok + m.output_per_mtok;
+const cheapest = Math.min(...Object.values(models.models).map(blended));
+const priceHeadroom = round(1 - cheapest / blended(models.models[models.baseline]!));
 
 let cache: Record<string, unknown> | null = null;
 if (cacheFile) {
@@ -85,7 +96,8 @@ const basis = {
   derived_by: 'bench/estimate/derive.ts',
   method:
     `Routing: per benchmark step, the lowest saving measured in any phase (tuning, test) less ${MARGIN * 100} points; ` +
-    'the claimed rate is those claims weighted by each step\'s share of baseline spend, never below 0. ' +
+    'the claimed rate is those claims weighted by each step\'s share of baseline spend, never below 0; ' +
+    'the price headroom is the share of the benchmark baseline\'s price its cheapest model saves. ' +
     'Cache: the measured hit rate\'s lower 95% bound, reported but not counted (how much of a workload repeats is unknown).',
   routing: {
     floor: routing.result.floor,
@@ -93,6 +105,7 @@ const basis = {
     calls: routing.result.calls,
     measured_test_saving: round(Math.min(routing.result.saving_test, routing.result.saving_test_reported)),
     margin: MARGIN,
+    price_headroom: priceHeadroom,
     steps,
     claimed_rate: round(claimedRate),
   },

@@ -60,6 +60,7 @@ const kinds: Record<keyof ModelProfile, Kind> = {
   strengths: 'strengths',
   disabled: 'boolean',
   failover: 'list',
+  weights: 'string',
 };
 
 export function formatRowError(e: RowError): string {

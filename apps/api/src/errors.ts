@@ -38,6 +38,7 @@ export const errorCatalogue = {
   payment_unavailable: { status: 503, type: 'server_error', log: 'warn', retryable: true, message: 'Payments are not configured on this gateway (STRIPE_SECRET_KEY).' },
   invalid_signature: { status: 400, type: 'invalid_request_error', log: 'warn', retryable: false, message: 'The webhook signature does not verify.' },
   conflict: { status: 409, type: 'conflict_error', log: 'info', retryable: false, message: 'The request conflicts with the current state.' },
+  production_key_required: { status: 409, type: 'conflict_error', log: 'info', retryable: false, message: "A workflow in production runs on the tenant's own provider keys, never the platform's: store a key for the vendor (PUT /v1/settings/provider-keys/:provider) or send x-provider-key-<vendor>." },
   idempotency_in_flight: { status: 409, type: 'conflict_error', log: 'info', retryable: true, message: 'A request with this Idempotency-Key is still in progress; retry after it finishes.' },
   idempotency_mismatch: { status: 422, type: 'invalid_request_error', log: 'info', retryable: false, message: 'This Idempotency-Key was used with a different request body.' },
   prompt_injection_blocked: { status: 400, type: 'invalid_request_error', log: 'info', retryable: false, message: 'The guard refused the request: its user or tool content matches a prompt-injection pattern (the tenant\'s guard settings block it; see the call\'s guardrail_findings).' },

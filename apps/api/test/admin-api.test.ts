@@ -9,7 +9,7 @@ import { startOpenAIMock, type MockVendor } from '@optimizer/mock-providers';
 import type { ModelProfile } from '@optimizer/schema';
 import { authed, hotStoreEnv, signup, testDatabase } from './support/gateway.ts';
 import { spawnGateway } from './support/process.ts';
-import { PLATFORM_KEY, startRig, type Rig } from './support/vendor.ts';
+import { allowAnyFailover, PLATFORM_KEY, startRig, type Rig } from './support/vendor.ts';
 
 let rig: Rig;
 let custom: MockVendor;
@@ -131,6 +131,7 @@ describe('provider admin routes', () => {
     // the gateway's OpenAI mock answers error-5xx only by model name, so point the primary at an address that refuses connections
     await api('/v1/admin/providers/dead-vendor', { method: 'PUT', headers: admin(), body: JSON.stringify({ base_url: 'http://127.0.0.1:9/v1', api_key: 'sk-dead', enabled: true }) });
     await api('/v1/admin/catalog/flaky-primary', { method: 'PUT', headers: admin(), body: JSON.stringify(profile('flaky-primary', { provider: 'dead-vendor', failover: ['acme-chat'] })) });
+    await allowAnyFailover(rig.gw.url, rig.tenant.api_key); // acme-chat is another model, not flaky-primary elsewhere
     const before = custom.requests.length;
     const r = await api('/v1/chat/completions', { method: 'POST', headers: authed(rig.tenant.api_key), body: JSON.stringify({ model: 'flaky-primary', messages: [{ role: 'user', content: 'x' }] }) });
     expect(r.status).toBe(200);
@@ -199,6 +200,7 @@ describe('catalog writes across two API processes', { timeout: 90_000 }, () => {
     try {
       const hdr = { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' };
       const t = await signup({ url: a.url });
+      await allowAnyFailover(a.url, t.api_key); // backup-x is another model, not primary-x elsewhere
       const backupProfile = profile('backup-x', { provider: 'mistral' });
       await fetch(`${a.url}/v1/admin/catalog/backup-x`, { method: 'PUT', headers: hdr, body: JSON.stringify(backupProfile) });
       await fetch(`${a.url}/v1/admin/catalog/primary-x`, { method: 'PUT', headers: hdr, body: JSON.stringify(profile('primary-x', { failover: ['backup-x'] })) });

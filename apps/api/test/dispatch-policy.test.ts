@@ -6,7 +6,7 @@ import { failoverProfile } from './support/profiles.ts';
 import { backoffMs } from '../src/pipeline/dispatch-policy.ts';
 import { CircuitBreaker } from '../src/providers/circuit-breaker.ts';
 import { authed } from './support/gateway.ts';
-import { PLATFORM_KEY, startRig, type Rig } from './support/vendor.ts';
+import { allowAnyFailover, PLATFORM_KEY, startRig, type Rig } from './support/vendor.ts';
 
 describe('backoff', () => {
   it('grows exponentially with full jitter and honours a short Retry-After', () => {
@@ -52,6 +52,7 @@ describe('the circuit breaker', () => {
         await conn.execute(`insert into catalog_models (model, provider, profile, disabled) values (?, ?, ?, false)`, [p.model, p.provider, JSON.stringify(p)]);
       }
       await r.gw.services.catalog.changed();
+      await allowAnyFailover(r.gw.url, r.tenant.api_key); // backup-model is another model, not primary-model elsewhere
       await main.close();
       const ask = () => fetch(`${r.gw.url}/v1/chat/completions`, { method: 'POST', headers: authed(r.tenant.api_key), body: JSON.stringify({ model: 'primary-model', messages: [{ role: 'user', content: 'x' }] }) });
       for (let i = 0; i < 5; i++) expect((await ask()).status).toBe(200);
@@ -78,6 +79,7 @@ beforeAll(async () => {
     await conn.execute(`insert into catalog_models (model, provider, profile, disabled) values (?, ?, ?, false)`, [p.model, p.provider, JSON.stringify(p)]);
   }
   await rig.gw.services.catalog.changed();
+  await allowAnyFailover(rig.gw.url, rig.tenant.api_key); // backup-model is another model, not primary-model elsewhere
 });
 afterAll(async () => {
   await rig.close();

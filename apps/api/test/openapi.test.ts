@@ -12,7 +12,7 @@ import { registeredRoutes } from '../src/http/route-table.ts';
 import { OPENAPI_PATH, openApiPath } from '../src/openapi/document.ts';
 import { openApiPath as openApiFile, renderOpenApi } from '../../../scripts/openapi.ts';
 import { authed, type TestGateway } from './support/gateway.ts';
-import { routeOnMockOpenAI, startRig, type Rig } from './support/vendor.ts';
+import { PLATFORM_KEY, routeOnMockOpenAI, startRig, type Rig } from './support/vendor.ts';
 
 /**
  * Routes the gateway registers that the document leaves out, each with why (`*`: every
@@ -220,6 +220,9 @@ describe('the OpenAPI document', () => {
         ['post', '/v1/outcomes', '/v1/outcomes', { run_id: 'r', step_id: 's', signals: {} }, 422],
         ['patch', '/v1/workflows/{id}/steps/{fingerprint}', `/v1/workflows/${w}/steps/no-such-step`, { excluded: true }, 404],
         ['put', '/v1/proxy-agents/{id}/discovery', `/v1/proxy-agents/${w}/discovery`, { enabled: true }, 200],
+        // the workflow is in production now, which runs on the tenant's own keys: without one, a documented 409
+        ['post', '/v1/chat/completions', '/v1/chat/completions', { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }, 409],
+        ['put', '/v1/settings/provider-keys/{provider}', '/v1/settings/provider-keys/openai', { key: PLATFORM_KEY }, 200],
         ['post', '/v1/chat/completions', '/v1/chat/completions', { model: 'auto' }, 400],
         ['post', '/v1/chat/completions', '/v1/chat/completions', { model: 'auto', messages: [{ role: 'user', content: 'Sort ticket 9' }], optimizer: { step: { id: 'sort' } } }, 200],
         ['post', '/v1/outcomes', '/v1/outcomes', { run_id: 'run-0', step_id: 'sort', signals: { schema_valid: true } }, 202],

@@ -51,6 +51,7 @@ beforeAll(async () => {
   };
   expect((await rest(rig.gw.url, admin(), 'PUT', '/v1/admin/providers/dead-vendor', { base_url: 'http://127.0.0.1:9/v1', api_key: 'sk-dead', enabled: true })).status).toBe(200);
   expect((await rest(rig.gw.url, admin(), 'PUT', '/v1/admin/catalog/dead-primary', { model: 'dead-primary', ...profile })).status).toBe(200);
+  expect((await rest(rig.gw.url, creds, 'PUT', '/v1/settings/routing', { failover: 'any' })).status).toBe(200); // gpt-4o-mini is another model
   await rig.client.chat.completions.create({ model: 'dead-primary', messages: [{ role: 'user', content: 'fail over, please' }] });
   // a stored provider key, a second agent with two keys, a finalized report, discovery on
   expect((await rest(rig.gw.url, creds, 'PUT', '/v1/settings/provider-keys/anthropic', { key: 'sk-ant-stored-000000' })).status).toBe(200);

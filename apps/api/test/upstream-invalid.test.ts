@@ -20,7 +20,7 @@ import { profileFor } from '../src/providers/openai-compatible/vendors.ts';
 import type { CallTarget } from '../src/providers/types.ts';
 import { VendorShapeError } from '../src/providers/vendor-shape.ts';
 import { authed, signup, startGateway, type TestGateway } from './support/gateway.ts';
-import { callRecords } from './support/vendor.ts';
+import { allowAnyFailover, callRecords } from './support/vendor.ts';
 
 const KEY = 'sk-platform-key-the-vendor-echoes';
 const WRONG = '{"hello":"world"}';
@@ -150,6 +150,7 @@ describe('a malformed answer is a vendor fault: failover and the circuit', () =>
     for (const p of models) await conn.execute(`insert into catalog_models (model, provider, profile, disabled) values (?, ?, ?, false)`, [p.model, p.provider, JSON.stringify(p)]);
     await gw2.services.catalog.changed();
     t2 = await signup(gw2);
+    await allowAnyFailover(gw2.url, t2.api_key); // backup-model is another model, not primary-model elsewhere
   });
   afterAll(async () => {
     await gw2?.close();

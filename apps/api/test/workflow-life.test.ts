@@ -10,7 +10,7 @@ import type { AppRouter } from '../src/trpc/router.ts';
 import { policyModels, parsePolicy } from '../src/optimizer/policies.ts';
 import { authed } from './support/gateway.ts';
 import { learnStep, startLearningRig, stepView, warmStep } from './support/optimizer.ts';
-import type { Rig } from './support/vendor.ts';
+import { PLATFORM_KEY, type Rig } from './support/vendor.ts';
 
 let rig: Rig;
 let stranger: { api_key: string; workflow_id: string };
@@ -138,6 +138,8 @@ describe('a production workflow', () => {
     const pinned = lock.steps.find((s: any) => s.label === 'classify');
     expect(pinned.policy).toMatch(/^model:/); // the mock's models all agree, so one cheap model settles it
     const pinnedModels = policyModels(parsePolicy(pinned.policy));
+    // production runs on the tenant's own keys (spec 4.5): it stores one for OpenAI (the mock takes one key)
+    expect((await call('PUT', '/v1/settings/provider-keys/openai', { key: PLATFORM_KEY })).status).toBe(200);
     // Production is entered by billing's managed subscription, which does not exist yet: this test
     // sets the stored stage directly in the database, as billing will, and has the service re-read it.
     await rig.gw.services.db.em().getConnection().execute(`update workflows set stage = 'production' where id = ?`, [wf()]);

@@ -1,5 +1,6 @@
 // Billing request bodies shared by the server, the SDK and the web app (spec 4.4, 4.5).
 import { z } from 'zod';
+import { capabilitySchema } from './catalog.ts';
 
 const usd = (name: string) => z.number({ error: `${name} must be a number of USD` }).finite();
 
@@ -23,7 +24,29 @@ export const autoTopupRequest = z
   });
 export type AutoTopupRequest = z.infer<typeof autoTopupRequest>;
 
-export const estimateRequest = z.object({ monthly_spend: usd('monthly_spend').min(0).max(1e9) }).strict();
+const spend = (name: string) => usd(name).min(0).max(1e9);
+const mixModel = z.object({ model: z.string().trim().min(1).max(256), monthly_spend: spend('monthly_spend') }).strict();
+const mixKind = z.object({ kind: capabilitySchema, monthly_spend: spend('monthly_spend') }).strict();
+
+/**
+ * The spend to project: a monthly total, the customer's mix by model or by kind of work (step
+ * kind), or both (the part of the total the mix does not name is projected as the benchmark's mix).
+ */
+export const estimateRequest = z
+  .object({
+    monthly_spend: spend('monthly_spend').optional(),
+    by_model: z.array(mixModel).max(200).optional(),
+    by_kind: z.array(mixKind).max(50).optional(),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    const named = [...(v.by_model ?? []), ...(v.by_kind ?? [])].reduce((a, m) => a + m.monthly_spend, 0);
+    if (v.monthly_spend === undefined && v.by_model === undefined && v.by_kind === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['monthly_spend'], message: 'send monthly_spend, by_model or by_kind' });
+    } else if (v.monthly_spend !== undefined && named > v.monthly_spend + 1e-6) {
+      ctx.addIssue({ code: 'custom', path: ['monthly_spend'], message: `monthly_spend (${v.monthly_spend}) is less than the mix it is split into (${named})` });
+    }
+  });
 export type EstimateRequest = z.infer<typeof estimateRequest>;
 
 export const statementsQuery = z

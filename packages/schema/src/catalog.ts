@@ -58,6 +58,12 @@ export const modelProfileSchema = z
     disabled: z.boolean(),
     /** Equivalent-or-stronger models on other providers, in preference order. */
     failover: z.array(name),
+    /**
+     * The model's identity across vendors: profiles with the same `weights` are the same model
+     * served by different vendors (open weights hosted by several), e.g. `llama-3.3-70b-instruct`.
+     * A pinned model fails over only to these unless the tenant's routing allows any.
+     */
+    weights: z.string().min(1).max(200).optional(),
   })
   .strict();
 

@@ -9,6 +9,13 @@ const unit = z.number().min(0).max(1);
  * it is sent, `off` never explores.
  */
 export const learningMode = z.enum(['serve', 'shadow', 'off']);
+
+/**
+ * Where a pinned model's call may go when its vendor fails: `same_model` (the default) only to
+ * the same model on another vendor that serves it (catalog `weights`), `any` also to the
+ * catalog's equivalent models on other vendors (its `failover` list).
+ */
+export const failoverScope = z.enum(['same_model', 'any']);
 const modelName = z.string().trim().min(1).max(256);
 
 /**
@@ -28,6 +35,7 @@ export const routingSettingsWrite = z
     band: unit.optional(),
     learning_mode: learningMode.optional(),
     advanced_search: z.boolean().optional(),
+    failover: failoverScope.optional(),
     baseline_model: modelName.optional(),
     judge_model: modelName.optional(),
     quality_floor: unit.optional(),

@@ -10,7 +10,7 @@ import { alertSettings } from './alerts.ts';
 import { captureSettings } from './capture.ts';
 import { guardSettings } from './guard.ts';
 import { rateLimitSettings } from './limits.ts';
-import { learningMode } from './routing.ts';
+import { failoverScope, learningMode } from './routing.ts';
 import { routingSettingsClient, routingSettingsWrite } from './routing.ts';
 
 /** A partial write of settings of shape T: any field may be left out or set to null (its default); objects nest, lists do not. */
@@ -67,6 +67,7 @@ export const routingSettingsView = z.object({
   band: unit,
   learning_mode: learningMode,
   advanced_search: z.boolean(),
+  failover: failoverScope,
   baseline_model: z.string().nullable(),
   judge_model: z.string().nullable(),
   quality_floor: unit,

@@ -45,6 +45,11 @@ export type ExplorationBudgetInput = {
   stepShare?: number | null | undefined;
 };
 
+/** `same_model`: a pinned model fails over only to the same model on another vendor; `any`: also to the catalog's equivalent models. */
+export type FailoverScope =
+  | 'any'
+  | 'same_model';
+
 /** Merges into the guard settings, as PUT /v1/settings/guard does: a field left out keeps its value, null returns it to its default. */
 export type GuardSettingsInput = {
   injection?: InjectionPolicy | null | undefined;
@@ -168,6 +173,7 @@ export type RoutingSettingsInput = {
   baselineModel?: string | null | undefined;
   cache?: CacheSettingsInput | null | undefined;
   exploration?: ExplorationBudgetInput | null | undefined;
+  failover?: FailoverScope | null | undefined;
   judgeModel?: string | null | undefined;
   /** Tier name → models, cheapest first. */
   ladders?: unknown;

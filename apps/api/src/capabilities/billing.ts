@@ -97,11 +97,16 @@ export const billing = {
       path: '/v1/estimate',
       tag,
       summary: 'Project the saving on a monthly spend',
-      description: 'For a prospect, from measured benchmark results; deliberately under-claims. Limited per client address (DOOR_ESTIMATE_PER_MINUTE).',
+      description:
+        'For a prospect, from measured benchmark results; deliberately under-claims. Takes a monthly total, the spend by model, or by kind of work; each part is projected as a range whose low end is the claim and whose high end is what the routing benchmark measured for the same kind. Limited per client address (DOOR_ESTIMATE_PER_MINUTE).',
       answer: 'The projection.',
       errors: ['rate_limited'],
     },
-    graphql: { name: 'estimate', description: 'Needs no tenant (spec 5); any credential of this door will do.' },
+    graphql: {
+      name: 'estimate',
+      description: 'Needs no tenant (spec 5); any credential of this door will do.',
+      inputTypes: { by_model: { name: 'EstimateModelSpendInput', description: 'Monthly spend on one model.' }, by_kind: { name: 'EstimateKindSpendInput', description: 'Monthly spend on one kind of work (a catalog capability).' } },
+    },
   }),
 };
 

@@ -7,7 +7,8 @@
 // in the catalog so that calls naming it can still be priced, reported and failed over.
 // `strengths` are priors from public leaderboards, not measurements (see the doc).
 // `failover` lists equivalent-or-stronger models on other providers, and only models
-// that are enabled here.
+// that are enabled here. `weights` marks the same model served by several vendors (open
+// weights): a pinned model fails over to those alone unless the tenant allows any.
 import type { ModelProfile } from '@optimizer/schema';
 
 const TEXT = ['text'] as const;
@@ -311,6 +312,7 @@ export const seedCatalog: ModelProfile[] = [
     strengths: { code: 0.45, reasoning: 0.5, math: 0.45, extraction: 0.72, classification: 0.76, chat: 0.68, long_context: 0.55, tool_use: 0.58 },
     disabled: true,
     failover: ['meta-llama/Llama-3.3-70B-Instruct-Turbo', 'gpt-4.1-mini'],
+    weights: 'llama-3.3-70b-instruct',
   },
   {
     model: 'llama-3.1-8b-instant', provider: 'groq',
@@ -335,6 +337,8 @@ export const seedCatalog: ModelProfile[] = [
     strengths: { code: 0.45, reasoning: 0.5, math: 0.45, extraction: 0.72, classification: 0.76, chat: 0.68, long_context: 0.55, tool_use: 0.58 },
     disabled: false,
     failover: ['gpt-4.1-mini', 'gemini-2.5-flash'],
+
+    weights: 'llama-3.3-70b-instruct',
   },
   {
     model: 'Qwen/Qwen2.5-72B-Instruct-Turbo', provider: 'together',

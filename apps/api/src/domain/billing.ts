@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import type { AutoTopupRequest, EstimateRequest, StatementsQuery, TopupRequest, workflowRef } from '@optimizer/schema';
 import { estimate, loadEstimateBasis, type EstimateBasis } from '../billing/estimate.ts';
+import type { Prices } from '../billing/estimate-mix.ts';
 import type { Services } from '../services.ts';
 import { ownWorkflow, type Tenant } from './tenant.ts';
 
@@ -56,8 +57,21 @@ export function cancelSubscription(s: Services, t: Tenant, q: Ref) {
 
 let basis: EstimateBasis | null = null;
 
+/** Blended catalog prices (input + output per million tokens), for scaling the estimate of spend by model. */
+function catalogPrices(s: Services): Prices {
+  const chat = s.catalog.all().filter((m) => !m.disabled && !m.search_only && !m.moderation_only && m.output_modalities.includes('text'));
+  const blended = (m: { input_per_mtok: number; output_per_mtok: number }) => m.input_per_mtok + m.output_per_mtok;
+  return {
+    blended: (model) => {
+      const p = s.catalog.get(model) ?? s.catalog.aliasOf(model);
+      return p ? blended(p) : undefined;
+    },
+    cheapest: Math.min(...chat.map(blended).filter((x) => x > 0)),
+  };
+}
+
 /** A projection for a hypothetical monthly spend, from measured benchmark results (spec 5: no credential needed). */
 export function estimateSavings(s: Services, q: EstimateRequest) {
   basis ??= loadEstimateBasis();
-  return estimate(basis, q.monthly_spend, s.config.BILLING_FEE_RATE);
+  return estimate(basis, q, s.config.BILLING_FEE_RATE, catalogPrices(s));
 }

@@ -1,7 +1,9 @@
 // Client outcomes (spec 2.4): attributed to the step's call(s) in that run, turned
 // into one score — a hard failure the client observed scores 0 whatever `score`
-// says; `edited` counts as partial — and recorded as evidence for the policy that
-// served the call.
+// says; `edited` and `retried` are soft failures that cap it at a half — and recorded
+// as evidence for the policy that served the call. The step is named by the client's
+// `step.id`, the gateway's label for it, or the fingerprint a call's response named in its
+// `x-optimizer-step` header (a step the client never named still gets its outcome).
 import type { OutcomeRequest } from '@optimizer/schema';
 import type { Database } from '../db/database.ts';
 import { ApiError } from '../errors.ts';
@@ -22,12 +24,16 @@ export interface RunCall {
 
 type Signals = OutcomeRequest['signals'];
 
+/** The most a soft failure lets a call score: an answer the human edited, or one the client had to ask again for. */
+export const SOFT_FAILURE_SCORE = 0.5;
+
 export function scoreOf(s: Signals): number {
   const hardFailure = s.schema_valid === false || s.tool_executed === false || s.run_completed === false || s.human_verdict === 'rejected';
   if (hardFailure) return 0;
-  if (s.score !== undefined) return s.human_verdict === 'edited' ? Math.min(s.score, 0.5) : s.score;
-  if (s.human_verdict === 'edited') return 0.5;
-  return 1;
+  // soft failures: the answer was usable only after an edit, or the client retried the call
+  const soft = s.human_verdict === 'edited' || s.retried === true;
+  const base = s.score ?? 1;
+  return soft ? Math.min(base, SOFT_FAILURE_SCORE) : base;
 }
 
 /** Run steps remembered for their outcome, least recently called first out. */
@@ -75,7 +81,12 @@ export class Outcomes {
 
   /** Remembers which call served a step of a run, for the outcome that may follow. */
   remember(accountId: string, runId: string, stepId: string, call: RunCall): void {
-    const key = `${accountId}\0${runId}\0${stepId}`;
+    this.#rememberAs(`${accountId}\0${runId}\0${stepId}`, call);
+    // and under the fingerprint the response named (x-optimizer-step)
+    if (call.step.fingerprint !== stepId) this.#rememberAs(`${accountId}\0${runId}\0${call.step.fingerprint}`, call);
+  }
+
+  #rememberAs(key: string, call: RunCall): void {
     const list = this.#runs.get(key) ?? [];
     list.push(call);
     if (list.length > MAX_CALLS_PER_RUN_STEP) list.splice(0, list.length - MAX_CALLS_PER_RUN_STEP);
@@ -99,9 +110,10 @@ export class Outcomes {
       .em()
       .getConnection()
       .execute(
-        `select id, workflow_id, detail from call_records where account_id = ? and detail->'annotation'->'run'->>'id' = ? and detail->'optimizer' is not null and detail->'optimizer'->>'step' = ?
+        `select id, workflow_id, detail from call_records where account_id = ? and detail->'annotation'->'run'->>'id' = ? and detail->'optimizer' is not null
+            and (detail->'optimizer'->>'step' = ? or detail->'optimizer'->>'fingerprint' = ?)
           order by created_at desc limit ${MAX_CALLS_PER_RUN_STEP}`,
-        [accountId, runId, stepId],
+        [accountId, runId, stepId, stepId],
       )) as { id: string; workflow_id: string; detail: { optimizer: { fingerprint: string; step: string; policy: string; baseline?: string; floor?: number }; annotation?: { source?: { release?: string } } } }[];
     return rows.map((r) => ({
       callId: r.id,

@@ -24,6 +24,7 @@ export const ROUTING_DEFAULTS: RoutingSettingsView = {
   band: 0,
   learning_mode: 'serve',
   advanced_search: true,
+  failover: 'same_model',
   baseline_model: null,
   judge_model: null,
   quality_floor: DEFAULT_FLOOR,

@@ -23,6 +23,8 @@ import { respondJson, sendAnswer } from './respond.ts';
 import { isRouted, route } from './route.ts';
 import { notePinned, planRouted } from './plan-routed.ts';
 import { serveRouted } from './serve-routed.ts';
+import { holdsStream } from './held-stream.ts';
+import { markProduction } from './production-keys.ts';
 import type { RoutedPlan } from './routed-plan.ts';
 import { dropLearning, enqueueLearning } from './learning-job.ts';
 import { relayStream } from './stream.ts';
@@ -86,6 +88,7 @@ async function stages(s: Services, request: PipelineRequest, reply: ResponseSink
     trace?.stage('capture');
     captureStage(ctx, s.recordings.settings.get(ctx.principal.accountId)); // after the guard: nothing it replaced is kept in clear
     trace?.stage('route');
+    markProduction(ctx, s); // a workflow in production runs on the tenant's own keys only
     plan = isRouted(ctx.requestedModel) ? planRouted(ctx, s) : (route(ctx, s), notePinned(ctx, s), null);
     trace?.stage('budget');
     await budgetStage(ctx, s, plan); // after route: the bound is priced on the models the call may reach
@@ -96,13 +99,15 @@ async function stages(s: Services, request: PipelineRequest, reply: ResponseSink
     if (plan && s.discovery.creditSpent(ctx.principal.workflowId)) plan.decision.probe = []; // discovery credit used up
     // dispatch, then meter and respond: a routed JSON call through its policy (probes, gates, the quality gate), else one vendor
     trace?.stage('dispatch');
-    // (a routed stream too when its policy needs the whole answer before it serves: a gate, a verify)
-    if (plan && (!ctx.stream || plan.decision.policy.kind !== 'model')) {
+    // a routed stream is answered whole, then replayed as the vendor's events, when its policy needs the whole answer
+    // first (a gate, a verify) or the quality gate must pass it before any byte leaves (structured output, tools)
+    if (plan && (!ctx.stream || plan.decision.policy.kind !== 'model' || holdsStream(ctx, plan))) {
       const t0 = performance.now();
       const served = await serveRouted(ctx, s, signal, plan);
       s.discovery.charge(ctx.principal.workflowId, explorationSpend(ctx));
       trace?.stage('respond');
-      await sendAnswer(ctx, served.text, performance.now() - t0, served.status, reply, s.meter, s.idempotency);
+      const held = ctx.stream ? (holdsStream(ctx, plan) ? 'quality-gate' : 'policy') : undefined;
+      await sendAnswer(ctx, served.text, performance.now() - t0, served.status, reply, s.meter, s.idempotency, held);
       learned = enqueueLearning(ctx, s, plan, served); // learn: after the answer, off the request path
       return;
     }

@@ -57,6 +57,8 @@ export interface CallContext {
    * the bare header once bound. A key is only ever sent to the vendor it is filed under.
    */
   clientKeys: Map<string, string>;
+  /** The call's workflow is in production: it runs on the tenant's own provider keys only, never the platform's (spec 4.5). */
+  production: boolean;
   /**
    * A model the catalog does not list, on the platform's key with no price for it: refused with
    * this (400 unknown_model) once the budget stage has checked the tenant's cap and allowance.
@@ -148,6 +150,7 @@ export function newCallContext(principal: Principal, headers: Record<string, unk
     clientWantsUsage: false,
     providerKeyHeader: typeof providerKeyHeader === 'string' && providerKeyHeader.length > 0 ? providerKeyHeader : undefined,
     clientKeys: vendorKeyHeaders(headers),
+    production: false,
     unpricedRefusal: null,
     idempotencyKey: null,
     claim: null,

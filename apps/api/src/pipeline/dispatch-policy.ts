@@ -18,6 +18,7 @@ import { breakerKey, type CircuitBreaker } from '../providers/circuit-breaker.ts
 import { logInvalid } from '../providers/vendor-shape.ts';
 import { readAnswer } from './respond.ts';
 import { openStream } from './stream.ts';
+import { sameModel } from './failover.ts';
 
 const BASE_BACKOFF_MS = 100;
 const MAX_BACKOFF_MS = 2_000;
@@ -116,7 +117,8 @@ export async function dispatchWithPolicy(ctx: CallContext, deps: DispatchDeps & 
       const why = last instanceof ApiError ? `${last.code}: ${last.message}` : String(last);
       if (last instanceof ApiError && deps.logger) logInvalid(deps.logger, last, ctx.id);
       ctx.events.push({ kind: 'failover', at: new Date(), payload: { call_id: ctx.id, from: from.model, from_provider: from.provider, to: candidate.model, to_provider: candidate.provider, reason: why } });
-      route.reasons.push(`failed over from ${from.model} (${from.provider}) to ${candidate.model} (${candidate.provider}): ${why}`);
+      const kind = !route.pinned ? '' : sameModel(route.profile, candidate.profile) ? ' (the same model on another vendor)' : ' (another model: the routing settings allow failover to any)';
+      route.reasons.push(`failed over from ${from.model} (${from.provider}) to ${candidate.model} (${candidate.provider})${kind}: ${why}`);
     }
     let circuit = candidate.provider;
     try {

@@ -59,14 +59,31 @@ export type KeySource = 'client' | 'tenant' | 'platform' | 'none';
 export function keySource(ctx: CallContext, provider: string, info: ProviderInfo | undefined, keys: ProviderKeys): KeySource {
   if (ctx.clientKeys.has(provider)) return 'client';
   if (keys.has(ctx.principal.accountId, provider)) return 'tenant';
-  return info?.platformKey ? 'platform' : 'none';
+  // a workflow in production never runs on the platform's key: without its own, the vendor is out of reach
+  return info?.platformKey && !ctx.production ? 'platform' : 'none';
+}
+
+/** Vendors that take no key (a local server). */
+export function keyless(provider: string): boolean {
+  return provider === 'ollama' || provider === 'vllm';
+}
+
+/** The refusal of a production call that would need the platform's key for `vendors`. */
+export function productionKeyMissing(ctx: CallContext, vendors: string[]): ApiError {
+  const named = vendors.join(', ');
+  return new ApiError(
+    'production_key_required',
+    `Workflow ${ctx.principal.workflowId} is in production, which runs on the tenant's own provider keys, never the platform's; there is none for ${named}: store one (PUT /v1/settings/provider-keys/${vendors[0]}) or send x-provider-key-${vendors[0]}.`,
+    { param: 'model', extra: { providers: vendors } },
+  );
 }
 
 /** `headerKey`: the client's key filed under this vendor (never another vendor's). */
 export function keyFor(headerKey: string | undefined, ctx: CallContext, provider: ProviderInfo, keys: ProviderKeys): string {
-  const key = headerKey ?? keys.reveal(ctx.principal.accountId, provider.name) ?? provider.platformKey;
+  const key = headerKey ?? keys.reveal(ctx.principal.accountId, provider.name) ?? (ctx.production ? undefined : provider.platformKey);
   if (key) return key;
-  if (provider.name === 'ollama' || provider.name === 'vllm') return '';
+  if (keyless(provider.name)) return '';
+  if (ctx.production) throw productionKeyMissing(ctx, [provider.name]);
   throw new ApiError('no_provider_key', `No ${provider.name} key: send x-provider-key-${provider.name}, store one at /v1/settings/provider-keys/${provider.name}, or configure the platform key.`);
 }
 

@@ -1,5 +1,6 @@
-// The cross-vendor failover chain of a model: the catalog's equivalent-or-stronger
-// models on other vendors, kept only where they can serve this request (enabled,
+// The cross-vendor failover chain of a model: the same model on other vendors (the catalog's
+// `weights`) and, where allowed, the catalog's equivalent-or-stronger models on other vendors
+// (a pinned model only with routing settings `failover: any`), kept only where they can serve this request (enabled,
 // the capabilities it uses, an adapter, and a key for that vendor: one the client sent
 // for it, the tenant's stored one, or the platform's; never the client's key for another).
 import type { ModelProfile } from '@optimizer/schema';
@@ -32,16 +33,34 @@ export function fits(p: ModelProfile, needs: Needs): boolean {
   return true;
 }
 
+/** Where a pinned model may fail over (routing settings `failover`): the same model elsewhere, or any equivalent. */
+export type FailoverScope = 'same_model' | 'any';
+
+/** Whether two profiles are the same model on different vendors (the catalog's `weights`). */
+export function sameModel(a: ModelProfile | undefined, b: ModelProfile | undefined): boolean {
+  return a?.weights !== undefined && a.weights === b?.weights;
+}
+
+/**
+ * The candidates a model's call may fail over to, in order: the same model on other vendors
+ * (catalog `weights`), then, with scope `any`, the catalog's equivalent models (`failover`).
+ * With scope `same_model` (what a pinned call gets unless the tenant allows any) only the first.
+ */
 export function failoverChain(
   profile: ModelProfile | undefined,
   needs: Needs,
   ctx: CallContext,
   deps: { catalog: Catalog; providers: ProviderRegistry; providerKeys: ProviderKeys },
   size?: RequestSize,
+  scope: FailoverScope = 'any',
 ): Candidate[] {
   if (!profile) return [];
+  const same = profile.weights === undefined ? [] : deps.catalog.all().filter((p) => sameModel(p, profile) && p.model !== profile.model);
+  // the catalog's preference order first among the same model's vendors
+  same.sort((a, b) => rank(profile.failover, a.model) - rank(profile.failover, b.model));
+  const names = [...same.map((p) => p.model), ...(scope === 'any' ? profile.failover : [])];
   const out: Candidate[] = [];
-  for (const name of profile.failover) {
+  for (const name of new Set(names)) {
     const p = deps.catalog.get(name);
     if (!p || p.provider === profile.provider || !fits(p, needs)) continue;
     if (size && sizeMisfit(p, size)) continue; // a failover too small for the request would only fail again
@@ -51,4 +70,9 @@ export function failoverChain(
     out.push({ model: p.model, provider: p.provider, profile: p });
   }
   return out;
+}
+
+function rank(list: string[], model: string): number {
+  const i = list.indexOf(model);
+  return i < 0 ? list.length : i;
 }

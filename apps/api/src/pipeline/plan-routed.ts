@@ -17,6 +17,7 @@ import { requestSize, sizeMisfit } from './limits.ts';
 import { routingOptions, STANDARD_TIER, type RoutingOptions } from './routing-options.ts';
 import { keySource } from './dispatch.ts';
 import { bindProviderKey } from './route.ts';
+import { withOwnKeys } from './production-keys.ts';
 import { unladderedTierWarning } from '../settings/tier-warnings.ts';
 
 /** The tenant's daily exploration budget unless the routing settings say otherwise (USD). */
@@ -168,7 +169,7 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
   const tierWarning = unladderedTierWarning(ctx.requestedModel, opts.tier, opts.ladder);
   if (tierWarning) (ctx.warnings ??= []).push(tierWarning);
   if (ctx.providerKeyHeader !== undefined) bindProviderKey(ctx, bareKeyVendor(ctx, s, settings, opts));
-  const { usable, baseline, reasons: fitReasons } = candidatesFor(ctx, s, settings, opts);
+  const { usable, baseline, reasons: fitReasons } = withOwnKeys(ctx, s, settings.allowed_providers, () => candidatesFor(ctx, s, settings, opts));
   const judgeModel = settings.judge_model && s.catalog.get(settings.judge_model) ? settings.judge_model : baseline.model;
   const cheaperModels = usable.filter((m) => m.model !== baseline.model && blendedPrice(m) < blendedPrice(baseline));
   const ranked = cheaperModels

@@ -32,6 +32,8 @@ export function responseHeaders(ctx: CallContext, overheadMs: number, contentTyp
     'x-optimizer-call-id': ctx.id,
     'x-optimizer-model': ctx.route?.model ?? '',
     'x-optimizer-overhead-ms': overheadMs.toFixed(3),
+    // the step the call was counted as: an outcome may name it by this fingerprint (POST /v1/outcomes step_id)
+    ...(ctx.optimizer ? { 'x-optimizer-step': ctx.optimizer.fingerprint } : {}),
     // an unproven policy served this call to learn (learning by serving): which one
     ...(ctx.optimizer?.trial ? { 'x-optimizer-trial': ctx.optimizer.policy } : {}),
     ...(ctx.warnings?.length ? { [WARNING_HEADER]: warningHeaderValue(ctx.warnings) } : {}),
@@ -103,7 +105,12 @@ export function answerAsStream(ctx: CallContext, answer: string, costs: Costs, u
   return [...chunks, JSON.stringify(final)].map((c) => `data: ${c}\n\n`).join('') + 'data: [DONE]\n\n';
 }
 
-export async function sendAnswer(ctx: CallContext, text: string, upstreamMs: number, vendorStatus: number, reply: ResponseSink, meter: Meter, idempotency: Idempotency): Promise<void> {
+/**
+ * Meters a whole answer and sends it: as JSON, or to a stream request as the vendor's events
+ * (`held` says why the stream was answered whole: `quality-gate`, the gate checked it before any
+ * byte left; `policy`, its policy needed the whole answer first).
+ */
+export async function sendAnswer(ctx: CallContext, text: string, upstreamMs: number, vendorStatus: number, reply: ResponseSink, meter: Meter, idempotency: Idempotency, held?: 'quality-gate' | 'policy'): Promise<void> {
   const usage = ctx.served?.usage ?? ctx.attempts.at(-1)!.usage;
   const overheadMs = Math.max(0, reply.elapsedTime - upstreamMs);
   const costs = meterCall(ctx, meter, { status: 200, errorCode: null, usage, latencyMs: reply.elapsedTime, overheadMs, vendorStatus, answer: text });
@@ -114,7 +121,8 @@ export async function sendAnswer(ctx: CallContext, text: string, upstreamMs: num
   const answer = ctx.guard?.vault.size ? ctx.guard.vault.restoreJson(text) : text;
   if (ctx.stream) {
     // a routed stream served whole (its policy needed the whole answer first): replayed as the vendor's events
-    const headers = { ...responseHeaders(ctx, overheadMs, 'text/event-stream; charset=utf-8'), ...ctx.cacheHeaders, 'cache-control': 'no-cache' };
+    const headers: Record<string, string> = { ...responseHeaders(ctx, overheadMs, 'text/event-stream; charset=utf-8'), ...ctx.cacheHeaders, 'cache-control': 'no-cache' };
+    if (held) headers['x-optimizer-held'] = held;
     const body = answerAsStream(ctx, answer, costs, usage, false);
     if (ctx.claim) await idempotency.complete(ctx.claim, 200, headers, body);
     await reply.code(200).headers(headers).send(body);

@@ -13,12 +13,12 @@ import type { Catalog } from '../catalog/catalog.ts';
 import { ApiError } from '../errors.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import { hasAdapter } from '../providers/adapters.ts';
-import type { CallContext } from './context.ts';
-import { failoverChain, needsOf } from './failover.ts';
+import type { CallContext, Candidate } from './context.ts';
+import { failoverChain, needsOf, type FailoverScope } from './failover.ts';
 import type { ProviderKeys } from '../tenancy/provider-keys.ts';
 import { isRoutedName } from './routing-options.ts';
 import { requestSize } from './limits.ts';
-import { keySource } from './dispatch.ts';
+import { keyless, keySource, productionKeyMissing } from './dispatch.ts';
 import { profileAtPolicy } from '../catalog/catalog.ts';
 
 export function isRouted(model: string): boolean {
@@ -107,6 +107,16 @@ export interface RouteDeps {
   catalog: Catalog;
   providers: ProviderRegistry;
   providerKeys: ProviderKeys;
+  /** The tenant's routing settings: `failover` says where a pinned model may go when its vendor fails. */
+  routingSettings?: { get(accountId: string): { failover?: FailoverScope } };
+}
+
+/** The reason a pinned call's failover chain gets: which kind of failover it may take, and to what. */
+function failoverReason(model: string, scope: FailoverScope, chain: Candidate[], wider: Candidate[]): string {
+  const names = (c: Candidate[]) => c.map((x) => `${x.model} (${x.provider})`).join(', ');
+  if (scope === 'any') return chain.length ? `failover: routing failover is any, so another model may answer if ${model}'s vendor fails: ${names(chain)}` : `failover: none reachable for ${model}`;
+  if (chain.length) return `failover: only to the same model on another vendor: ${names(chain)}`;
+  return `failover: none; no other vendor serves ${model}${wider.length ? ', and another model answers only with routing failover any' : ''}`;
 }
 
 export function route(ctx: CallContext, deps: RouteDeps): void {
@@ -142,17 +152,23 @@ export function route(ctx: CallContext, deps: RouteDeps): void {
     throw new ApiError('provider_unavailable', `Model ${ctx.requestedModel} is served by ${provider}, which is not configured on this gateway.`, { param: 'model' });
   }
   bindProviderKey(ctx, provider);
+  if (ctx.production && !keyless(provider) && keySource(ctx, provider, info, deps.providerKeys) === 'none') throw productionKeyMissing(ctx, [provider]);
   const unlisted = listed ? null : priceUnlisted(ctx, deps, model, provider, 'text');
   const profile = listed ?? unlisted?.profile;
+  // pinned means pinned: the same model on another vendor, or another model only when the tenant allows it
+  const scope = deps.routingSettings?.get(ctx.principal.accountId).failover ?? 'same_model';
+  const chain = failoverChain(profile, needs, ctx, deps, requestSize(ctx.body), scope);
+  const wider = scope === 'same_model' && chain.length === 0 ? failoverChain(profile, needs, ctx, deps, requestSize(ctx.body), 'any') : [];
+  const named = unlisted ? `pinned to ${model}: ${unlisted.reason}` : resolved.aliasOf ? `pinned to ${model}: honored verbatim, priced as ${resolved.aliasOf} (an alias)` : `pinned to ${model}: honored verbatim`;
   ctx.route = {
     model,
     provider,
     requestedProvider: provider,
     profile,
-    failover: failoverChain(profile, needs, ctx, deps, requestSize(ctx.body)),
+    failover: chain,
     pinned: true,
     baselineModel: model,
     baselineProfile: profile,
-    reasons: [unlisted ? `pinned to ${model}: ${unlisted.reason}` : resolved.aliasOf ? `pinned to ${model}: honored verbatim, priced as ${resolved.aliasOf} (an alias)` : `pinned to ${model}: honored verbatim`],
+    reasons: [named, ...(profile ? [failoverReason(model, scope, chain, wider)] : [])],
   };
 }

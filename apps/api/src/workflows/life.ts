@@ -124,6 +124,11 @@ export class WorkflowLife {
     if ((await this.#versions(workflowId)).length === 0) throw new ApiError('conflict', `Finalize a report of workflow ${workflowId} first: production routes by its lockfile.`);
   }
 
+  /** Whether a workflow is in production (its lockfile in force): its calls run on the tenant's own provider keys. */
+  inProduction(accountId: string, workflowId: string): boolean {
+    return this.lockInForce(accountId, workflowId) !== undefined;
+  }
+
   /** Each workflow's stored stage, for the workflow list. */
   async storedStages(accountId: string): Promise<Map<string, string>> {
     const rows = (await this.#db.em().getConnection().execute('select id, stage from workflows where account_id = ?', [accountId])) as { id: string; stage: string }[];

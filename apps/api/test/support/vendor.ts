@@ -33,7 +33,7 @@ export async function startRig(opts: GatewayOptions & { vendorOptions?: Paramete
 
 /** Every routing field back to its default: a routing write merges, so a write that must be the whole settings clears first. */
 export const ROUTING_CLEARED: Record<string, null> = Object.fromEntries(
-  ['mode', 'allowed_providers', 'tiebreak', 'ladders', 'band', 'learning_mode', 'advanced_search', 'baseline_model', 'judge_model', 'quality_floor', 'exploration', 'cache'].map((k) => [k, null]),
+  ['mode', 'allowed_providers', 'tiebreak', 'ladders', 'band', 'learning_mode', 'advanced_search', 'failover', 'baseline_model', 'judge_model', 'quality_floor', 'exploration', 'cache'].map((k) => [k, null]),
 );
 
 /**
@@ -46,6 +46,12 @@ export function routeOnMockOpenAI(rig: Rig, extra: Record<string, unknown> = {})
     headers: authed(rig.tenant.api_key),
     body: JSON.stringify({ ...ROUTING_CLEARED, allowed_providers: ['openai'], baseline_model: 'gpt-4.1', ...extra }),
   });
+}
+
+/** Lets the tenant's pinned models fail over to another model (routing settings `failover: any`; the default is the same model only). */
+export async function allowAnyFailover(url: string, apiKey: string): Promise<void> {
+  const r = await fetch(`${url}/v1/settings/routing`, { method: 'PUT', headers: authed(apiKey), body: JSON.stringify({ failover: 'any' }) });
+  if (r.status !== 200) throw new Error(`routing settings answered ${r.status}`);
 }
 
 /** The call records of a tenant, newest first, straight from the database. */

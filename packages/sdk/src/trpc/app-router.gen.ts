@@ -131,6 +131,7 @@ export interface RouterInputs {
       step_budget_usd?: null | number;
       step_share?: null | number;
     };
+    failover?: "any" | "same_model" | null;
     judge_model?: null | string;
     ladders?: null | {
       [key: string]: Array<string> | null | undefined;
@@ -206,7 +207,15 @@ export interface RouterInputs {
     threshold_usd: null | number;
   };
   "billing.estimate": {
-    monthly_spend: number;
+    by_kind?: Array<{
+      kind: "chat" | "classification" | "code" | "extraction" | "long_context" | "math" | "reasoning" | "tool_use" | "vision";
+      monthly_spend: number;
+    }>;
+    by_model?: Array<{
+      model: string;
+      monthly_spend: number;
+    }>;
+    monthly_spend?: number;
   };
   "outcomes.report": {
     run_id: string;
@@ -1099,6 +1108,7 @@ export interface RouterOutputs {
       step_budget_usd: null | number;
       step_share: number;
     };
+    failover: "any" | "same_model";
     judge_model: null | string;
     ladders: {
       [key: string]: Array<string>;
@@ -1124,6 +1134,7 @@ export interface RouterOutputs {
       step_budget_usd: null | number;
       step_share: number;
     };
+    failover: "any" | "same_model";
     judge_model: null | string;
     ladders: {
       [key: string]: Array<string>;
@@ -1364,6 +1375,24 @@ export interface RouterOutputs {
     threshold_usd: null | number;
   };
   "billing.estimate": {
+    by_kind: Array<{
+      basis: string;
+      high_rate: number;
+      high_usd: number;
+      kind: string;
+      low_rate: number;
+      low_usd: number;
+      monthly_spend_usd: number;
+    }>;
+    by_model: Array<{
+      basis: string;
+      high_rate: number;
+      high_usd: number;
+      low_rate: number;
+      low_usd: number;
+      model: string;
+      monthly_spend_usd: number;
+    }>;
     cache: null | {
       counted: boolean;
       hit_rate_lower_95: number;
@@ -1373,6 +1402,7 @@ export interface RouterOutputs {
     how_derived: string;
     monthly_spend_usd: number;
     per_step: Array<{
+      kind: null | string;
       measured_saving: number;
       projected_saving: number;
       step: string;
@@ -1381,7 +1411,21 @@ export interface RouterOutputs {
     projected_net_saving_usd: number;
     projected_saving_rate: number;
     projected_saving_usd: number;
+    range: {
+      high_rate: number;
+      high_usd: number;
+      low_rate: number;
+      low_usd: number;
+    };
     under_claims: boolean;
+    unnamed: null | {
+      basis: string;
+      high_rate: number;
+      high_usd: number;
+      low_rate: number;
+      low_usd: number;
+      monthly_spend_usd: number;
+    };
   };
   "outcomes.report": {
     calls: Array<string>;
@@ -1585,7 +1629,7 @@ export interface RouterOutputs {
 export type TrpcErrorShape = {
   code: -32001 | -32002 | -32003 | -32004 | -32005 | -32008 | -32009 | -32012 | -32013 | -32015 | -32022 | -32028 | -32029 | -32099 | -32600 | -32603 | -32700;
   data: {
-    apiCode: "address_refused" | "conflict" | "connection_failed" | "csrf_rejected" | "dev_allowance_exhausted" | "embeddings_unsupported" | "forbidden" | "headers_too_large" | "idempotency_in_flight" | "idempotency_mismatch" | "internal" | "invalid_admin_key" | "invalid_api_key" | "invalid_http" | "invalid_json" | "invalid_login" | "invalid_request" | "invalid_signature" | "json_too_deep" | "missing_api_key" | "no_provider_key" | "not_embedding_model" | "not_found" | "payload_too_large" | "payment_declined" | "payment_method_required" | "payment_unavailable" | "prompt_injection_blocked" | "provider_unavailable" | "rate_limited" | "request_timeout" | "run_cap_reached" | "spend_cap_reached" | "subscription_required" | "unavailable" | "unknown_model" | "unsupported_media_type" | "upstream_auth" | "upstream_bad_request" | "upstream_error" | "upstream_invalid" | "upstream_not_found" | "upstream_rate_limited" | "upstream_timeout" | "validation_failed" | "wallet_empty";
+    apiCode: "address_refused" | "conflict" | "connection_failed" | "csrf_rejected" | "dev_allowance_exhausted" | "embeddings_unsupported" | "forbidden" | "headers_too_large" | "idempotency_in_flight" | "idempotency_mismatch" | "internal" | "invalid_admin_key" | "invalid_api_key" | "invalid_http" | "invalid_json" | "invalid_login" | "invalid_request" | "invalid_signature" | "json_too_deep" | "missing_api_key" | "no_provider_key" | "not_embedding_model" | "not_found" | "payload_too_large" | "payment_declined" | "payment_method_required" | "payment_unavailable" | "production_key_required" | "prompt_injection_blocked" | "provider_unavailable" | "rate_limited" | "request_timeout" | "run_cap_reached" | "spend_cap_reached" | "subscription_required" | "unavailable" | "unknown_model" | "unsupported_media_type" | "upstream_auth" | "upstream_bad_request" | "upstream_error" | "upstream_invalid" | "upstream_not_found" | "upstream_rate_limited" | "upstream_timeout" | "validation_failed" | "wallet_empty";
     code: "BAD_GATEWAY" | "BAD_REQUEST" | "CLIENT_CLOSED_REQUEST" | "CONFLICT" | "FORBIDDEN" | "GATEWAY_TIMEOUT" | "INTERNAL_SERVER_ERROR" | "METHOD_NOT_SUPPORTED" | "NOT_FOUND" | "NOT_IMPLEMENTED" | "PARSE_ERROR" | "PAYLOAD_TOO_LARGE" | "PAYMENT_REQUIRED" | "PRECONDITION_FAILED" | "PRECONDITION_REQUIRED" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "TOO_MANY_REQUESTS" | "UNAUTHORIZED" | "UNPROCESSABLE_CONTENT" | "UNSUPPORTED_MEDIA_TYPE";
     httpStatus: number;
     param: null | string;

@@ -163,7 +163,19 @@ export const ManagedSubscription = named(
     .describe("A workflow's managed subscription (managed production)."),
 );
 
-const EstimateStep = named('EstimateStep', z.object({ step: z.string(), measured_saving: z.number(), projected_saving: z.number() }));
+const EstimateStep = named('EstimateStep', z.object({ step: z.string(), kind: z.string().nullable().describe('The kind of work the benchmark step is (a catalog capability).'), measured_saving: z.number(), projected_saving: z.number() }));
+const mixLine = {
+  monthly_spend_usd: usd(),
+  low_rate: z.number().describe('What the product claims for this part: never above high_rate.'),
+  high_rate: z.number().describe('What the routing benchmark measured for the same kind of work.'),
+  low_usd: usd(),
+  high_usd: usd(),
+  basis: z.string().describe('What the figures rest on.'),
+};
+const EstimateModelLine = named('EstimateModelLine', z.object({ model: z.string(), ...mixLine }));
+const EstimateKindLine = named('EstimateKindLine', z.object({ kind: z.string(), ...mixLine }));
+const EstimateLine = named('EstimateLine', z.object(mixLine));
+const EstimateRange = named('EstimateRange', z.object({ low_rate: z.number(), high_rate: z.number(), low_usd: usd(), high_usd: usd() }).describe('The low end is what the product claims (projected_saving_* is it, never below 0), the high end what the benchmark measured; a part measured at a loss counts as one.'));
 const EstimateCache = named('EstimateCache', z.object({ measured_hit_rate: z.number(), hit_rate_lower_95: z.number(), counted: z.boolean() }));
 
 export const Estimate = named(
@@ -173,11 +185,15 @@ export const Estimate = named(
       monthly_spend_usd: usd(),
       projected_saving_rate: z.number(),
       projected_saving_usd: usd(),
+      range: EstimateRange,
       fee_rate: z.number(),
       projected_fee_usd: usd(),
       projected_net_saving_usd: usd(),
       under_claims: z.literal(true),
       how_derived: z.string(),
+      by_model: z.array(EstimateModelLine).describe('The spend by model, each part projected (empty without by_model).'),
+      by_kind: z.array(EstimateKindLine).describe('The spend by kind of work, each part projected (empty without by_kind).'),
+      unnamed: EstimateLine.nullable().describe('The part of monthly_spend the mix does not name, projected as the benchmark\'s whole mix.'),
       per_step: z.array(EstimateStep),
       cache: EstimateCache.nullable(),
     })

@@ -12,9 +12,11 @@ const write = routingSettingsWrite.shape;
 named('RoutingMode', view.mode);
 named('RoutingTiebreak', view.tiebreak);
 named('LearningMode', view.learning_mode);
+named('FailoverScope', view.failover, '`same_model`: a pinned model fails over only to the same model on another vendor; `any`: also to the catalog\'s equivalent models.');
 graphqlName('RoutingMode', write.mode.unwrap());
 graphqlName('RoutingTiebreak', write.tiebreak.unwrap());
 graphqlName('LearningMode', write.learning_mode.unwrap());
+graphqlName('FailoverScope', write.failover.unwrap());
 
 const ExplorationBudget = named('ExplorationBudget', nullableOnGraphQL(view.exploration));
 const CacheSettings = named('CacheSettings', nullableOnGraphQL(view.cache));

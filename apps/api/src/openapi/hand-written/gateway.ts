@@ -58,7 +58,7 @@ export const gateway: Operation[] = [
       },
       headers: { 'Idempotent-Replayed': { description: '`true` on an answer replayed for a repeated Idempotency-Key.', schema: str } },
     },
-    errors: [...upstream, 'wallet_empty', 'dev_allowance_exhausted', 'spend_cap_reached', 'subscription_required', 'idempotency_in_flight', 'idempotency_mismatch', 'prompt_injection_blocked', 'json_too_deep', 'conflict'],
+    errors: [...upstream, 'wallet_empty', 'dev_allowance_exhausted', 'spend_cap_reached', 'subscription_required', 'production_key_required', 'idempotency_in_flight', 'idempotency_mismatch', 'prompt_injection_blocked', 'json_too_deep', 'conflict'],
   },
   {
     method: 'post',
@@ -92,7 +92,7 @@ export const gateway: Operation[] = [
       },
       headers: { 'Idempotent-Replayed': { description: '`true` on an answer replayed for a repeated Idempotency-Key.', schema: str } },
     },
-    errors: [...upstream, 'wallet_empty', 'dev_allowance_exhausted', 'spend_cap_reached', 'subscription_required', 'idempotency_in_flight', 'idempotency_mismatch', 'prompt_injection_blocked', 'json_too_deep', 'conflict'],
+    errors: [...upstream, 'wallet_empty', 'dev_allowance_exhausted', 'spend_cap_reached', 'subscription_required', 'production_key_required', 'idempotency_in_flight', 'idempotency_mismatch', 'prompt_injection_blocked', 'json_too_deep', 'conflict'],
   },
   {
     method: 'post',
