@@ -101,6 +101,8 @@ async function tenantWithCard(gw: TestGateway, topupUsd = 20) {
   const session = stripe.sessions.get(checkout_id)!;
   const card = String(stripe.paymentIntents.get(String(session.payment_intent))!.payment_method);
   expect((await rest(gw, 'POST', `/v1/workflows/${t.workflow_id}/report/finalize`, t.api_key)).status).toBe(201);
+  // production runs on the tenant's own provider keys (spec 4.5): the mock vendor takes this one too
+  expect((await rest(gw, 'PUT', '/v1/settings/provider-keys/openai', t.api_key, { key: 'sk-platform-test-key' })).status).toBe(200);
   return { ...t, card, customer: String(session.customer) };
 }
 
