@@ -80,6 +80,15 @@ describe('learning by serving', () => {
     expect(learning.risk_used).toBeLessThanOrEqual(1);
   });
 
+  it('stops trying candidates by serving them on a step whose calls get no outcomes: they would teach nothing', { timeout: 60_000 }, async () => {
+    expect((await routeOnMockOpenAI(rig, { quality_floor: 0.95 })).status).toBe(200);
+    const silent: Served[] = [];
+    for (let i = 0; i < 80; i++) silent.push(await call('silent', i, false));
+    await rig.gw.learned();
+    // the first calls cannot yet know that no outcome comes; after them, no trial
+    expect(silent.slice(25).filter((s) => s.trial !== null)).toEqual([]);
+  });
+
   it('never serves an unproven candidate under shadow, and learns nothing under off (set per step in the annotation too)', { timeout: 60_000 }, async () => {
     expect((await routeOnMockOpenAI(rig, { quality_floor: 0.95, learning_mode: 'shadow' })).status).toBe(200);
     const shadow: Served[] = [];

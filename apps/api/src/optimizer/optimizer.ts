@@ -24,6 +24,9 @@ import { dropSuperseded, newStepState, stepId, type StepState } from './step-sta
 import { candidateView, stepViews } from './step-view.ts';
 import { earn } from './trials.ts';
 
+/** Routed calls after which a step's share of calls with outcomes says whether its trials can teach anything. */
+const OUTCOMES_KNOWN_AFTER = 20;
+
 export type { Choice, DecideInput, LearningMode, LockedStep, StepKey } from './decide-input.ts';
 export { MIN_PRUNE_SAMPLES, pickHolder, type Decision } from './decision.ts';
 
@@ -198,7 +201,9 @@ export class Optimizer {
     }
     const costs = probeCosts(s, input);
     // learning by serving: an unproven candidate may serve this call, within the step's quality-risk budget
-    const trial = input.learning === 'serve' && !input.serveBaseline && !tiebroken ? trialFor({ evidence: s.evidence, ledger: s.ledger, input, stats, own, costs, baselineCost }, open, chosenShare) : null;
+    // a trial's evidence is its outcome: on a step whose calls get none, trials would serve unproven answers and learn nothing
+    const trialsTeach = s.traffic.calls < OUTCOMES_KNOWN_AFTER || costs.outcomes >= MIN_OUTCOME_SHARE;
+    const trial = input.learning === 'serve' && !input.serveBaseline && !tiebroken && trialsTeach ? trialFor({ evidence: s.evidence, ledger: s.ledger, input, stats, own, costs, baselineCost }, open, chosenShare) : null;
     if (trial) [chosen, chosenStats] = [trial.candidate.policy, undefined];
     else earn(s.ledger, retentionOf(chosen, input, mix ? mix.bound : chosenStats?.lcb), input.floor);
     const chosenIsBase = chosen.kind === 'model' && chosen.model === input.baseline;
@@ -213,7 +218,7 @@ export class Optimizer {
     // learning by serving on a step of free-form answers (code, prose), where a probe pays the judge for nearly every
     // answer: a candidate that can still be tried by serving it is learned that way, not probed (probes go on where
     // agreement makes them cheap, and for candidates known too well to be tried)
-    const servedInstead = (p: Policy) => input.learning === 'serve' && s.evidence.freeForm() && triable(p, own.get(policyKey(p)));
+    const servedInstead = (p: Policy) => input.learning === 'serve' && costs.outcomes >= MIN_OUTCOME_SHARE && s.evidence.freeForm() && triable(p, own.get(policyKey(p)));
     const stillOpen = open.filter((p) => (!s.drifted.length || policyModels(p).some((m) => s.drifted.includes(m))) && (chosenIsBase || policyKey(p) !== policyKey(chosen)) && !servedInstead(p));
     let plan = planExploration({
       traffic: { calls: s.traffic.calls, baselineMicros: s.traffic.baselineMicros, actualMicros: s.traffic.actualMicros, spentMicros: s.traffic.exploredMicros },
