@@ -31,6 +31,19 @@ export interface Reshaped {
   dropped: string[];
 }
 
+/** A step's train rows and its test rows, each shuffled by `rand` (train first, so a seed gives the same order). */
+export function shuffledSplits<R extends { split: string }>(rows: readonly R[], rand: () => number): { train: R[]; test: R[] } {
+  const train = shuffled(
+    rows.filter((r) => r.split === 'train'),
+    rand,
+  );
+  const test = shuffled(
+    rows.filter((r) => r.split === 'test'),
+    rand,
+  );
+  return { train, test };
+}
+
 /** Cuts `n` items into `k` consecutive chunks whose sizes differ by at most one: chunk i is [start(i), start(i+1)). */
 function chunkStart(n: number, k: number, i: number): number {
   return Math.floor((i * n) / k);
@@ -59,15 +72,7 @@ export function reshape(all: readonly Row[], source: Models, o: ReshapeOptions):
   const summary: Reshaped['summary'] = [];
   for (const step of o.steps) {
     const of = clean.rows.filter((r) => r.step === step);
-    const rand = mulberry32(hash32(`${o.seed}|reshape|${step}`));
-    const train = shuffled(
-      of.filter((r) => r.split === 'train'),
-      rand,
-    );
-    const test = shuffled(
-      of.filter((r) => r.split === 'test'),
-      rand,
-    );
+    const { train, test } = shuffledSplits(of, mulberry32(hash32(`${o.seed}|reshape|${step}`)));
     // At least one test row per small step when the source has test rows.
     let k = Math.max(1, Math.round(of.length / o.calls));
     if (test.length > 0) k = Math.min(k, test.length);

@@ -8,8 +8,8 @@
 //                under one step id) whose baseline is a mid model, a cheaper candidate at least
 //                as accurate on these rows, and catalog strengths that call the candidate weaker
 import { cleanRows, rowCost, type Models, type Row } from './data.ts';
-import { reshape } from './reshape.ts';
-import { hash32, mulberry32, shuffled } from './prng.ts';
+import { reshape, shuffledSplits } from './reshape.ts';
+import { hash32, mulberry32 } from './prng.ts';
 
 export interface BuiltSet {
   models: Models;
@@ -70,15 +70,7 @@ export function mixSteps(all: readonly Row[], source: Models, o: MixOptions): { 
     if (!Number.isInteger(n) || n < 2) throw new Error(`rows taken from ${step} must be an integer ≥ 2, got ${n}`);
     const of = clean.rows.filter((r) => r.step === step);
     if (n > of.length) throw new Error(`${step} has ${of.length} usable rows; ${n} asked`);
-    const rand = mulberry32(hash32(`${o.seed}|mix|${step}`));
-    const train = shuffled(
-      of.filter((r) => r.split === 'train'),
-      rand,
-    );
-    const test = shuffled(
-      of.filter((r) => r.split === 'test'),
-      rand,
-    );
+    const { train, test } = shuffledSplits(of, mulberry32(hash32(`${o.seed}|mix|${step}`)));
     const nTest = Math.min(test.length, Math.max(1, Math.round((n * test.length) / of.length)));
     mixed.push(...train.slice(0, n - nTest), ...test.slice(0, nTest));
   }

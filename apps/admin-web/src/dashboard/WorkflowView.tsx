@@ -7,6 +7,7 @@ import { Estimate } from './Estimate.tsx';
 import { finalizeMutation, lockfileDownloadQuery, workflowDetailQuery } from './queries.ts';
 import { useQuery } from './useQuery.ts';
 import { RecordingsPanel } from './RecordingsPanel.tsx';
+import { downloadText } from './calls-csv.ts';
 
 interface Candidate {
   policy: string;
@@ -23,16 +24,6 @@ function distinct(list: readonly Candidate[]): Candidate[] {
   return [...seen.values()].sort((a, b) => a.cost_share - b.cost_share);
 }
 
-function download(name: string, body: unknown): void {
-  const url = URL.createObjectURL(new Blob([JSON.stringify(body, null, 2)], { type: 'application/json' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 export function WorkflowView(props: { id: string; onSignedOut: () => void }) {
   const { data, error, reload } = useQuery(workflowDetailQuery, { id: props.id }, props.onSignedOut);
@@ -45,7 +36,7 @@ export function WorkflowView(props: { id: string; onSignedOut: () => void }) {
   const lockfile = async () => {
     try {
       const r = await gql(lockfileDownloadQuery, { id: props.id });
-      download(`lockfile-${props.id}-v${r.lockfile.reportVersion}.json`, r.lockfile);
+      downloadText(`lockfile-${props.id}-v${r.lockfile.reportVersion}.json`, 'application/json', JSON.stringify(r.lockfile, null, 2));
     } catch (e) {
       notify('error', e instanceof Error ? e.message : String(e));
     }
