@@ -67,6 +67,7 @@ export class StepEvidence {
   /** Drops what was computed from the evidence; `probes` when the probes changed too. */
   #changed(probes: boolean): void {
     this.#stats.clear();
+    this.#outcomeEstimates.clear();
     this.#pruneStats = undefined;
     if (!probes) return;
     this.#probed.clear();
@@ -303,9 +304,16 @@ export class StepEvidence {
    * on (fewer than `stats` counts): what posterior sampling reads of a candidate on trial.
    */
   outcomeEstimate(policy: Policy, least: number): { r: number; se: number; n: number } | null {
+    const name = `${policyKey(policy)}\0${least}`;
+    if (this.#outcomeEstimates.has(name)) return this.#outcomeEstimates.get(name)!;
     const outcomes = (this.#servedBy.get(policyKey(policy)) ?? []).filter((s) => s.source !== 'judge').map((s) => s.score);
-    return outcomeRetention(outcomes, this.#baselineOutcomes, least);
+    const estimate = outcomeRetention(outcomes, this.#baselineOutcomes, least);
+    this.#outcomeEstimates.set(name, estimate);
+    return estimate;
   }
+
+  /** Outcome estimates read since the evidence last changed (read on every decision of a step with trials). */
+  readonly #outcomeEstimates = new Map<string, { r: number; se: number; n: number } | null>();
 
   /**
    * A model's evidence from probes made while the step served another policy R: its answers

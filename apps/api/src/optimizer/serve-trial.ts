@@ -4,7 +4,7 @@
 import type { StepEvidence, PolicyStats } from './evidence.ts';
 import type { DecideInput } from './decide-input.ts';
 import { MIN_EVIDENCE } from './exploration.ts';
-import { describePolicy, parsePolicy, policyKey, type Policy } from './policies.ts';
+import { describePolicy, parsePolicy, policyKey, policyModels, type Policy } from './policies.ts';
 import { gateStart, priorStart, prospect, type ProbeCosts } from './prospects.ts';
 import { budgetUsed, chooseTrial, spend, TRIAL_PRIOR_SD, trialPosterior, type Posterior, type RiskLedger, type TrialCandidate, type TrialChoice } from './trials.ts';
 
@@ -82,7 +82,10 @@ export interface Trial extends TrialChoice {
  * the step's quality-risk budget.
  */
 export function trialFor(t: TrialContext, open: readonly Policy[], servingShare: number): Trial | null {
-  const candidates = open.flatMap((p) => asCandidate(t, p) ?? []);
+  if (t.ledger.earned <= 0) return null; // no margin earned yet: nothing to weigh
+  // only what could be cheaper than what serves is weighed: its models' prices alone are a lower bound of its cost
+  const price = (p: Policy) => policyModels(p).reduce((a, m) => a + (t.input.priceShares?.[m] ?? 0), 0);
+  const candidates = open.flatMap((p) => (price(p) < servingShare ? (asCandidate(t, p) ?? []) : []));
   if (candidates.length === 0) return null;
   const choice = chooseTrial({ candidates, servingShare, floor: t.input.floor, ledger: t.ledger, draw: t.input.draw });
   if (!choice) return null;
