@@ -55,6 +55,8 @@ export interface DecideInput {
    * shadow (side probes only, after the answer), off (no trials, no probes, no drift checks).
    */
   learning?: LearningMode;
+  /** Discovery mode for this call (the agent's flag on, the call asks, credit left): probe actively, no payback rule. */
+  discover?: boolean;
   /** Why this call may not probe though its budgets allow it (a call that asks for latency). */
   noProbe?: string;
 }

@@ -53,6 +53,12 @@ export interface ExploreInput {
   investing?: boolean;
   /** The shares of calls a candidate may be proven to serve (`MIX_LEVELS`; [1] where mixes may not serve). */
   levels?: readonly number[];
+  /**
+   * Discovery mode (the agent's flag on, the call asks, credit left): the step searches actively,
+   * probing its most promising open candidate on every call without waiting for the payback rule;
+   * the discovery credit, not the step's budget, pays.
+   */
+  discover?: boolean;
 }
 
 export interface ExplorePlan {
@@ -227,6 +233,9 @@ function lossLeft(t: Traffic): number {
   return MAX_NET_LOSS * t.baselineMicros - (t.actualMicros - t.baselineMicros);
 }
 
+/** What a candidate must promise per call (its chance to hold times its saving, as a share of a baseline call) for discovery to probe it. */
+const MIN_PROMISE = 0.005;
+
 export function planExploration(input: ExploreInput): ExplorePlan {
   const t = input.traffic;
   const bar = paybackBar(input.investing);
@@ -238,8 +247,17 @@ export function planExploration(input: ExploreInput): ExplorePlan {
     if (level.payback >= bar) paying.push({ p, v: level.payback, floor: level.floor, share: level.share });
   }
   const none = (why: string, rate = 0): ExplorePlan => ({ probe: null, reason: `no probe: ${why}`, payback: bestPayback, rate, funded: false });
-  if (paying.length === 0) return none(input.prospects.length === 0 ? 'no cheaper policy is open' : `payback ${times(bestPayback)} < ${bar}`);
   if (input.blocked) return none(input.blocked);
+  // discovering: every call probes, the candidates in the order of what they promise per call (the chance they hold
+  // times what they would save against what serves now), whatever traffic is left to pay it back; one that could not
+  // save, or all but surely does not hold, is no longer in question
+  const promise = (p: Prospect) => (1 - normalCdf((input.floor - p.retention) / Math.max(p.se, 1e-3))) * Math.max(0, input.servingShare - p.costShare);
+  const promising = input.discover ? input.prospects.filter((p) => promise(p) > MIN_PROMISE) : [];
+  if (promising.length > 0) {
+    const best = promising.reduce((a, p) => (promise(p) > promise(a) ? p : a));
+    return { probe: best, reason: `discovering: probed ${best.key} (it may hold and save ${pct(input.servingShare - best.costShare)} of the baseline's cost; discovery credit pays, no payback rule)`, payback: bestPayback, rate: 1, funded: true };
+  }
+  if (paying.length === 0) return none(input.prospects.length === 0 ? 'no cheaper policy is open' : `payback ${times(bestPayback)} < ${bar}`);
   if (budgetLeft(input) <= 0) return none(`step budget ${pct(input.budgetShare)} used`);
   // whatever the budget allows, the step as a whole never costs more than its baseline plus a margin:
   // exploring beyond what its own savings have paid back waits until they have

@@ -232,6 +232,7 @@ export class Optimizer {
       draw: input.draw,
       levels: mixing ? MIX_LEVELS : [1],
       investing: s.lastPlan.funded,
+      ...(input.discover ? { discover: true } : {}),
     });
     // a settled step re-opens on clearly more payback than it settled at, not on every wobble around it
     if (s.settled && plan.probe && plan.payback < REOPEN_PAYBACK && !s.drifted.length) {
@@ -240,7 +241,9 @@ export class Optimizer {
     // settled: it has learned (probed) and no cheaper candidate is worth proving now; a step still too
     // young to pay for a probe is waiting, not settled
     // (a step still trying candidates by serving them is not settled either)
-    const settled = (plan.payback < paybackBar(s.lastPlan.funded) || (s.settled && !plan.probe)) && (s.evidence.probes.length > 0 || s.ledger.trials.size > 0) && !trial;
+    // (discovering, it is settled once nothing cheaper is left open)
+    const searched = input.discover ? !plan.probe : plan.payback < paybackBar(s.lastPlan.funded) || (s.settled && !plan.probe);
+    const settled = searched && (s.evidence.probes.length > 0 || s.ledger.trials.size > 0) && !trial;
     // a trial call serves the candidate instead of probing beside the answer
     if (trial) plan = { ...plan, probe: null, reason: `no probe: this call serves ${describePolicy(trial.candidate.policy)} on trial instead` };
     if (settled && !s.settled) {

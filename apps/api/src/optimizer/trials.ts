@@ -17,6 +17,7 @@
 // so their errors add up, not average out). Spend is re-priced with every decision: trials of a
 // candidate later proven good give their budget back, those of one proven weak take more.
 import type { PolicyStats } from './evidence.ts';
+import { normalCdf } from './exploration.ts';
 import { policyKey, type Policy } from './policies.ts';
 
 /** How many posterior standard deviations of the trials' total retention the budget keeps in hand (one-sided, about 95 %). */
@@ -142,14 +143,6 @@ export function riskSpent(ledger: RiskLedger, floor: number, posteriorOf: (key: 
 /** The chance a posterior puts on holding the floor. */
 export function holdChance(post: Posterior, floor: number): number {
   return 1 - normalCdf((floor - post.mean) / post.sd);
-}
-
-/** The standard normal distribution function (Abramowitz and Stegun 7.1.26, error under 1.5e-7). */
-function normalCdf(z: number): number {
-  const x = Math.abs(z) / Math.SQRT2;
-  const t = 1 / (1 + 0.3275911 * x);
-  const erf = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x);
-  return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
 }
 
 /** A standard normal draw from two uniforms (Box–Muller). */

@@ -224,6 +224,7 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
     choice: opts.choice,
     serveBaseline: opts.mode !== 'auto',
     learning: opts.learning,
+    ...(opts.learning !== 'off' && s.discovery.isDiscovering(ctx.principal.workflowId, ctx.requestedModel, ctx.annotation) ? { discover: true } : {}),
     ...(locked ? { locked } : {}),
   });
   if (opts.mode !== 'auto') {
