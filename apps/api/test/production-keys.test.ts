@@ -42,6 +42,10 @@ describe('a workflow in production', () => {
       expect(err.providers).toContain('openai');
       expect(err.message).toMatch(/in production, which runs on the tenant's own provider keys, never the platform's/);
     }
+    // embeddings too
+    const embedded = await fetch(`${rig.gw.url}/v1/embeddings`, { method: 'POST', headers: authed(rig.tenant.api_key), body: JSON.stringify({ model: 'text-embedding-3-small', input: 'hello' }) });
+    expect(embedded.status).toBe(409);
+    expect(((await embedded.json()) as { error: { code: string } }).error.code).toBe('production_key_required');
     expect(rig.vendor.requests).toHaveLength(0);
   });
 

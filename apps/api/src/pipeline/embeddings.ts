@@ -31,6 +31,7 @@ import { bindProviderKey, isRouted, priceUnlisted, resolvePinned } from './route
 import { countTokens } from './tokens.ts';
 import { reserveCall } from './budget-stage.ts';
 import { refuseUnstorableName, unstorable } from '../meter/storable.ts';
+import { markProduction } from './production-keys.ts';
 
 /** OpenAI's limit on inputs per request. */
 const MAX_INPUTS = 2048;
@@ -200,6 +201,7 @@ export function embeddingsHandler(s: Services): PipelineHandler {
       refuseUnnamable(body);
       ctx.requestedModel = body.model;
       ctx.body = body;
+      markProduction(ctx, s); // a workflow in production runs on the tenant's own keys, embeddings too
       const req: EmbeddingInput = { input: inputList(body.input), ...(body.dimensions !== undefined ? { dimensions: body.dimensions } : {}), ...(body.user !== undefined ? { user: body.user } : {}) };
       const { adapter, target } = route(ctx, s);
       const refused = adapter.unsupported(req, target);

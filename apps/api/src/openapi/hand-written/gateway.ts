@@ -117,7 +117,7 @@ export const gateway: Operation[] = [
         required: ['object', 'data', 'model', 'optimizer'],
       },
     },
-    errors: [...upstream, 'embeddings_unsupported', 'not_embedding_model', 'wallet_empty', 'dev_allowance_exhausted', 'spend_cap_reached', 'json_too_deep'],
+    errors: [...upstream, 'embeddings_unsupported', 'not_embedding_model', 'wallet_empty', 'dev_allowance_exhausted', 'spend_cap_reached', 'production_key_required', 'json_too_deep'],
   },
   {
     method: 'get',
