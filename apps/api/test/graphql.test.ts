@@ -48,7 +48,7 @@ async function gql<T = Record<string, any>>(query: string, variables: Record<str
 }
 
 const MODEL_FIELDS = `model provider inputPerMtok outputPerMtok cachedInputPerMtok cacheWriteMultiplier inputModalities outputModalities tools
-  structuredOutputs reasoningEfforts contextLength maxOutputTokens searchOnly moderationOnly strengths { capability score } disabled failover`;
+  structuredOutputs reasoningEfforts contextLength maxOutputTokens searchOnly moderationOnly strengths { capability score } disabled failover weights`;
 const PUT_MODEL = `mutation($input: ModelInput!) { putModel(input: $input) { ${MODEL_FIELDS} } }`;
 
 function input(model: string, over: Record<string, unknown> = {}) {
@@ -105,6 +105,10 @@ describe('GraphQL door: catalog', () => {
     const same = r.data!.catalog[0]!;
     expect(same.inputPerMtok).toBe(first.input_per_mtok);
     expect(Object.fromEntries(same.strengths.map((s) => [s.capability, s.score]))).toEqual(first.strengths);
+    // the same model on several vendors carries its weights, as on REST (the admin console edits it without losing it)
+    const weighted = rest.data.filter((m) => (m as { weights?: string }).weights);
+    expect(weighted.length).toBeGreaterThan(0);
+    for (const m of weighted) expect((r.data!.catalog.find((c) => c.model === m.model) as unknown as { weights: string }).weights).toBe((m as { weights?: string }).weights);
   });
 
   it('creates, reads, edits, disables and removes a model', async () => {

@@ -34,6 +34,7 @@ interface Draft {
   strengths: Record<string, string>;
   disabled: boolean;
   failover: string;
+  weights: string;
 }
 
 function draftOf(m: Model | null, defaultProvider: string): Draft {
@@ -41,7 +42,7 @@ function draftOf(m: Model | null, defaultProvider: string): Draft {
     return {
       model: '', provider: defaultProvider, input_per_mtok: '', output_per_mtok: '', cached_input_per_mtok: '', cache_write_multiplier: '1',
       input_modalities: ['text'], output_modalities: ['text'], tools: 'full', structured_outputs: true, reasoning_efforts: [],
-      context_length: '128000', max_output_tokens: '16384', search_only: false, moderation_only: false, strengths: {}, disabled: false, failover: '',
+      context_length: '128000', max_output_tokens: '16384', search_only: false, moderation_only: false, strengths: {}, disabled: false, failover: '', weights: '',
     };
   }
   const p = toProfile(m);
@@ -52,7 +53,7 @@ function draftOf(m: Model | null, defaultProvider: string): Draft {
     structured_outputs: p.structured_outputs, reasoning_efforts: p.reasoning_efforts, context_length: String(p.context_length), max_output_tokens: String(p.max_output_tokens),
     search_only: p.search_only, moderation_only: p.moderation_only,
     strengths: Object.fromEntries(Object.entries(p.strengths).map(([k, v]) => [k, String(v)])),
-    disabled: p.disabled, failover: p.failover.join(', '),
+    disabled: p.disabled, failover: p.failover.join(', '), weights: p.weights ?? '',
   };
 }
 
@@ -68,6 +69,7 @@ function candidate(d: Draft): unknown {
     search_only: d.search_only, moderation_only: d.moderation_only,
     strengths: Object.fromEntries(Object.entries(d.strengths).filter(([, v]) => v.trim() !== '').map(([k, v]) => [k, Number(v)])),
     disabled: d.disabled, failover: d.failover.split(/[\s,]+/).filter(Boolean),
+    ...(d.weights.trim() ? { weights: d.weights.trim() } : {}),
   };
 }
 
@@ -324,6 +326,7 @@ export function ModelDialog(props: {
             <h3>Routing</h3>
             <div className="form-grid">
               {text('failover', 'Failover', { mono: true, hint: 'Model names on other providers, in preference order, comma separated' })}
+              {text('weights', 'Weights', { mono: true, hint: 'The model across vendors (e.g. llama-3.3-70b-instruct): a pinned call fails over only to the same weights' })}
               <div className="field">
                 <span className="field-label">State</span>
                 {check('disabled', 'Disabled (out of routing)')}

@@ -25,6 +25,7 @@ export const modelFields = graphql(`
     }
     disabled
     failover
+    weights
   }
 `);
 

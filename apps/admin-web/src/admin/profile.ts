@@ -26,6 +26,7 @@ export function toProfile(m: Model): ModelProfile {
     strengths: Object.fromEntries(m.strengths.map((s) => [s.capability, s.score])),
     disabled: m.disabled,
     failover: [...m.failover],
+    ...(m.weights ? { weights: m.weights } : {}),
   };
 }
 
@@ -49,6 +50,7 @@ export function toInput(p: ModelProfile): ModelInput {
     strengths: Object.entries(p.strengths).map(([capability, score]) => ({ capability: capability as Capability, score: score! })),
     disabled: p.disabled,
     failover: p.failover,
+    weights: p.weights ?? null,
   };
 }
 

@@ -15,7 +15,7 @@ import * as types from './graphql.ts';
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
-    "\n  fragment ModelFields on Model {\n    model\n    provider\n    inputPerMtok\n    outputPerMtok\n    cachedInputPerMtok\n    cacheWriteMultiplier\n    inputModalities\n    outputModalities\n    tools\n    structuredOutputs\n    reasoningEfforts\n    contextLength\n    maxOutputTokens\n    searchOnly\n    moderationOnly\n    strengths {\n      capability\n      score\n    }\n    disabled\n    failover\n  }\n": typeof types.ModelFieldsFragmentDoc,
+    "\n  fragment ModelFields on Model {\n    model\n    provider\n    inputPerMtok\n    outputPerMtok\n    cachedInputPerMtok\n    cacheWriteMultiplier\n    inputModalities\n    outputModalities\n    tools\n    structuredOutputs\n    reasoningEfforts\n    contextLength\n    maxOutputTokens\n    searchOnly\n    moderationOnly\n    strengths {\n      capability\n      score\n    }\n    disabled\n    failover\n    weights\n  }\n": typeof types.ModelFieldsFragmentDoc,
     "\n  fragment ProviderFields on Provider {\n    name\n    baseUrl\n    wire\n    enabled\n    keySet\n    builtIn\n  }\n": typeof types.ProviderFieldsFragmentDoc,
     "\n  query Catalog {\n    catalog {\n      ...ModelFields\n    }\n  }\n": typeof types.CatalogDocument,
     "\n  query Providers {\n    providers {\n      ...ProviderFields\n    }\n  }\n": typeof types.ProvidersDocument,
@@ -50,7 +50,7 @@ type Documents = {
     "\n  mutation ExecuteManagedAction($id: String!, $action: String!) {\n    executeManagedAction(id: $id, action: $action) {\n      replayed\n      action {\n        id\n        status\n      }\n    }\n  }\n": typeof types.ExecuteManagedActionDocument,
 };
 const documents: Documents = {
-    "\n  fragment ModelFields on Model {\n    model\n    provider\n    inputPerMtok\n    outputPerMtok\n    cachedInputPerMtok\n    cacheWriteMultiplier\n    inputModalities\n    outputModalities\n    tools\n    structuredOutputs\n    reasoningEfforts\n    contextLength\n    maxOutputTokens\n    searchOnly\n    moderationOnly\n    strengths {\n      capability\n      score\n    }\n    disabled\n    failover\n  }\n": types.ModelFieldsFragmentDoc,
+    "\n  fragment ModelFields on Model {\n    model\n    provider\n    inputPerMtok\n    outputPerMtok\n    cachedInputPerMtok\n    cacheWriteMultiplier\n    inputModalities\n    outputModalities\n    tools\n    structuredOutputs\n    reasoningEfforts\n    contextLength\n    maxOutputTokens\n    searchOnly\n    moderationOnly\n    strengths {\n      capability\n      score\n    }\n    disabled\n    failover\n    weights\n  }\n": types.ModelFieldsFragmentDoc,
     "\n  fragment ProviderFields on Provider {\n    name\n    baseUrl\n    wire\n    enabled\n    keySet\n    builtIn\n  }\n": types.ProviderFieldsFragmentDoc,
     "\n  query Catalog {\n    catalog {\n      ...ModelFields\n    }\n  }\n": types.CatalogDocument,
     "\n  query Providers {\n    providers {\n      ...ProviderFields\n    }\n  }\n": types.ProvidersDocument,
@@ -88,7 +88,7 @@ const documents: Documents = {
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment ModelFields on Model {\n    model\n    provider\n    inputPerMtok\n    outputPerMtok\n    cachedInputPerMtok\n    cacheWriteMultiplier\n    inputModalities\n    outputModalities\n    tools\n    structuredOutputs\n    reasoningEfforts\n    contextLength\n    maxOutputTokens\n    searchOnly\n    moderationOnly\n    strengths {\n      capability\n      score\n    }\n    disabled\n    failover\n  }\n"): typeof import('./graphql.ts').ModelFieldsFragmentDoc;
+export function graphql(source: "\n  fragment ModelFields on Model {\n    model\n    provider\n    inputPerMtok\n    outputPerMtok\n    cachedInputPerMtok\n    cacheWriteMultiplier\n    inputModalities\n    outputModalities\n    tools\n    structuredOutputs\n    reasoningEfforts\n    contextLength\n    maxOutputTokens\n    searchOnly\n    moderationOnly\n    strengths {\n      capability\n      score\n    }\n    disabled\n    failover\n    weights\n  }\n"): typeof import('./graphql.ts').ModelFieldsFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -122,6 +122,7 @@ export type ModelInput = {
   strengths?: Array<StrengthInput> | null | undefined;
   structuredOutputs: boolean;
   tools: ToolSupport;
+  weights?: string | null | undefined;
 };
 
 export type PiiKind =
@@ -210,14 +211,14 @@ export type WorkflowStage =
   | 'ready'
   | 'tuning';
 
-export type ModelFieldsFragment = { model: string, provider: string, inputPerMtok: number, outputPerMtok: number, cachedInputPerMtok: number, cacheWriteMultiplier: number, inputModalities: Array<Modality>, outputModalities: Array<Modality>, tools: ToolSupport, structuredOutputs: boolean, reasoningEfforts: Array<ReasoningEffort>, contextLength: number, maxOutputTokens: number, searchOnly: boolean, moderationOnly: boolean, disabled: boolean, failover: Array<string>, strengths: Array<{ capability: Capability, score: number }> };
+export type ModelFieldsFragment = { model: string, provider: string, inputPerMtok: number, outputPerMtok: number, cachedInputPerMtok: number, cacheWriteMultiplier: number, inputModalities: Array<Modality>, outputModalities: Array<Modality>, tools: ToolSupport, structuredOutputs: boolean, reasoningEfforts: Array<ReasoningEffort>, contextLength: number, maxOutputTokens: number, searchOnly: boolean, moderationOnly: boolean, disabled: boolean, failover: Array<string>, weights: string | null, strengths: Array<{ capability: Capability, score: number }> };
 
 export type ProviderFieldsFragment = { name: string, baseUrl: string, wire: string, enabled: boolean, keySet: boolean, builtIn: boolean };
 
 export type CatalogQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type CatalogQuery = { catalog: Array<{ model: string, provider: string, inputPerMtok: number, outputPerMtok: number, cachedInputPerMtok: number, cacheWriteMultiplier: number, inputModalities: Array<Modality>, outputModalities: Array<Modality>, tools: ToolSupport, structuredOutputs: boolean, reasoningEfforts: Array<ReasoningEffort>, contextLength: number, maxOutputTokens: number, searchOnly: boolean, moderationOnly: boolean, disabled: boolean, failover: Array<string>, strengths: Array<{ capability: Capability, score: number }> }> };
+export type CatalogQuery = { catalog: Array<{ model: string, provider: string, inputPerMtok: number, outputPerMtok: number, cachedInputPerMtok: number, cacheWriteMultiplier: number, inputModalities: Array<Modality>, outputModalities: Array<Modality>, tools: ToolSupport, structuredOutputs: boolean, reasoningEfforts: Array<ReasoningEffort>, contextLength: number, maxOutputTokens: number, searchOnly: boolean, moderationOnly: boolean, disabled: boolean, failover: Array<string>, weights: string | null, strengths: Array<{ capability: Capability, score: number }> }> };
 
 export type ProvidersQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -229,7 +230,7 @@ export type PutModelMutationVariables = Exact<{
 }>;
 
 
-export type PutModelMutation = { putModel: { model: string, provider: string, inputPerMtok: number, outputPerMtok: number, cachedInputPerMtok: number, cacheWriteMultiplier: number, inputModalities: Array<Modality>, outputModalities: Array<Modality>, tools: ToolSupport, structuredOutputs: boolean, reasoningEfforts: Array<ReasoningEffort>, contextLength: number, maxOutputTokens: number, searchOnly: boolean, moderationOnly: boolean, disabled: boolean, failover: Array<string>, strengths: Array<{ capability: Capability, score: number }> } };
+export type PutModelMutation = { putModel: { model: string, provider: string, inputPerMtok: number, outputPerMtok: number, cachedInputPerMtok: number, cacheWriteMultiplier: number, inputModalities: Array<Modality>, outputModalities: Array<Modality>, tools: ToolSupport, structuredOutputs: boolean, reasoningEfforts: Array<ReasoningEffort>, contextLength: number, maxOutputTokens: number, searchOnly: boolean, moderationOnly: boolean, disabled: boolean, failover: Array<string>, weights: string | null, strengths: Array<{ capability: Capability, score: number }> } };
 
 export type SetModelDisabledMutationVariables = Exact<{
   model: string;
@@ -237,7 +238,7 @@ export type SetModelDisabledMutationVariables = Exact<{
 }>;
 
 
-export type SetModelDisabledMutation = { setModelDisabled: { model: string, provider: string, inputPerMtok: number, outputPerMtok: number, cachedInputPerMtok: number, cacheWriteMultiplier: number, inputModalities: Array<Modality>, outputModalities: Array<Modality>, tools: ToolSupport, structuredOutputs: boolean, reasoningEfforts: Array<ReasoningEffort>, contextLength: number, maxOutputTokens: number, searchOnly: boolean, moderationOnly: boolean, disabled: boolean, failover: Array<string>, strengths: Array<{ capability: Capability, score: number }> } };
+export type SetModelDisabledMutation = { setModelDisabled: { model: string, provider: string, inputPerMtok: number, outputPerMtok: number, cachedInputPerMtok: number, cacheWriteMultiplier: number, inputModalities: Array<Modality>, outputModalities: Array<Modality>, tools: ToolSupport, structuredOutputs: boolean, reasoningEfforts: Array<ReasoningEffort>, contextLength: number, maxOutputTokens: number, searchOnly: boolean, moderationOnly: boolean, disabled: boolean, failover: Array<string>, weights: string | null, strengths: Array<{ capability: Capability, score: number }> } };
 
 export type RemoveModelMutationVariables = Exact<{
   model: string;
@@ -468,6 +469,7 @@ export const ModelFieldsFragmentDoc = new TypedDocumentString(`
   }
   disabled
   failover
+  weights
 }
     `, {"fragmentName":"ModelFields"}) as unknown as TypedDocumentString<ModelFieldsFragment, unknown>;
 export const ProviderFieldsFragmentDoc = new TypedDocumentString(`
@@ -583,6 +585,7 @@ export const CatalogDocument = new TypedDocumentString(`
   }
   disabled
   failover
+  weights
 }`) as unknown as TypedDocumentString<CatalogQuery, CatalogQueryVariables>;
 export const ProvidersDocument = new TypedDocumentString(`
     query Providers {
@@ -626,6 +629,7 @@ export const PutModelDocument = new TypedDocumentString(`
   }
   disabled
   failover
+  weights
 }`) as unknown as TypedDocumentString<PutModelMutation, PutModelMutationVariables>;
 export const SetModelDisabledDocument = new TypedDocumentString(`
     mutation SetModelDisabled($model: String!, $disabled: Boolean!) {
@@ -655,6 +659,7 @@ export const SetModelDisabledDocument = new TypedDocumentString(`
   }
   disabled
   failover
+  weights
 }`) as unknown as TypedDocumentString<SetModelDisabledMutation, SetModelDisabledMutationVariables>;
 export const RemoveModelDocument = new TypedDocumentString(`
     mutation RemoveModel($model: String!) {

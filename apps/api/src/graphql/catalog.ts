@@ -48,6 +48,7 @@ export function registerCatalog(builder: Builder) {
       }),
       disabled: t.exposeBoolean('disabled', { description: 'Out of routing; the row and its evidence stay.' }),
       failover: t.exposeStringList('failover', { description: 'Equivalent-or-stronger models on other providers, in preference order.' }),
+      weights: t.exposeString('weights', { nullable: true, description: 'The model across vendors: profiles with the same weights are the same model (a pinned call fails over only among them).' }),
     }),
   });
 
@@ -79,6 +80,7 @@ export function registerCatalog(builder: Builder) {
       strengths: t.field({ type: [StrengthInput] }),
       disabled: t.boolean(),
       failover: t.stringList(),
+      weights: t.string(),
     }),
   });
 
