@@ -79,6 +79,23 @@ describe('the semantic cache with an error bound', () => {
     expect(await metric('optimizer_semantic_cache_verified_total{range="unproven",result="agree"}')).toBeGreaterThanOrEqual(11);
   });
 
+  it('verifies a streamed call as it does a plain one', async () => {
+    await setCache({ semantic: true, exact: false, ttl_seconds: 600, semantic_error_bound: 0.2 });
+    rig.vendor.script({ content: 'Water boils at 100 degrees Celsius at sea level.' });
+    expect(await ask('At what temperature does water boil?', 'boiling')).toBeNull();
+    const r = await fetch(`${rig.gw.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: authed(rig.tenant.api_key),
+      body: JSON.stringify({ model: 'auto', stream: true, messages: [{ role: 'user', content: 'At what temperature does water boil?' }], optimizer: { step: { id: 'boiling' } } }),
+    });
+    expect(r.status).toBe(200);
+    const body = await r.text();
+    expect(body).toContain('data: [DONE]');
+    expect(r.headers.get('x-optimizer-cache-kind')).toBeNull(); // not proven yet: answered upstream
+    await rig.gw.services.semanticCache.settle();
+    expect(await verification('boiling')).toMatchObject({ bound: 0.2, verified: 1, verified_wrong: 0, threshold: null });
+  });
+
   it('never serves a step whose upstream answers disagree with the cached ones', async () => {
     await setCache({ semantic: true, exact: false, ttl_seconds: 600, semantic_error_bound: 0.2 });
     for (let i = 0; i < 16; i++) {
