@@ -1,7 +1,7 @@
 // The semantic cache under a tenant's error bound (`cache.semantic_error_bound`): a step serves
 // a would-be hit only once its verified record supports the bound — before that the call goes
 // upstream and its answer is compared with the cached one — a step whose upstream answers
-// disagree never serves, and the dashboard's steps view and /metrics report the bound and the
+// disagree never serves, a streamed call is verified as a plain one, and the dashboard's steps view and /metrics report the bound and the
 // observed verified error. Against the official SDK's wire format, a mock vendor, PostgreSQL and Redis.
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
