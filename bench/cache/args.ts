@@ -26,6 +26,10 @@ export interface Options {
   gatewayLlmLimit: number;
   /** Requests timed for the exact cache against the gateway's floor. */
   exactRequests: number;
+  /** Verified mode: the tenant's error bound (share of served hits wrong); undefined = off. */
+  verifyBound: number | undefined;
+  /** Verified mode: share of servable would-be hits still verified. */
+  verifySample: number;
 }
 
 /** Pairs below this similarity can never be hits at the default threshold (0.94) or any a request may set. */
@@ -49,12 +53,15 @@ export const USAGE = `usage: node bench/cache/run.ts [options]   (or: npm run be
   --out FILE          also write the full result as JSON here
   --gateway-limit N   pairs also asked through a real gateway (a, then b; default 1000; 0 skips the gateway)
   --gateway-llm-limit N  LLM paraphrase pairs asked through the gateway (default 300)
-  --exact-requests N  requests timed for the exact-cache hit path against the gateway's floor (default 300)`;
+  --exact-requests N  requests timed for the exact-cache hit path against the gateway's floor (default 300)
+  --verify-bound B    also run the verified mode at error bound B (e.g. 0.01): per-neighbourhood thresholds learned
+                      from verification, against the default; prints verification cost and its false hits
+  --verify-sample R   share of servable would-be hits still verified in that mode (default 0.05)`;
 
 export { UsageError };
 
 export function parseArgs(argv: string[], repoRoot: string): Options {
-  const known = ['pairs', 'llm', 'offset', 'limit', 'llm-limit', 'threshold', 'embedder', 'model-dir', 'batch', 'timing', 'false-hits', 'near-pairs', 'out', 'gateway-limit', 'gateway-llm-limit', 'exact-requests'];
+  const known = ['pairs', 'llm', 'offset', 'limit', 'llm-limit', 'threshold', 'embedder', 'model-dir', 'batch', 'timing', 'false-hits', 'near-pairs', 'out', 'gateway-limit', 'gateway-llm-limit', 'exact-requests', 'verify-bound', 'verify-sample'];
   const { flags } = readFlags(argv, USAGE, { known });
   const int = (key: string, min: number): number | undefined => {
     const v = flags.get(key);
@@ -68,6 +75,13 @@ export function parseArgs(argv: string[], repoRoot: string): Options {
   if (t !== undefined && (!Number.isFinite(t) || t < -1 || t > 1)) throw new UsageError('--threshold must be a number in [-1, 1]');
   const embedder = flags.get('embedder') ?? 'onnx';
   if (embedder !== 'onnx' && embedder !== 'lexical') throw new UsageError('--embedder must be onnx or lexical');
+  const unitFlag = (key: string): number | undefined => {
+    const v = flags.get(key);
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!Number.isFinite(n) || n < 0 || n >= 1) throw new UsageError(`--${key} must be a number in [0, 1)`);
+    return n;
+  };
   const llm = flags.get('llm');
   if (flags.has('near-pairs') && (flags.has('limit') || embedder !== 'onnx')) throw new UsageError('--near-pairs needs every pair from --offset on (no --limit) and the onnx embedder');
   return {
@@ -87,5 +101,7 @@ export function parseArgs(argv: string[], repoRoot: string): Options {
     gatewayLimit: int('gateway-limit', 0) ?? 1000,
     gatewayLlmLimit: int('gateway-llm-limit', 0) ?? 300,
     exactRequests: int('exact-requests', 1) ?? 300,
+    verifyBound: unitFlag('verify-bound'),
+    verifySample: unitFlag('verify-sample') ?? 0.05,
   };
 }

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { GUARDS, OnnxMiniLM, LexicalEmbedder, SemanticIndex, defaultThresholdFor, type Embedder } from '../../apps/api/src/cache/semantic/index.ts';
 import { NEAR_PAIRS_FLOOR, parseArgs, UsageError, type Options } from './args.ts';
 import { measureThroughGateway } from './gateway.ts';
+import { runVerified, type VerifyResult } from './verify.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -215,6 +216,22 @@ async function main(): Promise<void> {
     console.log(`\n${Math.min(opts.falseHits, falseHits.length)} of ${falseHits.length} false hits (labelled non-duplicate, served from cache), most similar first — QQP labels are noisy, judge them:`);
     for (const f of falseHits.slice(0, opts.falseHits)) console.log(`  ${f.similarity.toFixed(3)}  ${f.a}\n         ${f.b}`);
 
+    let verified: VerifyResult | null = null;
+    if (opts.verifyBound !== undefined) {
+      verified = runVerified(scored, opts.verifyBound, opts.verifySample);
+      const v = verified;
+      console.log(
+        `\nVerified mode (bound ${v.bound}, ${v.sample_rate} of servable would-be hits sampled; pairs in order, one neighbourhood; the label stands in for answer agreement): ` +
+          `${v.hits} hits, ${v.false_hits} false; precision ${v.precision.toFixed(3)}, recall ${v.recall.toFixed(3)} — the default: ${qqp.tp + qqp.fp} hits, ${qqp.fp} false, recall ${qqp.recall.toFixed(3)}`,
+      );
+      console.log(
+        `  verification: ${v.verify_calls_per_1000.toFixed(1)} model calls per 1,000 lookups (${v.verify_unproven} unproven would-be hits, ${v.verify_sampled} sampled in the serving range); ` +
+          `learned threshold at the end ${v.final_threshold ?? 'none'}; verified error the cache reports ${v.reported_error === null ? 'n/a' : v.reported_error.toFixed(4)} on ${v.reported_checked} sampled checks (bound ${v.bound})`,
+      );
+      console.log(`  ${Math.min(opts.falseHits, v.false_hit_pairs.length)} of ${v.false_hits} false hits in verified mode, most similar first:`);
+      for (const f of v.false_hit_pairs.slice(0, opts.falseHits)) console.log(`  ${f.similarity.toFixed(3)}  ${f.a}\n         ${f.b}`);
+    }
+
     const result = {
       precision: round(qqp.precision),
       recall: round(qqp.recall),
@@ -232,6 +249,18 @@ async function main(): Promise<void> {
       miss_ms_p99: round(timing.miss_ms_p99, 2),
       lookup_us_p50: Math.round(timing.lookup_us_p50),
       index_entries: timing.entries,
+      ...(verified
+        ? {
+            verified_bound: verified.bound,
+            verified_precision: round(verified.precision),
+            verified_recall: round(verified.recall),
+            verified_false_hits: verified.false_hits,
+            verified_true_hits: verified.true_hits,
+            verified_calls_per_1000: round(verified.verify_calls_per_1000, 1),
+            verified_reported_error: verified.reported_error === null ? null : round(verified.reported_error),
+            verified_threshold: verified.final_threshold,
+          }
+        : {}),
     };
     await embedder.close();
     let gateway: Awaited<ReturnType<typeof measureThroughGateway>> | null = null;
@@ -272,7 +301,7 @@ async function main(): Promise<void> {
           }
         : {}),
     };
-    if (opts.out) writeFileSync(opts.out, JSON.stringify({ ...full, false_hit_pairs: falseHits.map(({ a, b, similarity }) => ({ a, b, similarity })), gateway_false_hit_pairs: gateway?.false_hit_pairs ?? [] }, null, 2));
+    if (opts.out) writeFileSync(opts.out, JSON.stringify({ ...full, false_hit_pairs: falseHits.map(({ a, b, similarity }) => ({ a, b, similarity })), gateway_false_hit_pairs: gateway?.false_hit_pairs ?? [], verified_false_hit_pairs: verified?.false_hit_pairs ?? [], scored: scored.map(({ similarity, refusedBy, duplicate }) => ({ similarity, refusedBy, duplicate })) }, null, 2));
     console.log(JSON.stringify(full));
   } finally {
     await embedder.close();

@@ -186,7 +186,12 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
   await customProviders.start();
   const optimizer = new Optimizer(db, meter);
   await optimizer.start();
-  const steps = new StepRegistry({ db, optimizer, logger, semantic: (accountId, fingerprint) => semanticCache.stepCheck(accountId, fingerprint) });
+  const steps = new StepRegistry({ db, optimizer, logger, semantic: (accountId, fingerprint) => {
+      // a step's verified record shows only once its tenant has set an error bound and it has been asked
+      const verification = semanticCache.verification.stats(accountId, fingerprint);
+      return { ...semanticCache.stepCheck(accountId, fingerprint), ...(verification ? { verification } : {}) };
+    },
+  });
   steps.start();
   const routingSettings = new RoutingSettings(db, hot);
   const answerCache = new AnswerCache(hot);

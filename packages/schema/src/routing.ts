@@ -56,6 +56,9 @@ export const routingSettingsWrite = z
         // at most 30 days: an answer older than that is more likely stale than saved
         ttl_seconds: z.int().min(0).max(MAX_CACHE_TTL_S).optional(),
         semantic_threshold: unit.optional(),
+        // the share of served semantic hits that may be wrong; on, a step serves a semantic hit
+        // only where its verified record supports it (null: no verification, the threshold alone)
+        semantic_error_bound: z.number().gt(0).max(0.5).nullable().optional(),
       })
       .strict()
       .optional(),

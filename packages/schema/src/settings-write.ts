@@ -57,7 +57,7 @@ const unit = z.number().min(0).max(1);
  * the default. A null is a default that depends on the call: every provider with a usable key
  * (`allowed_providers`), the strongest allowed model (`baseline_model`), the baseline
  * (`judge_model`), no cap of the step's own (`exploration.step_budget_usd`), the embedder's
- * own threshold (`cache.semantic_threshold`).
+ * own threshold (`cache.semantic_threshold`), no verification of semantic hits (`cache.semantic_error_bound`).
  */
 export const routingSettingsView = z.object({
   mode: z.enum(['auto', 'pinned', 'off']),
@@ -72,6 +72,6 @@ export const routingSettingsView = z.object({
   judge_model: z.string().nullable(),
   quality_floor: unit,
   exploration: z.object({ step_share: unit, step_budget_usd: z.number().min(0).nullable(), daily_budget_usd: z.number().min(0) }),
-  cache: z.object({ exact: z.boolean(), semantic: z.boolean(), ttl_seconds: z.int().min(0), semantic_threshold: unit.nullable() }),
+  cache: z.object({ exact: z.boolean(), semantic: z.boolean(), ttl_seconds: z.int().min(0), semantic_threshold: unit.nullable(), semantic_error_bound: z.number().gt(0).max(0.5).nullable() }),
 });
 export type RoutingSettingsView = z.infer<typeof routingSettingsView>;

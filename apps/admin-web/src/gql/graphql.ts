@@ -7,6 +7,7 @@ import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 export type CacheSettingsInput = {
   exact?: boolean | null | undefined;
   semantic?: boolean | null | undefined;
+  semanticErrorBound?: number | null | undefined;
   semanticThreshold?: number | null | undefined;
   ttlSeconds?: number | null | undefined;
 };

@@ -22,6 +22,7 @@ import { SemanticEntries } from './semantic-cache/entries.ts';
 import { fromBase64, indexKey, stepKey, toBase64, within } from './semantic-cache/keys.ts';
 import type { EntryNotice, Lookup, SemanticQuery, StepCheck } from './semantic-cache/types.ts';
 import { SemanticWriter } from './semantic-cache/writer.ts';
+import { SemanticVerification } from './semantic-cache/verification.ts';
 
 export type { Lookup, SemanticHit, SemanticQuery, StepCheck } from './semantic-cache/types.ts';
 
@@ -86,6 +87,8 @@ export class SemanticCache {
   #sweeper: NodeJS.Timeout | null = null;
   readonly #inFlight = new Set<Promise<unknown>>();
   #closed = false;
+  /** Steps' verified records, for tenants with an error bound (`cache.semantic_error_bound`). */
+  readonly verification = new SemanticVerification();
 
   constructor(opts: SemanticCacheOptions) {
     this.#hot = opts.hot;

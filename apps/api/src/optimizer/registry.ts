@@ -9,6 +9,7 @@ import { ApiError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Optimizer, StepKey } from './optimizer.ts';
 import type { StepCheck as SemanticStepCheck } from '../cache/semantic-cache.ts';
+import type { VerificationStats } from '../cache/semantic-cache/verification.ts';
 
 /** Which part of a workflow's life saw the step (design §9); only tuning is served today. */
 export type Phase = 'tuning' | 'discovery' | 'production';
@@ -67,8 +68,11 @@ export interface StepView {
    * at the last decision and the share of calls probed at it.
    */
   exploration: OptimizerStep['exploration'];
-  /** The judge's checks of this step's semantic-cache hits, and whether the step lost semantic caching. */
-  semantic_cache: SemanticStepCheck;
+  /**
+   * The judge's checks of this step's semantic-cache hits, whether the step lost semantic
+   * caching, and (with an error bound) its verified record: bound, learned threshold, observed error.
+   */
+  semantic_cache: SemanticStepCheck & { verification?: VerificationStats | null };
   candidates: OptimizerStep['candidates'];
   /** Learning by serving: the step's quality-risk budget, the share its trials use, the trials by policy. */
   learning: OptimizerStep['learning'];
@@ -119,7 +123,7 @@ on conflict (workflow_id, fingerprint) do update set
 export class StepRegistry {
   readonly #db: Database;
   readonly #optimizer: Optimizer;
-  readonly #semantic: (accountId: string, fingerprint: string) => SemanticStepCheck;
+  readonly #semantic: (accountId: string, fingerprint: string) => SemanticStepCheck & { verification?: VerificationStats | null };
   readonly #logger: Logger;
   readonly #flushMs: number;
   /** Sightings not yet written, by workflow, fingerprint and phase. */
@@ -127,7 +131,7 @@ export class StepRegistry {
   #flushing: Promise<void> | null = null;
   #timer: NodeJS.Timeout | null = null;
 
-  constructor(opts: { db: Database; optimizer: Optimizer; logger: Logger; flushMs?: number; semantic?: (accountId: string, fingerprint: string) => SemanticStepCheck }) {
+  constructor(opts: { db: Database; optimizer: Optimizer; logger: Logger; flushMs?: number; semantic?: (accountId: string, fingerprint: string) => SemanticStepCheck & { verification?: VerificationStats | null } }) {
     this.#semantic = opts.semantic ?? (() => ({ checked: 0, failed: 0, disabled: false, reason: null }));
     this.#db = opts.db;
     this.#optimizer = opts.optimizer;

@@ -29,7 +29,7 @@ export const ROUTING_DEFAULTS: RoutingSettingsView = {
   judge_model: null,
   quality_floor: DEFAULT_FLOOR,
   exploration: { step_share: 0.1, step_budget_usd: null, daily_budget_usd: 200 },
-  cache: { exact: false, semantic: false, ttl_seconds: 3600, semantic_threshold: null },
+  cache: { exact: false, semantic: false, ttl_seconds: 3600, semantic_threshold: null, semantic_error_bound: null },
 };
 
 /**

@@ -10,6 +10,7 @@ import { noUsage, type Usage } from '../wire/usage.ts';
 import { answerAsStream, responseHeaders, sendAnswer } from './respond.ts';
 import { semanticQuery } from './semantic.ts';
 import { judgeHit, sampleCheck } from './semantic-check.ts';
+import { completeVerification, verifyOrServe, type PendingVerification } from './semantic-verify.ts';
 import type { SemanticQuery } from '../cache/semantic-cache.ts';
 import { cachePolicy } from '../optimizer/outcomes.ts';
 
@@ -79,6 +80,8 @@ export async function serveFromCache(ctx: CallContext, s: Services, cacheControl
   const exact = exactKey(ctx);
   const plan = planKey(ctx);
   let vector: Promise<Float32Array | null> | null = null;
+  /** A would-be hit answered upstream to verify it (the tenant set an error bound). */
+  let verifying: PendingVerification | null = null;
 
   if (!skip) {
     let hit: CachedAnswer | null = null;
@@ -95,7 +98,8 @@ export async function serveFromCache(ctx: CallContext, s: Services, cacheControl
       const found = await s.semanticCache.lookup(semantic).catch((err: unknown) => ({ hit: null, why: `lookup failed: ${String(err)}`, vector: Promise.resolve(null) }));
       vector = found.vector;
       if (found.why) ctx.route?.reasons.push(`semantic cache missed: ${found.why}`);
-      if (found.hit && (!sampleCheck(ctx, s, semantic) || (await judgeHit(ctx, s, semantic, found.hit)))) {
+      if (found.hit) verifying = verifyOrServe(ctx, s, semantic, found.hit, settings.semantic_error_bound);
+      if (found.hit && !verifying && (!sampleCheck(ctx, s, semantic) || (await judgeHit(ctx, s, semantic, found.hit)))) {
         hit = found.hit.answer;
         source = 'semantic';
         ctx.cacheHeaders['x-optimizer-cache-similarity'] = found.hit.similarity.toFixed(4);
@@ -123,6 +127,10 @@ export async function serveFromCache(ctx: CallContext, s: Services, cacheControl
   }
 
   ctx.afterAnswer = async (text: string, costs: Costs) => {
+    if (verifying && semantic) {
+      const agreed = completeVerification(s, semantic, verifying, text);
+      ctx.route?.reasons.push(`semantic cache: the upstream answer ${agreed ? 'agreed' : 'disagreed'} with the cached one`);
+    }
     if (!cacheable(ctx, text)) return;
     const served = ctx.served;
     const answer: CachedAnswer = {

@@ -28,6 +28,6 @@ export function registerHealthRoutes(app: FastifyInstance, s: Services): void {
   });
 
   app.get('/metrics', async (_request, reply) => {
-    return reply.type(s.metrics.contentType).send(await s.metrics.render(renderEmbedderGauge(s.semanticCache.embedderStatus) + '\n'));
+    return reply.type(s.metrics.contentType).send(await s.metrics.render(renderEmbedderGauge(s.semanticCache.embedderStatus) + '\n' + s.semanticCache.verification.render() + '\n'));
   });
 }

@@ -123,6 +123,7 @@ export interface RouterInputs {
     cache?: null | {
       exact?: boolean | null;
       semantic?: boolean | null;
+      semantic_error_bound?: null | number;
       semantic_threshold?: null | number;
       ttl_seconds?: null | number;
     };
@@ -698,6 +699,15 @@ export interface RouterOutputs {
       disabled: boolean;
       failed: number;
       reason: null | string;
+      verification?: null | {
+        bound: number;
+        observed_error: null | number;
+        served_checked: number;
+        served_wrong: number;
+        threshold: null | number;
+        verified: number;
+        verified_wrong: number;
+      };
     };
     served: number;
     settled: boolean;
@@ -761,6 +771,15 @@ export interface RouterOutputs {
       disabled: boolean;
       failed: number;
       reason: null | string;
+      verification?: null | {
+        bound: number;
+        observed_error: null | number;
+        served_checked: number;
+        served_wrong: number;
+        threshold: null | number;
+        verified: number;
+        verified_wrong: number;
+      };
     };
     served: number;
     settled: boolean;
@@ -1100,6 +1119,7 @@ export interface RouterOutputs {
     cache: {
       exact: boolean;
       semantic: boolean;
+      semantic_error_bound: null | number;
       semantic_threshold: null | number;
       ttl_seconds: number;
     };
@@ -1126,6 +1146,7 @@ export interface RouterOutputs {
     cache: {
       exact: boolean;
       semantic: boolean;
+      semantic_error_bound: null | number;
       semantic_threshold: null | number;
       ttl_seconds: number;
     };

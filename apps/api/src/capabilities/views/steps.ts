@@ -27,7 +27,13 @@ export const Step = named(
       judge_error: z.number(),
       pruning: StepPruning,
       exploration: asJson(z.looseObject({}).describe("The step's exploration as an investment (this replica's view).")),
-      semantic_cache: asJson(z.looseObject({}).describe("The judge's checks of the step's semantic-cache hits, and whether it lost semantic caching.")),
+      semantic_cache: asJson(
+        z
+          .looseObject({})
+          .describe(
+            "The judge's checks of the step's semantic-cache hits, whether it lost semantic caching, and `verification` (with `cache.semantic_error_bound` set): the bound, the learned threshold, the verified lookups and the observed error of sampled checks in the serving range.",
+          ),
+      ),
       candidates: asJson(z.array(z.looseObject({})).describe('The candidates the optimizer weighs for the step.')),
       learning: asJson(
         z
