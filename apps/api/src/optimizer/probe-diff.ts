@@ -36,10 +36,19 @@ function linkedToOutcome(p: Probe, policy: Policy): boolean {
 }
 
 /**
+ * What a differing, ungraded answer is taken to gain where the outcome says the baseline's was
+ * wrong: it may be right (on a two-way question it is) or wrong too (one of several wrong
+ * choices, or free-form): half-way, where counting it as wrong read every candidate of a step
+ * whose baseline is often wrong as far worse than its outcomes showed.
+ */
+const UNRESOLVED_GAIN = 0.5;
+
+/**
  * A probe that waits for its call's outcome. An answer that agrees with the baseline's shares
  * its score (known at once, whatever the outcome); one that differs is resolved by the judge's
  * grade when it has one, else by the outcome when it comes (the baseline's answer is then
- * right or wrong, and the differing one is counted as wrong: cautious, and free), else it is
+ * right, and the differing one is counted as wrong, or wrong, and the differing one half-way:
+ * UNRESOLVED_GAIN), else it is
  * pending: most never get an outcome, and `linkedEstimate` reads them through the ones that did.
  */
 function outcomeDiff(p: Probe, policy: Policy, baselineModel: string): { diff: number | null; differs: boolean; judged: boolean; cost: number } | null {
@@ -47,7 +56,7 @@ function outcomeDiff(p: Probe, policy: Policy, baselineModel: string): { diff: n
     const graded = gradedDiff(p, p.answers[model]!);
     if (graded === 0) return { diff: 0, differs: false, judged: false, cost };
     if (graded !== null) return { diff: graded, differs: true, judged: true, cost };
-    return { diff: p.outcome === undefined ? null : -p.outcome, differs: true, judged: false, cost };
+    return { diff: p.outcome === undefined ? null : -p.outcome + (1 - p.outcome) * UNRESOLVED_GAIN, differs: true, judged: false, cost };
   };
   switch (policy.kind) {
     case 'model': {
