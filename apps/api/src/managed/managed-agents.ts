@@ -61,7 +61,10 @@ export class ManagedAgents {
 
   constructor(o: ManagedAgentsOptions) {
     this.#o = o;
-    this.runner = new Runner(o.store, o.logger);
+    this.runner = new Runner(o.store, o.logger, {
+      tools: async (accountId) => (await o.connections.list(accountId)).map((c) => c.name),
+      execute: (accountId, runId, actionId) => this.#executeOnce(accountId, runId, actionId),
+    });
   }
 
   get store(): RunStore {
@@ -165,6 +168,15 @@ export class ManagedAgents {
   /** Executes one proposed action against its connection, once; a repeat answers the first result. */
   async execute(accountId: string, runId: string, actionId: string) {
     await this.own(accountId, runId);
+    try {
+      return await this.#executeOnce(accountId, runId, actionId);
+    } finally {
+      await this.runner.settleActions(runId);
+    }
+  }
+
+  /** The execution itself (the run's owner checked by the caller), without settling the run. */
+  async #executeOnce(accountId: string, runId: string, actionId: string) {
     const store = this.#o.store;
     const [claimed] = await store.sql<ActionRow>(`update managed_actions set status = 'executing' where id = ? and run_id = ? and status = 'proposed' returning *`, [actionId, runId]);
     if (!claimed) {
@@ -184,10 +196,8 @@ export class ManagedAgents {
       // not sent, or sent with no answer: either way it is not tried again (at most once)
       await store.sql(`update managed_actions set status = 'failed', error = ?, executed_at = now() where id = ?`, [e.code, actionId]);
       await store.append(runId, 'action.failed', { action: actionId, error: e.code, message: e.message });
-      await this.runner.settleActions(runId);
       throw e;
     }
-    await this.runner.settleActions(runId);
     return { ...actionView(done), replayed: false };
   }
 

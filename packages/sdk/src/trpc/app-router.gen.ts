@@ -244,9 +244,11 @@ export interface RouterInputs {
   "managedAgents.list": void;
   "managedAgents.create": {
     config: {
+      auto_approve?: Array<string>;
       connection: string;
       instructions: string;
       kind: "action";
+      max_steps?: number;
       methods?: Array<"GET" | "POST">;
       model?: string;
     } | {
@@ -262,9 +264,11 @@ export interface RouterInputs {
   };
   "managedAgents.playground": {
     config: {
+      auto_approve?: Array<string>;
       connection: string;
       instructions: string;
       kind: "action";
+      max_steps?: number;
       methods?: Array<"GET" | "POST">;
       model?: string;
     } | {
@@ -1460,9 +1464,11 @@ export interface RouterOutputs {
   };
   "managedAgents.list": Array<{
     config: {
+      auto_approve?: Array<string>;
       connection: string;
       instructions: string;
       kind: "action";
+      max_steps?: number;
       methods: Array<"GET" | "POST">;
       model: string;
     } | {
@@ -1481,9 +1487,11 @@ export interface RouterOutputs {
   }>;
   "managedAgents.create": {
     config: {
+      auto_approve?: Array<string>;
       connection: string;
       instructions: string;
       kind: "action";
+      max_steps?: number;
       methods: Array<"GET" | "POST">;
       model: string;
     } | {
