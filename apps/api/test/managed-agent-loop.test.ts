@@ -2,7 +2,7 @@
 // gateway's own completion pipeline (routed and metered like a tenant's call), the tenant's
 // connections offered as tools. A proposed call waits for approval unless the agent's
 // auto_approve names its tool; its result (status and body) goes back to the model as the tool
-// message; the run ends on the model's answer or at its step cap, with a clear event; the
+// message; the run ends on the model's answer, at its step cap or on a cancel, with a clear event; the
 // events resume after a dropped stream with Last-Event-ID, without loss or duplicates. The
 // connection's loopback server is reachable only through the operator allow-list; a name that
 // rebinds to a private address is refused on the address actually connected to.
@@ -150,6 +150,31 @@ describe('an action agent with a step cap', () => {
     expect(done).toMatchObject({ status: 'completed', output: 'The desk could not be reached.' });
     expect(turnsSince(vendorBefore)[1]!.messages.at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining('address_refused') });
     expect((await rest('/v1/connections/rebind', { method: 'DELETE' })).status).toBe(204);
+  });
+
+  it('cancels a waiting run: its proposed call never runs, the stream ends on run.cancelled, and an ended run is not cancelled again', async () => {
+    callsDesk({ method: 'POST', path: '/tickets', body: { title: 'Never sent' } });
+    const seenBefore = target.seen.length;
+    const runId = await start('cancelled', { max_steps: 3 });
+    const waiting = await waitForRun(rest, runId, ['waiting_approval']);
+    const cancel = () => rest(`/v1/managed-runs/${runId}/cancel`, { method: 'POST' });
+    const c = await cancel();
+    expect(c.status).toBe(200);
+    expect(c.body).toMatchObject({ id: runId, status: 'cancelled', actions: [{ id: waiting.actions[0].id, status: 'failed', error: 'cancelled' }] });
+    expect((await cancel()).body.status).toBe('cancelled'); // a repeat answers the run
+    const late = await rest(`/v1/managed-runs/${runId}/actions/${waiting.actions[0].id}/execute`, { method: 'POST' });
+    expect(late.body).toMatchObject({ status: 'failed', error: 'cancelled', replayed: true });
+    expect(target.seen.length).toBe(seenBefore);
+    const events = await readEvents(rig.gw.url, rig.tenant.api_key, runId); // ends by itself on the terminal event
+    expect(events.at(-1)).toMatchObject({ event: 'run.cancelled', data: { data: { actions_dropped: [waiting.actions[0].id] } } });
+    expect((await rest(`/v1/managed-runs/${runId}`)).body.status).toBe('cancelled');
+
+    rig.vendor.script({ content: 'Nothing to do.' });
+    const ended = await start('answered', { max_steps: 2 });
+    expect((await waitForRun(rest, ended)).status).toBe('completed');
+    const again = await rest(`/v1/managed-runs/${ended}/cancel`, { method: 'POST' });
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('conflict');
   });
 
   it('refuses an unknown policy field and a step cap out of range with 422', async () => {

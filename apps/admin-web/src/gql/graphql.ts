@@ -90,6 +90,7 @@ export type ManagedAgentKind =
   | 'chain';
 
 export type ManagedRunStatus =
+  | 'cancelled'
   | 'completed'
   | 'failed'
   | 'running'

@@ -15,6 +15,7 @@ import {
   startRunInput,
 } from '@optimizer/schema';
 import {
+  cancelManagedRun,
   createManagedAgent,
   executeManagedAction,
   getConnection,
@@ -157,6 +158,22 @@ export const managedRuns = {
     run: managedRunEvents,
     rest: null,
     graphql: { name: 'managedRunEvents', description: 'The events after `after` (0 for all), up to 500; the SSE stream has them live.' },
+  }),
+  cancel: capability({
+    auth: 'control',
+    input: managedRunRef,
+    output: ManagedRun,
+    run: cancelManagedRun,
+    rest: {
+      method: 'post',
+      path: '/v1/managed-runs/:id/cancel',
+      tag,
+      summary: 'Cancel a managed run',
+      description: 'No turn or step after the current one; its proposed actions can no longer run. A repeat answers the run; a run that has ended, 409.',
+      answer: 'The run, cancelled.',
+      errors: ['not_found', 'conflict'],
+    },
+    graphql: { name: 'cancelManagedRun', description: 'Cancels a running or waiting run; its proposed actions can no longer run.' },
   }),
   execute: capability({
     auth: 'control',

@@ -56,6 +56,10 @@ export async function managedRunEvents(s: Services, t: Tenant, q: z.output<typeo
   return (await s.managedAgents.eventsAfter(run.id, q.after)).map(eventView);
 }
 
+export function cancelManagedRun(s: Services, t: Tenant, q: z.output<typeof managedRunRef>) {
+  return s.managedAgents.cancel(t.accountId, q.id);
+}
+
 export function executeManagedAction(s: Services, t: Tenant, q: z.output<typeof managedActionRef>) {
   return s.managedAgents.execute(t.accountId, q.id, q.action);
 }

@@ -4,7 +4,7 @@
 // auto_approve names its tool. Once none of a turn's actions waits, their results (status and
 // body, cut) go back to the model as tool messages and the next turn starts. The run ends on
 // the model's answer (no tool call), at the step cap (run.failed step_cap_reached), or on a
-// failed turn. The conversation lives in the run's state, so a run taken over resumes it.
+// failed turn, or a cancel. The conversation lives in the run's state, so a run taken over resumes it.
 import { actionConfig, proposedCall, type ProposedCall } from '@optimizer/schema';
 import type { GatewayAnswer } from './gateway-call.ts';
 import type { ActionRow, RunRow, RunStore } from './run-store.ts';
@@ -89,6 +89,7 @@ export async function runLoop(ctx: LoopContext, run: RunRow): Promise<void> {
   ];
   for (;;) {
     if (ctx.closing()) return; // left for the next runner, at this turn
+    if (await ctx.store.cancelled(run.id)) return;
     if (state.pending && state.pending.length > 0) {
       const rows = await ctx.store.actions(run.id);
       for (const p of state.pending) state.messages.push({ role: 'tool', tool_call_id: p.tool_call_id, content: resultText(rows.find((r) => r.id === p.action)) });
@@ -119,16 +120,19 @@ export async function runLoop(ctx: LoopContext, run: RunRow): Promise<void> {
     const done = { step: 'turn', index: turn, call_id: answer.callId, model: answer.body.model ?? null };
     if (calls.length === 0) {
       state.output = String(message.content ?? '');
-      await ctx.store.tx(async (em) => {
+      const kept = await ctx.store.tx(async (em) => {
+        if (await ctx.store.cancelled(run.id, em)) return false;
         await save(em);
         await ctx.store.append(run.id, 'step.completed', { ...done, output: state.output }, em);
+        return true;
       });
-      return ctx.finish(run.id, 'completed', { output: state.output });
+      return kept ? ctx.finish(run.id, 'completed', { output: state.output }) : undefined;
     }
     state.messages.push({ role: 'assistant', content: message.content ?? null, tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.function?.name, arguments: c.function?.arguments ?? '' } })) });
     const autoRun: string[] = [];
     let waiting = 0;
-    await ctx.store.tx(async (em) => {
+    const kept = await ctx.store.tx(async (em) => {
+      if (await ctx.store.cancelled(run.id, em)) return false; // cancelled during the turn: its calls are not proposed
       await ctx.store.append(run.id, 'step.completed', { ...done, tool_calls: calls.length }, em);
       state.pending = [];
       for (const c of calls) {
@@ -152,7 +156,9 @@ export async function runLoop(ctx: LoopContext, run: RunRow): Promise<void> {
         await ctx.store.sql(`update managed_runs set status = 'waiting_approval', lease_until = null, updated_at = now() where id = ?`, [run.id], em);
         await ctx.store.append(run.id, 'run.waiting_approval', { actions: waiting }, em);
       }
+      return true;
     });
+    if (!kept) return;
     ctx.store.news.emit(run.id);
     for (const id of autoRun) await ctx.execute(run.account_id, run.id, id).catch(() => undefined); // a refusal is the action's result
     if (waiting > 0) return ctx.settle(run.id); // resumed by the last approval (or here, when it came first)

@@ -201,6 +201,25 @@ export class ManagedAgents {
     return { ...actionView(done), replayed: false };
   }
 
+  /**
+   * Cancels a run that has not ended: no turn or step after this one, and its proposed actions
+   * can no longer run (each fails as cancelled). A repeat answers the run; an ended run, 409.
+   */
+  async cancel(accountId: string, runId: string) {
+    const run = await this.own(accountId, runId);
+    const store = this.#o.store;
+    const done = await store.tx(async (em) => {
+      const rows = await store.sql(`update managed_runs set status = 'cancelled', error = 'cancelled', lease_until = null, updated_at = now() where id = ? and status in ('running', 'waiting_approval') returning id`, [run.id], em);
+      if (rows.length === 0) return false;
+      const dropped = await store.sql<{ id: string }>(`update managed_actions set status = 'failed', error = 'cancelled', executed_at = now() where run_id = ? and status = 'proposed' returning id`, [run.id], em);
+      await store.append(run.id, 'run.cancelled', { actions_dropped: dropped.map((a) => a.id) }, em);
+      return true;
+    });
+    store.news.emit(run.id);
+    if (!done && run.status !== 'cancelled' && (await store.run(run.id))?.status !== 'cancelled') throw new ApiError('conflict', `Run ${run.id} has already ended; only a running or waiting run can be cancelled.`);
+    return this.view(accountId, run.id);
+  }
+
   async eventsAfter(runId: string, after: number) {
     return this.#o.store.eventsAfter(runId, after);
   }

@@ -134,6 +134,7 @@ export class Runner {
     const state = run.state;
     while (state.next < config.steps.length) {
       if (this.#closing) return; // left for the next runner, at this step
+      if (await this.#store.cancelled(run.id)) return;
       const step = config.steps[state.next]!;
       state.attempts += 1;
       if (state.attempts > MAX_ATTEMPTS) return this.#finish(run.id, 'failed', { error: 'interrupted', message: `Step ${step.name} was started ${MAX_ATTEMPTS} times without finishing.` });

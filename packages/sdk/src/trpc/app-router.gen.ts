@@ -296,6 +296,9 @@ export interface RouterInputs {
     after?: number;
     id: string;
   };
+  "managedRuns.cancel": {
+    id: string;
+  };
   "managedRuns.execute": {
     action: string;
     id: string;
@@ -1531,7 +1534,7 @@ export interface RouterOutputs {
     input: string;
     kind: "action" | "chain";
     output: null | string;
-    status: "completed" | "failed" | "running" | "waiting_approval";
+    status: "cancelled" | "completed" | "failed" | "running" | "waiting_approval";
     steps: Array<{
       name: string;
       output: string;
@@ -1545,7 +1548,7 @@ export interface RouterOutputs {
     id: string;
     input: string;
     kind: "action" | "chain";
-    status: "completed" | "failed" | "running" | "waiting_approval";
+    status: "cancelled" | "completed" | "failed" | "running" | "waiting_approval";
     updated_at: string;
   }>;
   "managedAgents.startRun": {
@@ -1571,7 +1574,7 @@ export interface RouterOutputs {
     input: string;
     kind: "action" | "chain";
     output: null | string;
-    status: "completed" | "failed" | "running" | "waiting_approval";
+    status: "cancelled" | "completed" | "failed" | "running" | "waiting_approval";
     steps: Array<{
       name: string;
       output: string;
@@ -1601,7 +1604,7 @@ export interface RouterOutputs {
     input: string;
     kind: "action" | "chain";
     output: null | string;
-    status: "completed" | "failed" | "running" | "waiting_approval";
+    status: "cancelled" | "completed" | "failed" | "running" | "waiting_approval";
     steps: Array<{
       name: string;
       output: string;
@@ -1616,6 +1619,36 @@ export interface RouterOutputs {
     seq: number;
     type: string;
   }>;
+  "managedRuns.cancel": {
+    actions: Array<{
+      body?: unknown;
+      connection: string;
+      error: null | string;
+      executed_at: null | string;
+      id: string;
+      method: "GET" | "POST";
+      path: string;
+      response: null | {
+        body: null | string;
+        status: number;
+      };
+      status: "executed" | "executing" | "failed" | "proposed";
+    }>;
+    agent: null | string;
+    created_at: null | string;
+    error: null | string;
+    events_url: string;
+    id: string;
+    input: string;
+    kind: "action" | "chain";
+    output: null | string;
+    status: "cancelled" | "completed" | "failed" | "running" | "waiting_approval";
+    steps: Array<{
+      name: string;
+      output: string;
+    }>;
+    updated_at: null | string;
+  };
   "managedRuns.execute": {
     body?: unknown;
     connection: string;
@@ -1736,6 +1769,7 @@ export type AppRouter = TRPCBuiltRouter<
     managedRuns: {
       get: TRPCQueryProcedure<{ input: RouterInputs["managedRuns.get"]; output: RouterOutputs["managedRuns.get"]; meta: object }>;
       events: TRPCQueryProcedure<{ input: RouterInputs["managedRuns.events"]; output: RouterOutputs["managedRuns.events"]; meta: object }>;
+      cancel: TRPCMutationProcedure<{ input: RouterInputs["managedRuns.cancel"]; output: RouterOutputs["managedRuns.cancel"]; meta: object }>;
       execute: TRPCMutationProcedure<{ input: RouterInputs["managedRuns.execute"]; output: RouterOutputs["managedRuns.execute"]; meta: object }>;
     };
   }

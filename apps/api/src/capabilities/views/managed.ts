@@ -13,7 +13,7 @@ export const Connection = named(
 export const RemovedConnection = named('RemovedConnection', z.object({ name: z.string(), deleted: z.literal(true) }));
 
 const Kind = named('ManagedAgentKind', z.enum(['chain', 'action']).describe('`chain`: ordered LLM steps; `action`: proposes calls to a connection, each approved before it runs.'));
-const RunStatus = named('ManagedRunStatus', z.enum(['running', 'waiting_approval', 'completed', 'failed']));
+const RunStatus = named('ManagedRunStatus', z.enum(['running', 'waiting_approval', 'completed', 'failed', 'cancelled']));
 const ActionStatus = named('ManagedActionStatus', z.enum(['proposed', 'executing', 'executed', 'failed']));
 const Method = named('ManagedActionMethod', z.enum(['GET', 'POST']));
 
