@@ -89,6 +89,15 @@ export const proposedCall = z
   .strict();
 export type ProposedCall = z.infer<typeof proposedCall>;
 
+/** PUT /v1/managed-agents/:id/schedule: a five-field cron expression (UTC) and the input of each run it starts. */
+export const putScheduleRequest = z
+  .object({
+    cron: z.string().min(9).max(200),
+    input: z.string().max(100_000).default(''),
+  })
+  .strict();
+export const putScheduleInput = putScheduleRequest.extend({ id: z.string().min(1).max(64) });
+
 /** Path inputs of the connection and managed-agent routes (documented with the body they come with). */
 export const connectionRef = z.object({ name: resourceName }).strict();
 export const putConnectionInput = putConnectionRequest.extend({ name: resourceName });

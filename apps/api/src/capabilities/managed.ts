@@ -11,6 +11,7 @@ import {
   managedRunRef,
   playgroundRequest,
   putConnectionInput,
+  putScheduleInput,
   runEventsInput,
   startRunInput,
 } from '@optimizer/schema';
@@ -27,10 +28,12 @@ import {
   putConnection,
   removeConnection,
   runPlayground,
+  scheduleManagedAgent,
   startManagedRun,
+  unscheduleManagedAgent,
 } from '../domain/managed.ts';
 import { capability } from './capability.ts';
-import { Connection, ExecutedAction, ExecutedManagedAction, ManagedAgent, ManagedRun, ManagedRunEvent, ManagedRunSummary, RemovedConnection } from './views/managed.ts';
+import { Connection, ExecutedAction, ExecutedManagedAction, ManagedAgent, ManagedRun, ManagedRunEvent, ManagedRunSummary, ManagedSchedule, RemovedConnection, RemovedSchedule } from './views/managed.ts';
 
 const tag = 'Managed agents';
 const started = 'The run, started.';
@@ -120,6 +123,30 @@ export const managedAgents = {
     run: listManagedRuns,
     rest: { method: 'get', path: '/v1/managed-agents/:id/runs', list: true, tag, summary: "A managed agent's runs", description: 'The latest 50, newest first.', answer: 'The runs.', errors: ['not_found'] },
     graphql: { name: 'managedAgentRuns', alsoOn: { type: 'ManagedAgent', field: 'runs', description: 'The latest 50 runs, newest first.', input: (agent: { id: string }) => ({ id: agent.id }) } },
+  }),
+  schedule: capability({
+    auth: 'control',
+    input: putScheduleInput,
+    output: ManagedSchedule,
+    run: scheduleManagedAgent,
+    rest: {
+      method: 'put',
+      path: '/v1/managed-agents/:id/schedule',
+      tag,
+      summary: "Set a managed agent's schedule",
+      description: 'A five-field cron expression (UTC); each tick starts one run with the input, once across replicas, counted against the run cap. Replaces the schedule the agent had.',
+      answer: 'The schedule, with its next tick.',
+      errors: ['not_found'],
+    },
+    graphql: { name: 'scheduleManagedAgent', description: 'Sets the agent’s cron schedule (UTC); each tick starts one run with the input.' },
+  }),
+  unschedule: capability({
+    auth: 'control',
+    input: managedAgentRef,
+    output: RemovedSchedule,
+    run: unscheduleManagedAgent,
+    rest: { method: 'delete', path: '/v1/managed-agents/:id/schedule', status: 204, tag, summary: "Remove a managed agent's schedule", answer: 'Removed.', errors: ['not_found'] },
+    graphql: { name: 'unscheduleManagedAgent' },
   }),
   startRun: capability({
     auth: 'control',

@@ -12,6 +12,7 @@ import type { Logger } from '../logger.ts';
 import { newId } from '../security/secrets.ts';
 import type { Principal } from '../tenancy/key-cache.ts';
 import { Runner } from './runner.ts';
+import { Schedules } from './schedules.ts';
 import { RunStore, type ActionRow, type EventRow, type RunRow } from './run-store.ts';
 
 interface AgentRow {
@@ -58,6 +59,7 @@ export interface ManagedAgentsOptions {
 export class ManagedAgents {
   readonly #o: ManagedAgentsOptions;
   readonly runner: Runner;
+  readonly schedules: Schedules;
 
   constructor(o: ManagedAgentsOptions) {
     this.#o = o;
@@ -65,6 +67,7 @@ export class ManagedAgents {
       tools: async (accountId) => (await o.connections.list(accountId)).map((c) => c.name),
       execute: (accountId, runId, actionId) => this.#executeOnce(accountId, runId, actionId),
     });
+    this.schedules = new Schedules(o.store, o.logger, (p, agentId, input) => this.start(p, agentId, input));
   }
 
   get store(): RunStore {
@@ -99,6 +102,12 @@ export class ManagedAgents {
   async start(p: Principal, agentId: string, input: string) {
     const agent = await this.#agent(p.accountId, agentId);
     return this.#start({ accountId: p.accountId, workflowId: agent.workflow_id, keyId: p.keyId }, agent.id, managedAgentConfig.parse(agent.config), input);
+  }
+
+  /** Sets (or replaces) the agent's schedule: each tick starts a run under the key that set it. */
+  async schedule(p: Principal, agentId: string, cron: string, input: string) {
+    const agent = await this.#agent(p.accountId, agentId);
+    return this.schedules.put(p, agent.id, cron, input);
   }
 
   /** A stored agent's latest runs, newest first (404 for another tenant's agent). */

@@ -285,6 +285,14 @@ export interface RouterInputs {
   "managedAgents.runs": {
     id: string;
   };
+  "managedAgents.schedule": {
+    cron: string;
+    id: string;
+    input?: string;
+  };
+  "managedAgents.unschedule": {
+    id: string;
+  };
   "managedAgents.startRun": {
     id: string;
     input?: string;
@@ -1551,6 +1559,18 @@ export interface RouterOutputs {
     status: "cancelled" | "completed" | "failed" | "running" | "waiting_approval";
     updated_at: string;
   }>;
+  "managedAgents.schedule": {
+    agent: string;
+    cron: string;
+    input: string;
+    last_fired_at: null | string;
+    last_run: null | string;
+    next_at: string;
+  };
+  "managedAgents.unschedule": {
+    agent: string;
+    deleted: true;
+  };
   "managedAgents.startRun": {
     actions: Array<{
       body?: unknown;
@@ -1764,6 +1784,8 @@ export type AppRouter = TRPCBuiltRouter<
       create: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.create"]; output: RouterOutputs["managedAgents.create"]; meta: object }>;
       playground: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.playground"]; output: RouterOutputs["managedAgents.playground"]; meta: object }>;
       runs: TRPCQueryProcedure<{ input: RouterInputs["managedAgents.runs"]; output: RouterOutputs["managedAgents.runs"]; meta: object }>;
+      schedule: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.schedule"]; output: RouterOutputs["managedAgents.schedule"]; meta: object }>;
+      unschedule: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.unschedule"]; output: RouterOutputs["managedAgents.unschedule"]; meta: object }>;
       startRun: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.startRun"]; output: RouterOutputs["managedAgents.startRun"]; meta: object }>;
     };
     managedRuns: {
