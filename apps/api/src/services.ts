@@ -333,6 +333,7 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
     feeInvoices,
     breaker: new CircuitBreaker({ threshold: config.CIRCUIT_FAILURES, cooldownMs: config.CIRCUIT_COOLDOWN_MS }),
     async close() {
+      await managedAgents.schedules.close(); // no tick fires after this
       await managedAgents.runner.close(); // the step in flight finishes and is metered; the run is left for the next runner
       await services.learning.close(config.LEARNING_DRAIN_MS); // before the meter closes: what learning spent is metered
       subscriptions.close();

@@ -34,7 +34,10 @@ export const chainConfig = z
   .strict()
   .refine((c) => new Set(c.steps.map((s) => s.name)).size === c.steps.length, { message: 'step names must be unique', path: ['steps'] });
 
-/** An action agent: the LLM proposes calls to one connection, which wait for approval before they run. */
+/**
+ * An action agent: the LLM proposes calls to one connection, which wait for approval before they run;
+ * with max_steps, a loop of model turns over the tenant's connections as tools (see max_steps).
+ */
 export const actionConfig = z
   .object({
     kind: z.literal('action'),
@@ -42,6 +45,10 @@ export const actionConfig = z
     connection: resourceName,
     instructions: z.string().min(1).max(20_000),
     methods: z.array(z.enum(['GET', 'POST'])).min(1).default(['GET', 'POST']),
+    /** Set, the run is a loop of up to this many model turns with the tenant's connections as tools, each action's result fed back. */
+    max_steps: z.number().int().min(1).max(50).optional(),
+    /** Tools (connection names) whose calls run without a person's approval, in a loop run. */
+    auto_approve: z.array(resourceName).max(100).optional(),
   })
   .strict();
 
@@ -81,6 +88,15 @@ export const proposedCall = z
   })
   .strict();
 export type ProposedCall = z.infer<typeof proposedCall>;
+
+/** PUT /v1/managed-agents/:id/schedule: a five-field cron expression (UTC) and the input of each run it starts. */
+export const putScheduleRequest = z
+  .object({
+    cron: z.string().min(9).max(200),
+    input: z.string().max(100_000).default(''),
+  })
+  .strict();
+export const putScheduleInput = putScheduleRequest.extend({ id: z.string().min(1).max(64) });
 
 /** Path inputs of the connection and managed-agent routes (documented with the body they come with). */
 export const connectionRef = z.object({ name: resourceName }).strict();

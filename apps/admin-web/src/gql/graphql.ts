@@ -91,6 +91,7 @@ export type ManagedAgentKind =
   | 'chain';
 
 export type ManagedRunStatus =
+  | 'cancelled'
   | 'completed'
   | 'failed'
   | 'running'

@@ -11,10 +11,12 @@ import {
   managedRunRef,
   playgroundRequest,
   putConnectionInput,
+  putScheduleInput,
   runEventsInput,
   startRunInput,
 } from '@optimizer/schema';
 import {
+  cancelManagedRun,
   createManagedAgent,
   executeManagedAction,
   getConnection,
@@ -26,10 +28,12 @@ import {
   putConnection,
   removeConnection,
   runPlayground,
+  scheduleManagedAgent,
   startManagedRun,
+  unscheduleManagedAgent,
 } from '../domain/managed.ts';
 import { capability } from './capability.ts';
-import { Connection, ExecutedAction, ExecutedManagedAction, ManagedAgent, ManagedRun, ManagedRunEvent, ManagedRunSummary, RemovedConnection } from './views/managed.ts';
+import { Connection, ExecutedAction, ExecutedManagedAction, ManagedAgent, ManagedRun, ManagedRunEvent, ManagedRunSummary, ManagedSchedule, RemovedConnection, RemovedSchedule } from './views/managed.ts';
 
 const tag = 'Managed agents';
 const started = 'The run, started.';
@@ -120,6 +124,30 @@ export const managedAgents = {
     rest: { method: 'get', path: '/v1/managed-agents/:id/runs', list: true, tag, summary: "A managed agent's runs", description: 'The latest 50, newest first.', answer: 'The runs.', errors: ['not_found'] },
     graphql: { name: 'managedAgentRuns', alsoOn: { type: 'ManagedAgent', field: 'runs', description: 'The latest 50 runs, newest first.', input: (agent: { id: string }) => ({ id: agent.id }) } },
   }),
+  schedule: capability({
+    auth: 'control',
+    input: putScheduleInput,
+    output: ManagedSchedule,
+    run: scheduleManagedAgent,
+    rest: {
+      method: 'put',
+      path: '/v1/managed-agents/:id/schedule',
+      tag,
+      summary: "Set a managed agent's schedule",
+      description: 'A five-field cron expression (UTC); each tick starts one run with the input, once across replicas, counted against the run cap. Replaces the schedule the agent had.',
+      answer: 'The schedule, with its next tick.',
+      errors: ['not_found'],
+    },
+    graphql: { name: 'scheduleManagedAgent', description: 'Sets the agent’s cron schedule (UTC); each tick starts one run with the input.' },
+  }),
+  unschedule: capability({
+    auth: 'control',
+    input: managedAgentRef,
+    output: RemovedSchedule,
+    run: unscheduleManagedAgent,
+    rest: { method: 'delete', path: '/v1/managed-agents/:id/schedule', status: 204, tag, summary: "Remove a managed agent's schedule", answer: 'Removed.', errors: ['not_found'] },
+    graphql: { name: 'unscheduleManagedAgent' },
+  }),
   startRun: capability({
     auth: 'control',
     input: startRunInput,
@@ -157,6 +185,22 @@ export const managedRuns = {
     run: managedRunEvents,
     rest: null,
     graphql: { name: 'managedRunEvents', description: 'The events after `after` (0 for all), up to 500; the SSE stream has them live.' },
+  }),
+  cancel: capability({
+    auth: 'control',
+    input: managedRunRef,
+    output: ManagedRun,
+    run: cancelManagedRun,
+    rest: {
+      method: 'post',
+      path: '/v1/managed-runs/:id/cancel',
+      tag,
+      summary: 'Cancel a managed run',
+      description: 'No turn or step after the current one; its proposed actions can no longer run. A repeat answers the run; a run that has ended, 409.',
+      answer: 'The run, cancelled.',
+      errors: ['not_found', 'conflict'],
+    },
+    graphql: { name: 'cancelManagedRun', description: 'Cancels a running or waiting run; its proposed actions can no longer run.' },
   }),
   execute: capability({
     auth: 'control',

@@ -2,7 +2,7 @@
 // returned; every run, action and event is looked up under the tenant asking, so another
 // tenant's id reads as 404.
 import type { z } from 'zod';
-import type { connectionRef, createManagedAgentRequest, managedActionRef, managedAgentRef, managedRunRef, playgroundRequest, putConnectionInput, runEventsInput, startRunInput } from '@optimizer/schema';
+import type { connectionRef, createManagedAgentRequest, managedActionRef, managedAgentRef, managedRunRef, playgroundRequest, putConnectionInput, putScheduleInput, runEventsInput, startRunInput } from '@optimizer/schema';
 import { eventView } from '../managed/managed-agents.ts';
 import type { Services } from '../services.ts';
 import type { Tenant } from './tenant.ts';
@@ -54,6 +54,18 @@ export function managedRun(s: Services, t: Tenant, q: z.output<typeof managedRun
 export async function managedRunEvents(s: Services, t: Tenant, q: z.output<typeof runEventsInput>) {
   const run = await s.managedAgents.own(t.accountId, q.id);
   return (await s.managedAgents.eventsAfter(run.id, q.after)).map(eventView);
+}
+
+export function scheduleManagedAgent(s: Services, t: Tenant, q: z.output<typeof putScheduleInput>) {
+  return s.managedAgents.schedule(t, q.id, q.cron, q.input);
+}
+
+export function unscheduleManagedAgent(s: Services, t: Tenant, q: z.output<typeof managedAgentRef>) {
+  return s.managedAgents.schedules.remove(t.accountId, q.id);
+}
+
+export function cancelManagedRun(s: Services, t: Tenant, q: z.output<typeof managedRunRef>) {
+  return s.managedAgents.cancel(t.accountId, q.id);
 }
 
 export function executeManagedAction(s: Services, t: Tenant, q: z.output<typeof managedActionRef>) {

@@ -12,6 +12,7 @@ import type { Logger } from '../logger.ts';
 import { newId } from '../security/secrets.ts';
 import type { Principal } from '../tenancy/key-cache.ts';
 import { Runner } from './runner.ts';
+import { Schedules } from './schedules.ts';
 import { RunStore, type ActionRow, type EventRow, type RunRow } from './run-store.ts';
 
 interface AgentRow {
@@ -58,10 +59,15 @@ export interface ManagedAgentsOptions {
 export class ManagedAgents {
   readonly #o: ManagedAgentsOptions;
   readonly runner: Runner;
+  readonly schedules: Schedules;
 
   constructor(o: ManagedAgentsOptions) {
     this.#o = o;
-    this.runner = new Runner(o.store, o.logger);
+    this.runner = new Runner(o.store, o.logger, {
+      tools: async (accountId) => (await o.connections.list(accountId)).map((c) => c.name),
+      execute: (accountId, runId, actionId) => this.#executeOnce(accountId, runId, actionId),
+    });
+    this.schedules = new Schedules(o.store, o.logger, (p, agentId, input) => this.start(p, agentId, input));
   }
 
   get store(): RunStore {
@@ -96,6 +102,12 @@ export class ManagedAgents {
   async start(p: Principal, agentId: string, input: string) {
     const agent = await this.#agent(p.accountId, agentId);
     return this.#start({ accountId: p.accountId, workflowId: agent.workflow_id, keyId: p.keyId }, agent.id, managedAgentConfig.parse(agent.config), input);
+  }
+
+  /** Sets (or replaces) the agent's schedule: each tick starts a run under the key that set it. */
+  async schedule(p: Principal, agentId: string, cron: string, input: string) {
+    const agent = await this.#agent(p.accountId, agentId);
+    return this.schedules.put(p, agent.id, cron, input);
   }
 
   /** A stored agent's latest runs, newest first (404 for another tenant's agent). */
@@ -165,6 +177,15 @@ export class ManagedAgents {
   /** Executes one proposed action against its connection, once; a repeat answers the first result. */
   async execute(accountId: string, runId: string, actionId: string) {
     await this.own(accountId, runId);
+    try {
+      return await this.#executeOnce(accountId, runId, actionId);
+    } finally {
+      await this.runner.settleActions(runId);
+    }
+  }
+
+  /** The execution itself (the run's owner checked by the caller), without settling the run. */
+  async #executeOnce(accountId: string, runId: string, actionId: string) {
     const store = this.#o.store;
     const [claimed] = await store.sql<ActionRow>(`update managed_actions set status = 'executing' where id = ? and run_id = ? and status = 'proposed' returning *`, [actionId, runId]);
     if (!claimed) {
@@ -184,11 +205,28 @@ export class ManagedAgents {
       // not sent, or sent with no answer: either way it is not tried again (at most once)
       await store.sql(`update managed_actions set status = 'failed', error = ?, executed_at = now() where id = ?`, [e.code, actionId]);
       await store.append(runId, 'action.failed', { action: actionId, error: e.code, message: e.message });
-      await this.runner.settleActions(runId);
       throw e;
     }
-    await this.runner.settleActions(runId);
     return { ...actionView(done), replayed: false };
+  }
+
+  /**
+   * Cancels a run that has not ended: no turn or step after this one, and its proposed actions
+   * can no longer run (each fails as cancelled). A repeat answers the run; an ended run, 409.
+   */
+  async cancel(accountId: string, runId: string) {
+    const run = await this.own(accountId, runId);
+    const store = this.#o.store;
+    const done = await store.tx(async (em) => {
+      const rows = await store.sql(`update managed_runs set status = 'cancelled', error = 'cancelled', lease_until = null, updated_at = now() where id = ? and status in ('running', 'waiting_approval') returning id`, [run.id], em);
+      if (rows.length === 0) return false;
+      const dropped = await store.sql<{ id: string }>(`update managed_actions set status = 'failed', error = 'cancelled', executed_at = now() where run_id = ? and status = 'proposed' returning id`, [run.id], em);
+      await store.append(run.id, 'run.cancelled', { actions_dropped: dropped.map((a) => a.id) }, em);
+      return true;
+    });
+    store.news.emit(run.id);
+    if (!done && run.status !== 'cancelled' && (await store.run(run.id))?.status !== 'cancelled') throw new ApiError('conflict', `Run ${run.id} has already ended; only a running or waiting run can be cancelled.`);
+    return this.view(accountId, run.id);
   }
 
   async eventsAfter(runId: string, after: number) {

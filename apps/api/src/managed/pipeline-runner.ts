@@ -1,4 +1,4 @@
-// Starts the managed agents' runner on the completion pipeline: a managed agent's LLM calls go
+// Starts the managed agents' runner (and their schedules' ticks) on the completion pipeline: a managed agent's LLM calls go
 // through the same pipeline as a tenant's (routed, metered, guarded). Wired by the app (app.ts),
 // above both the services and the pipeline, so services.ts need not import the pipeline back.
 import type { Services } from '../services.ts';
@@ -8,4 +8,5 @@ import { StepLedger } from './step-ledger.ts';
 export function startManagedRuns(s: Services): void {
   s.managedAgents.runner.attach(completionHandler(s), new StepLedger({ idempotency: s.idempotency, meter: s.meter, store: s.managedAgents.store }));
   s.managedAgents.runner.start(s.config.MANAGED_RUN_SWEEP_MS);
+  s.managedAgents.schedules.start(s.config.MANAGED_RUN_SWEEP_MS);
 }

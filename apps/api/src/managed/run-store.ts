@@ -5,7 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Database } from '../db/database.ts';
 import { newId } from '../security/secrets.ts';
 
-export type RunStatus = 'running' | 'waiting_approval' | 'completed' | 'failed';
+export type RunStatus = 'running' | 'waiting_approval' | 'completed' | 'failed' | 'cancelled';
 
 export interface RunState {
   /** The next chain step to run. */
@@ -117,6 +117,12 @@ export class RunStore {
         if ((err as { code?: string }).code !== '23505' || attempt >= 5 || em) throw err;
       }
     }
+  }
+
+  /** Whether a person cancelled the run (a runner stops at its next turn or step, and keeps nothing a cancelled turn answered). */
+  async cancelled(runId: string, em?: EntityManager): Promise<boolean> {
+    const [r] = await this.sql<{ status: string }>(`select status from managed_runs where id = ?${em ? ' for update' : ''}`, [runId], em);
+    return r?.status === 'cancelled';
   }
 
   async eventsAfter(runId: string, after: number): Promise<EventRow[]> {

@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { actionConfig, chainConfig, proposedCall, type ProposedCall } from '@optimizer/schema';
 import type { Logger } from '../logger.ts';
 import type { PipelineHandler } from '../pipeline/sink.ts';
+import { runLoop, type LoopContext } from './agent-loop.ts';
 import { gatewayCall, type GatewayAnswer } from './gateway-call.ts';
 import type { StepLedger } from './step-ledger.ts';
 import type { RunRow, RunStore } from './run-store.ts';
@@ -51,9 +52,13 @@ export class Runner {
   #sweep: NodeJS.Timeout | null = null;
   #renew: NodeJS.Timeout | null = null;
 
-  constructor(store: RunStore, logger: Logger) {
+  readonly #actions: Pick<LoopContext, 'tools' | 'execute'> | null;
+
+  /** `actions`: the tenant's connections as tools and the execution of one action, for loop runs (max_steps). */
+  constructor(store: RunStore, logger: Logger, actions?: Pick<LoopContext, 'tools' | 'execute'>) {
     this.#store = store;
     this.#logger = logger;
+    this.#actions = actions ?? null;
   }
 
   /** The completion pipeline's handler (set once the services exist); runs wait for it. */
@@ -88,13 +93,16 @@ export class Runner {
         this.#logger.error({ run: run.id, err: err.message }, 'managed run failed inside the runner');
         await this.#finish(run.id, 'failed', { error: 'internal', message: 'The run stopped on an internal error.' }).catch(() => undefined);
       })
-      .finally(() => this.#active.delete(run.id));
+      .finally(() => {
+        if (this.#active.get(run.id) === p) this.#active.delete(run.id); // a loop run resumed by its last action is driven anew
+      });
     this.#active.set(run.id, p);
   }
 
   async #drive(run: RunRow, resumed: boolean): Promise<void> {
     if (resumed) await this.#store.append(run.id, 'run.resumed', { step: run.state.next });
     if (run.kind === 'chain') return this.#chain(run);
+    if (run.config.max_steps !== undefined) return this.#loop(run);
     return this.#action(run);
   }
 
@@ -126,6 +134,7 @@ export class Runner {
     const state = run.state;
     while (state.next < config.steps.length) {
       if (this.#closing) return; // left for the next runner, at this step
+      if (await this.#store.cancelled(run.id)) return;
       const step = config.steps[state.next]!;
       state.attempts += 1;
       if (state.attempts > MAX_ATTEMPTS) return this.#finish(run.id, 'failed', { error: 'interrupted', message: `Step ${step.name} was started ${MAX_ATTEMPTS} times without finishing.` });
@@ -204,6 +213,23 @@ export class Runner {
     if (proposals.length === 0) await this.#finish(run.id, 'failed', { step: 'propose', error: 'no_proposal', message: 'The model proposed no valid call.' });
   }
 
+  #loop(run: RunRow): Promise<void> {
+    if (!this.#actions) throw new Error('a loop run needs the connections (Runner actions)');
+    return runLoop(
+      {
+        store: this.#store,
+        maxAttempts: MAX_ATTEMPTS,
+        closing: () => this.#closing,
+        call: (r, key, seq, again, body) => this.#call(r, key, seq, again, body),
+        finish: (id, status, data) => this.#finish(id, status, data),
+        tools: this.#actions.tools,
+        execute: this.#actions.execute,
+        settle: (id) => this.settleActions(id),
+      },
+      run,
+    );
+  }
+
   /** Ends a run (once): its status and the last event. */
   async #finish(runId: string, status: 'completed' | 'failed', data: Record<string, unknown>): Promise<void> {
     await this.#store.tx(async (em) => {
@@ -220,7 +246,16 @@ export class Runner {
   /** Ends an action run once none of its actions waits any more. */
   async settleActions(runId: string): Promise<void> {
     const open = await this.#store.sql<{ n: number }>(`select count(*)::int as n from managed_actions where run_id = ? and status in ('proposed', 'executing')`, [runId]);
-    if (open[0]!.n === 0) await this.#finish(runId, 'completed', {});
+    if (open[0]!.n > 0) return;
+    const run = await this.#store.run(runId);
+    if (run?.config.max_steps === undefined) return this.#finish(runId, 'completed', {});
+    // a loop run goes on with the results: taken (once) by whoever saw its last action end
+    const [resumed] = await this.#store.sql<RunRow>(
+      `update managed_runs set status = 'running', lease_until = now() + interval '${this.#store.leaseSeconds} seconds', updated_at = now() where id = ? and status = 'waiting_approval' returning *`,
+      [runId],
+    );
+    if (resumed && !this.#closing) this.drive(resumed);
+    else if (resumed) await this.#store.release([runId]);
   }
 
   /** Stops taking runs, lets each finish the step it is in, and frees their leases for the next runner. */

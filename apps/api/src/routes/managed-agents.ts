@@ -6,7 +6,7 @@ import { controlAuth, principalOf } from '../http/auth.ts';
 import { eventView } from '../managed/managed-agents.ts';
 import type { Services } from '../services.ts';
 
-const TERMINAL = new Set(['run.completed', 'run.failed']);
+const TERMINAL = new Set(['run.completed', 'run.failed', 'run.cancelled']);
 /** How often an open event stream looks for news another replica wrote, and sends a comment to keep proxies from closing it. */
 const POLL_MS = 1_000;
 const KEEPALIVE_MS = 15_000;

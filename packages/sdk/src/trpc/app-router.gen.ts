@@ -245,9 +245,11 @@ export interface RouterInputs {
   "managedAgents.list": void;
   "managedAgents.create": {
     config: {
+      auto_approve?: Array<string>;
       connection: string;
       instructions: string;
       kind: "action";
+      max_steps?: number;
       methods?: Array<"GET" | "POST">;
       model?: string;
     } | {
@@ -263,9 +265,11 @@ export interface RouterInputs {
   };
   "managedAgents.playground": {
     config: {
+      auto_approve?: Array<string>;
       connection: string;
       instructions: string;
       kind: "action";
+      max_steps?: number;
       methods?: Array<"GET" | "POST">;
       model?: string;
     } | {
@@ -282,6 +286,14 @@ export interface RouterInputs {
   "managedAgents.runs": {
     id: string;
   };
+  "managedAgents.schedule": {
+    cron: string;
+    id: string;
+    input?: string;
+  };
+  "managedAgents.unschedule": {
+    id: string;
+  };
   "managedAgents.startRun": {
     id: string;
     input?: string;
@@ -291,6 +303,9 @@ export interface RouterInputs {
   };
   "managedRuns.events": {
     after?: number;
+    id: string;
+  };
+  "managedRuns.cancel": {
     id: string;
   };
   "managedRuns.execute": {
@@ -1481,9 +1496,11 @@ export interface RouterOutputs {
   };
   "managedAgents.list": Array<{
     config: {
+      auto_approve?: Array<string>;
       connection: string;
       instructions: string;
       kind: "action";
+      max_steps?: number;
       methods: Array<"GET" | "POST">;
       model: string;
     } | {
@@ -1502,9 +1519,11 @@ export interface RouterOutputs {
   }>;
   "managedAgents.create": {
     config: {
+      auto_approve?: Array<string>;
       connection: string;
       instructions: string;
       kind: "action";
+      max_steps?: number;
       methods: Array<"GET" | "POST">;
       model: string;
     } | {
@@ -1544,7 +1563,7 @@ export interface RouterOutputs {
     input: string;
     kind: "action" | "chain";
     output: null | string;
-    status: "completed" | "failed" | "running" | "waiting_approval";
+    status: "cancelled" | "completed" | "failed" | "running" | "waiting_approval";
     steps: Array<{
       name: string;
       output: string;
@@ -1558,9 +1577,21 @@ export interface RouterOutputs {
     id: string;
     input: string;
     kind: "action" | "chain";
-    status: "completed" | "failed" | "running" | "waiting_approval";
+    status: "cancelled" | "completed" | "failed" | "running" | "waiting_approval";
     updated_at: string;
   }>;
+  "managedAgents.schedule": {
+    agent: string;
+    cron: string;
+    input: string;
+    last_fired_at: null | string;
+    last_run: null | string;
+    next_at: string;
+  };
+  "managedAgents.unschedule": {
+    agent: string;
+    deleted: true;
+  };
   "managedAgents.startRun": {
     actions: Array<{
       body?: unknown;
@@ -1584,7 +1615,7 @@ export interface RouterOutputs {
     input: string;
     kind: "action" | "chain";
     output: null | string;
-    status: "completed" | "failed" | "running" | "waiting_approval";
+    status: "cancelled" | "completed" | "failed" | "running" | "waiting_approval";
     steps: Array<{
       name: string;
       output: string;
@@ -1614,7 +1645,7 @@ export interface RouterOutputs {
     input: string;
     kind: "action" | "chain";
     output: null | string;
-    status: "completed" | "failed" | "running" | "waiting_approval";
+    status: "cancelled" | "completed" | "failed" | "running" | "waiting_approval";
     steps: Array<{
       name: string;
       output: string;
@@ -1629,6 +1660,36 @@ export interface RouterOutputs {
     seq: number;
     type: string;
   }>;
+  "managedRuns.cancel": {
+    actions: Array<{
+      body?: unknown;
+      connection: string;
+      error: null | string;
+      executed_at: null | string;
+      id: string;
+      method: "GET" | "POST";
+      path: string;
+      response: null | {
+        body: null | string;
+        status: number;
+      };
+      status: "executed" | "executing" | "failed" | "proposed";
+    }>;
+    agent: null | string;
+    created_at: null | string;
+    error: null | string;
+    events_url: string;
+    id: string;
+    input: string;
+    kind: "action" | "chain";
+    output: null | string;
+    status: "cancelled" | "completed" | "failed" | "running" | "waiting_approval";
+    steps: Array<{
+      name: string;
+      output: string;
+    }>;
+    updated_at: null | string;
+  };
   "managedRuns.execute": {
     body?: unknown;
     connection: string;
@@ -1744,11 +1805,14 @@ export type AppRouter = TRPCBuiltRouter<
       create: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.create"]; output: RouterOutputs["managedAgents.create"]; meta: object }>;
       playground: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.playground"]; output: RouterOutputs["managedAgents.playground"]; meta: object }>;
       runs: TRPCQueryProcedure<{ input: RouterInputs["managedAgents.runs"]; output: RouterOutputs["managedAgents.runs"]; meta: object }>;
+      schedule: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.schedule"]; output: RouterOutputs["managedAgents.schedule"]; meta: object }>;
+      unschedule: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.unschedule"]; output: RouterOutputs["managedAgents.unschedule"]; meta: object }>;
       startRun: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.startRun"]; output: RouterOutputs["managedAgents.startRun"]; meta: object }>;
     };
     managedRuns: {
       get: TRPCQueryProcedure<{ input: RouterInputs["managedRuns.get"]; output: RouterOutputs["managedRuns.get"]; meta: object }>;
       events: TRPCQueryProcedure<{ input: RouterInputs["managedRuns.events"]; output: RouterOutputs["managedRuns.events"]; meta: object }>;
+      cancel: TRPCMutationProcedure<{ input: RouterInputs["managedRuns.cancel"]; output: RouterOutputs["managedRuns.cancel"]; meta: object }>;
       execute: TRPCMutationProcedure<{ input: RouterInputs["managedRuns.execute"]; output: RouterOutputs["managedRuns.execute"]; meta: object }>;
     };
   }

@@ -10,10 +10,19 @@ export const Connection = named(
   z.object({ name: z.string(), base_url: z.string(), secret_set: z.boolean(), created_at: time(), updated_at: time() }).describe('A site managed agents act on; its secret is never returned.'),
 );
 
+export const ManagedSchedule = named(
+  'ManagedSchedule',
+  z
+    .object({ agent: z.string(), cron: z.string(), input: z.string(), next_at: time(), last_fired_at: time().nullable(), last_run: z.string().nullable() })
+    .describe("A managed agent's cron schedule (UTC): each tick starts one run with this input."),
+);
+
+export const RemovedSchedule = named('RemovedManagedSchedule', z.object({ agent: z.string(), deleted: z.literal(true) }));
+
 export const RemovedConnection = named('RemovedConnection', z.object({ name: z.string(), deleted: z.literal(true) }));
 
 const Kind = named('ManagedAgentKind', z.enum(['chain', 'action']).describe('`chain`: ordered LLM steps; `action`: proposes calls to a connection, each approved before it runs.'));
-const RunStatus = named('ManagedRunStatus', z.enum(['running', 'waiting_approval', 'completed', 'failed']));
+const RunStatus = named('ManagedRunStatus', z.enum(['running', 'waiting_approval', 'completed', 'failed', 'cancelled']));
 const ActionStatus = named('ManagedActionStatus', z.enum(['proposed', 'executing', 'executed', 'failed']));
 const Method = named('ManagedActionMethod', z.enum(['GET', 'POST']));
 

@@ -21,6 +21,7 @@ import { SignupAllowance } from './0021-signup-allowance.ts';
 import { EvidenceTexts } from './0022-evidence-texts.ts';
 import { CallLearning } from './0023-call-learning.ts';
 import { PaidProduction } from './0024-paid-production.ts';
+import { ManagedSchedules } from './0025-managed-schedules.ts';
 
 /** Every migration, in order. A new one is appended here; applied ones are never edited. */
 export const migrations = [
@@ -47,4 +48,5 @@ export const migrations = [
   { name: '0022-evidence-texts', class: EvidenceTexts },
   { name: '0023-call-learning', class: CallLearning },
   { name: '0024-paid-production', class: PaidProduction },
+  { name: '0025-managed-schedules', class: ManagedSchedules },
 ];
