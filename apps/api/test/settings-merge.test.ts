@@ -39,7 +39,7 @@ const routing = async (c: Creds) => (await rest(gw.url, c, 'GET', '/v1/settings/
 
 /** What a write of quality_floor alone must leave as it was. */
 function expectKept(s: any): void {
-  expect(s.cache).toEqual({ exact: true, semantic: true, ttl_seconds: 600, semantic_threshold: null });
+  expect(s.cache).toEqual({ exact: true, semantic: true, ttl_seconds: 600, semantic_threshold: null, semantic_error_bound: null });
   expect(s.ladders).toEqual(FULL.ladders);
   expect(s.allowed_providers).toEqual(['openai']);
   expect(s.baseline_model).toBe('gpt-4.1');
@@ -62,7 +62,7 @@ describe('routing settings merge on every door', () => {
 
     // a nested field alone keeps its siblings
     await rest(gw.url, c, 'PUT', '/v1/settings/routing', { cache: { exact: false } });
-    expect((await routing(c)).cache).toEqual({ exact: false, semantic: true, ttl_seconds: 600, semantic_threshold: null });
+    expect((await routing(c)).cache).toEqual({ exact: false, semantic: true, ttl_seconds: 600, semantic_threshold: null, semantic_error_bound: null });
     // one ladder alone keeps the others
     await rest(gw.url, c, 'PUT', '/v1/settings/routing', { ladders: { standard: ['gpt-4.1-mini'] } });
     expect((await routing(c)).ladders).toEqual({ ...FULL.ladders, standard: ['gpt-4.1-mini'] });
@@ -72,7 +72,7 @@ describe('routing settings merge on every door', () => {
     expect(reset.status, JSON.stringify(reset.body)).toBe(200);
     const after = await routing(c);
     expect(after.quality_floor).toBe(0.95);
-    expect(after.cache).toEqual({ exact: false, semantic: false, ttl_seconds: 600, semantic_threshold: null });
+    expect(after.cache).toEqual({ exact: false, semantic: false, ttl_seconds: 600, semantic_threshold: null, semantic_error_bound: null });
     expect(after.ladders).toEqual({ premium: ['gpt-4.1'], standard: ['gpt-4.1-mini'] });
     expect(after.exploration).toEqual({ step_share: 0.1, step_budget_usd: null, daily_budget_usd: 200 });
     expect(after.baseline_model).toBe('gpt-4.1');

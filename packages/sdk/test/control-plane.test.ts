@@ -176,6 +176,20 @@ const table: Entry[] = [
   ],
   ['managedRuns.execute', async () => expect(await client.managedRuns.execute(made.run!, made.action!)).toMatchObject({ id: made.action, status: 'executed', replayed: false })],
   ['managedAgents.runs', async () => expect((await client.managedAgents.runs(made.managed!)).map((r) => r.id)).toContain(made.run)],
+  ['managedAgents.schedule', async () => expect(await client.managedAgents.schedule(made.managed!, { cron: '0 9 * * 1', input: 'weekly' })).toMatchObject({ cron: '0 9 * * 1' })],
+  ['managedAgents.unschedule', async () => void (await client.managedAgents.unschedule(made.managed!))],
+  [
+    'managedRuns.cancel',
+    async () => {
+      // the executed run has ended (or goes on to its answer): an ended run answers 409; a waiting one is cancelled
+      const r = await client.managedRuns.cancel(made.run!).then(
+        (x) => ({ ok: true, x }),
+        (e: { status?: number }) => ({ ok: false, x: e }),
+      );
+      if (r.ok) expect((r.x as { status?: string }).status).toBe('cancelled');
+      else expect((r.x as { status?: number }).status).toBe(409);
+    },
+  ],
   [
     'managedAgents.playground',
     async () => {

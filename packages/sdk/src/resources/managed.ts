@@ -69,6 +69,16 @@ export class ManagedAgents {
   startRun(agentId: string, input: Omit<CapabilityInput<'managedAgents.startRun'>, 'id'> = {}, opts?: CallOptions): Promise<ManagedRun> {
     return callCapability(this.#t, 'managedAgents.startRun', { ...input, id: agentId }, opts);
   }
+
+  /** Sets the agent's cron schedule (five fields, UTC); each tick starts one run with `input`, once across replicas. */
+  schedule(agentId: string, input: Omit<CapabilityInput<'managedAgents.schedule'>, 'id'>, opts?: CallOptions): Promise<CapabilityOutput<'managedAgents.schedule'>> {
+    return callCapability(this.#t, 'managedAgents.schedule', { ...input, id: agentId }, opts);
+  }
+
+  /** Removes the agent's schedule. */
+  unschedule(agentId: string, opts?: CallOptions): Promise<CapabilityOutput<'managedAgents.unschedule'>> {
+    return callCapability(this.#t, 'managedAgents.unschedule', { id: agentId }, opts);
+  }
 }
 
 export class ManagedRuns {
@@ -85,5 +95,10 @@ export class ManagedRuns {
   /** Executes one proposed action against its connection, once; a repeat answers the first result with `replayed: true`. */
   execute(runId: string, action: string, opts?: CallOptions): Promise<ExecutedAction> {
     return callCapability(this.#t, 'managedRuns.execute', { id: runId, action }, opts);
+  }
+
+  /** Cancels a run: its proposed actions fail as cancelled, and its events end on `run.cancelled`; an ended run is a 409. */
+  cancel(runId: string, opts?: CallOptions): Promise<CapabilityOutput<'managedRuns.cancel'>> {
+    return callCapability(this.#t, 'managedRuns.cancel', { id: runId }, opts);
   }
 }
