@@ -6,6 +6,7 @@ import type { StepEvidence } from './evidence.ts';
 import type { PolicyStats } from './evidence-types.ts';
 import type { Policy } from './policies.ts';
 import { posterior, type Estimate, type Prior } from './priors.ts';
+import { GATE_ESCALATION } from './prospects.ts';
 import type { StepState } from './step-state.ts';
 
 /** How long the tenant's pooled step estimates are reused (they change with each step's evidence). */
@@ -48,9 +49,6 @@ export class TenantPriors {
     return byPolicy;
   }
 }
-
-/** How often a gate is taken to escalate to the baseline before its probes measure its cost. */
-const GATE_ESCALATION = 0.3;
 
 /**
  * A policy's statistics with its cost per call priced from the catalog where no probe measured it:

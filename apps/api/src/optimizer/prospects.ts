@@ -25,7 +25,7 @@ const MAX_STRENGTH_LIFT = 0.06;
  * How much higher a gate starts than a single model: it serves only answers two models agree on
  * and sends the rest to the baseline, so its served answers are wrong less often than either model's.
  */
-const GATE_LIFT = 0.03;
+export const GATE_LIFT = 0.03;
 
 /** Where the catalog's strengths start a candidate: a gate by its stronger model, the others by their one. */
 function strengthLift(p: Policy, input: DecideInput): number {
@@ -63,7 +63,7 @@ export function priorStart(p: Policy, input: DecideInput, own?: ReadonlyMap<stri
 }
 
 /** How often a gate (or a verify policy) is taken to escalate to the baseline before its probes say. */
-const GATE_ESCALATION = 0.3;
+export const GATE_ESCALATION = 0.3;
 
 /** Below this share of calls with outcomes, probes pay the judge for differing answers. */
 export const MIN_OUTCOME_SHARE = 0.1;

@@ -5,7 +5,7 @@ import type { StepEvidence, PolicyStats } from './evidence.ts';
 import type { DecideInput } from './decide-input.ts';
 import { MIN_EVIDENCE } from './exploration.ts';
 import { describePolicy, parsePolicy, policyKey, policyModels, type Policy } from './policies.ts';
-import { gateStart, priorStart, prospect, type ProbeCosts } from './prospects.ts';
+import { GATE_LIFT, gateStart, priorStart, prospect, type ProbeCosts } from './prospects.ts';
 import { budgetUsed, chooseTrial, spend, TRIAL_PRIOR_SD, trialPosterior, type Posterior, type RiskLedger, type TrialCandidate, type TrialChoice } from './trials.ts';
 
 /** Outcomes a candidate needs on its trials before posterior sampling reads them (fewer than a policy's proof needs). */
@@ -46,9 +46,6 @@ function asCandidate(t: TrialContext, p: Policy): TrialCandidate | null {
   return { policy: p, stats: st, prior: { mean: trialPrior(p, t), sd: TRIAL_PRIOR_SD }, costShare: pr.costShare, outcomes: outcomes ? { retention: outcomes.r, se: outcomes.se } : undefined, tried: t.ledger.total.get(key) ?? 0 };
 }
 
-/** How much higher a gate starts than its stronger model (it serves only answers two models agree on). */
-const GATE_LIFT = 0.03;
-
 /**
  * Where a candidate's retention starts: a model at its catalog strength as a share of the
  * baseline's; a gate where its two models' evidence puts it, else a little over its stronger
@@ -64,8 +61,6 @@ function trialPrior(p: Policy, t: TrialContext): number {
 
 /** The posterior of a policy the ledger holds trials of (undefined when it is no longer weighed). */
 function posteriorOf(t: TrialContext, key: string): Posterior | undefined {
-  const cached = t.stats.get(key);
-  if (!cached) return undefined;
   const c = asCandidate(t, parsePolicy(key));
   return c ? trialPosterior(c) : undefined;
 }

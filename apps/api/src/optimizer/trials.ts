@@ -17,6 +17,7 @@
 // so their errors add up, not average out). Spend is re-priced with every decision: trials of a
 // candidate later proven good give their budget back, those of one proven weak take more.
 import type { PolicyStats } from './evidence.ts';
+import { conflicts } from './estimates.ts';
 import { normalCdf } from './exploration.ts';
 import { policyKey, type Policy } from './policies.ts';
 
@@ -74,7 +75,7 @@ export function trialPosterior(c: TrialCandidate): Posterior {
   const parts: { r: number; se: number }[] = [{ r: c.prior.mean, se: c.prior.sd }];
   const outcomes = c.outcomes ? { r: c.outcomes.retention, se: Math.max(c.outcomes.se, 1e-3) } : null;
   const stats = c.stats.n > 0 && Number.isFinite(c.stats.ucb - c.stats.lcb) ? { r: c.stats.retention, se: Math.max((c.stats.ucb - c.stats.lcb) / 2, 1e-3) } : null;
-  const biased = stats !== null && outcomes !== null && Math.abs(stats.r - outcomes.r) > 2 * Math.hypot(stats.se, outcomes.se);
+  const biased = stats !== null && outcomes !== null && conflicts(stats, outcomes);
   if (stats && !biased) parts.push(stats);
   // outcomes the statistics already hold are not counted twice
   if (outcomes && (biased || !c.stats.byOutcome)) parts.push(outcomes);

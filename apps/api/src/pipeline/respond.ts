@@ -91,7 +91,6 @@ export async function respondJson(ctx: CallContext, d: Dispatched, reply: Respon
   await sendAnswer(ctx, text, upstreamMs, d.response.statusCode, reply, meter, idempotency);
 }
 
-/** Meters a finished answer and sends it with the optimizer block (routed calls end here too). */
 /**
  * A whole answer as the server-sent events a vendor would have streamed for it, the `optimizer`
  * block (and usage, when asked for) on the last chunk before [DONE]: a cache hit replayed, or a
@@ -119,19 +118,17 @@ export async function sendAnswer(ctx: CallContext, text: string, upstreamMs: num
   if (ctx.afterAnswer) await ctx.afterAnswer(text, costs).catch(() => undefined); // a cache write never fails the call
   // the caches above kept the redacted answer; the client gets its own values back
   const answer = ctx.guard?.vault.size ? ctx.guard.vault.restoreJson(text) : text;
+  let body: string;
+  let headers: Record<string, string>;
   if (ctx.stream) {
     // a routed stream served whole (its policy needed the whole answer first): replayed as the vendor's events
-    const headers: Record<string, string> = { ...responseHeaders(ctx, overheadMs, 'text/event-stream; charset=utf-8'), ...ctx.cacheHeaders, 'cache-control': 'no-cache' };
-    if (held) headers['x-optimizer-held'] = held;
-    const body = answerAsStream(ctx, answer, costs, usage, false);
-    if (ctx.claim) await idempotency.complete(ctx.claim, 200, headers, body);
-    await reply.code(200).headers(headers).send(body);
-    return;
+    body = answerAsStream(ctx, answer, costs, usage, false);
+    headers = { ...responseHeaders(ctx, overheadMs, 'text/event-stream; charset=utf-8'), ...ctx.cacheHeaders, 'cache-control': 'no-cache', ...(held ? { 'x-optimizer-held': held } : {}) };
+  } else {
+    const end = answer.lastIndexOf('}');
+    body = `${answer.slice(0, end)},"optimizer":${JSON.stringify(optimizerBlock(costs, ctx.cacheHit !== null))}}`;
+    headers = { ...responseHeaders(ctx, overheadMs, 'application/json'), ...ctx.cacheHeaders, ...(ctx.cacheHit ? { 'x-optimizer-cache': 'hit' } : {}) };
   }
-  const end = answer.lastIndexOf('}');
-  const body = `${answer.slice(0, end)},"optimizer":${JSON.stringify(optimizerBlock(costs, ctx.cacheHit !== null))}}`;
-  const headers = { ...responseHeaders(ctx, overheadMs, 'application/json'), ...ctx.cacheHeaders };
-  if (ctx.cacheHit) headers['x-optimizer-cache'] = 'hit';
   if (ctx.claim) await idempotency.complete(ctx.claim, 200, headers, body);
   await reply.code(200).headers(headers).send(body);
 }
