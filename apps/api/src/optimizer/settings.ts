@@ -5,6 +5,7 @@
 // it uses them; GET answers `effective`, the same defaults filled in.
 import { routingSettingsWrite, type RoutingSettingsPatch, type RoutingSettingsView, type RoutingSettingsWrite } from '@optimizer/schema';
 import type { Database } from '../db/database.ts';
+import { RoutingSetting } from '../db/entities.ts';
 import type { HotStore } from '../hot/store.ts';
 import { mergeSettings, mergeWrite, type Stored } from '../settings/merge.ts';
 
@@ -59,8 +60,8 @@ export class RoutingSettings {
   }
 
   async #reload(): Promise<void> {
-    const rows = (await this.#db.em().getConnection().execute('select account_id, settings from routing_settings')) as { account_id: string; settings: RoutingSettingsWrite }[];
-    this.#byAccount = new Map(rows.map((r) => [r.account_id, withCurrentNames(r.settings)]));
+    const rows = await this.#db.em().find(RoutingSetting, {});
+    this.#byAccount = new Map(rows.map((r) => [r.accountId, withCurrentNames(r.settings as RoutingSettingsWrite)]));
   }
 
   /** The fields the tenant set (the routing code applies its defaults to the rest). */
@@ -80,10 +81,7 @@ export class RoutingSettings {
   /** Merges `patch` into the tenant's settings (fields left out keep their values; null: the default); the effective settings. */
   async put(accountId: string, patch: RoutingSettingsPatch): Promise<RoutingSettingsView> {
     const { stored } = mergeWrite(routingSettingsWrite, this.get(accountId) as Stored, patch);
-    await this.#db
-      .em()
-      .getConnection()
-      .execute('insert into routing_settings (account_id, settings) values (?, ?) on conflict (account_id) do update set settings = excluded.settings, updated_at = now()', [accountId, JSON.stringify(stored)]);
+    await this.#db.em().upsert(RoutingSetting, { accountId, settings: stored, updatedAt: new Date() });
     this.#byAccount.set(accountId, stored as RoutingSettingsWrite);
     await this.#hot.publish(CHANGED, accountId);
     return this.effective(accountId);

@@ -8,6 +8,7 @@
 import type { z } from 'zod';
 import { alertSettings, captureSettings, guardSettings, rateLimitSettings } from '@optimizer/schema';
 import type { Database } from '../db/database.ts';
+import { TenantSetting } from '../db/entities.ts';
 import type { HotStore } from '../hot/store.ts';
 import { mergeWrite, type Stored } from './merge.ts';
 
@@ -43,8 +44,8 @@ export class TopicSettings<T extends object> {
   }
 
   async #reload(): Promise<void> {
-    const rows = (await this.#db.em().getConnection().execute('select account_id, settings from tenant_settings where topic = ?', [this.#topic])) as { account_id: string; settings: Stored }[];
-    this.#byAccount = new Map(rows.map((r) => [r.account_id, { stored: r.settings, effective: this.#effective(r.settings) }]));
+    const rows = await this.#db.em().find(TenantSetting, { topic: this.#topic });
+    this.#byAccount = new Map(rows.map((r) => [r.accountId, { stored: r.settings as Stored, effective: this.#effective(r.settings as Stored) }]));
   }
 
   /** The stored fields over the defaults; a row the schema no longer reads whole keeps the fields it can (shallow, as before). */
@@ -78,13 +79,7 @@ export class TopicSettings<T extends object> {
 
   /** Stores a merge `preview` made. */
   async store(accountId: string, next: { stored: Stored; effective: T }): Promise<T> {
-    await this.#db
-      .em()
-      .getConnection()
-      .execute(
-        'insert into tenant_settings (account_id, topic, settings) values (?, ?, ?) on conflict (account_id, topic) do update set settings = excluded.settings, updated_at = now()',
-        [accountId, this.#topic, JSON.stringify(next.stored)],
-      );
+    await this.#db.em().upsert(TenantSetting, { accountId, topic: this.#topic, settings: next.stored, updatedAt: new Date() });
     this.#byAccount.set(accountId, next);
     await this.#hot.publish(this.#notice, accountId);
     return next.effective;

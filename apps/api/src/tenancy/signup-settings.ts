@@ -5,6 +5,7 @@
 // comes from BILLING_DEV_ALLOWANCE_USD; an account keeps what it was promised at signup.
 import { z } from 'zod';
 import type { Database } from '../db/database.ts';
+import { PlatformSetting } from '../db/entities.ts';
 import type { HotStore } from '../hot/store.ts';
 
 export const signupSettingsSchema = z
@@ -48,8 +49,8 @@ export class SignupSettings {
   }
 
   async #reload(): Promise<void> {
-    const rows = (await this.#db.em().getConnection().execute('select settings from platform_settings where topic = ?', [TOPIC])) as { settings: Partial<SignupSettingsValue> }[];
-    const stored = signupSettingsSchema.partial().safeParse(rows[0]?.settings ?? {});
+    const row = await this.#db.em().findOne(PlatformSetting, { topic: TOPIC });
+    const stored = signupSettingsSchema.partial().safeParse(row?.settings ?? {});
     this.#value = { ...this.#defaults, ...(stored.success ? stored.data : {}) };
   }
 
@@ -70,13 +71,7 @@ export class SignupSettings {
       if (v === undefined) continue;
       (next as Record<string, unknown>)[k] = v === null ? this.#defaults[k] : v;
     }
-    await this.#db
-      .em()
-      .getConnection()
-      .execute(
-        'insert into platform_settings (topic, settings) values (?, ?) on conflict (topic) do update set settings = excluded.settings, updated_at = now()',
-        [TOPIC, JSON.stringify(next)],
-      );
+    await this.#db.em().upsert(PlatformSetting, { topic: TOPIC, settings: next, updatedAt: new Date() });
     this.#value = next;
     await this.#hot.publish(NOTICE, TOPIC);
     return next;
