@@ -49,19 +49,19 @@ describe('entities', () => {
         where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition and c.relname <> 'mikro_orm_migrations'`)).map((r) => r.relname),
     );
     columns = (
-      await conn.execute<{ migratedname: string; column_name: string; data_type: string; is_nullable: string }[]>(
-        `select migratedname, column_name, data_type, is_nullable from information_schema.columns where migratedschema = 'public' order by migratedname, ordinal_position`,
+      await conn.execute<{ table_name: string; column_name: string; data_type: string; is_nullable: string }[]>(
+        `select table_name, column_name, data_type, is_nullable from information_schema.columns where table_schema = 'public' order by table_name, ordinal_position`,
       )
     )
-      .filter((r) => tables.has(r.migratedname))
-      .map((r) => ({ table: r.migratedname, column: r.column_name, type: r.data_type, nullable: r.is_nullable === 'YES' }));
+      .filter((r) => tables.has(r.table_name))
+      .map((r) => ({ table: r.table_name, column: r.column_name, type: r.data_type, nullable: r.is_nullable === 'YES' }));
     primaryKeys = new Map();
-    const keys = await conn.execute<{ migratedname: string; column_name: string }[]>(
-      `select tc.migratedname, kcu.column_name from information_schema.migratedconstraints tc
-        join information_schema.key_column_usage kcu on kcu.constraint_name = tc.constraint_name and kcu.migratedname = tc.migratedname
-        where tc.constraint_type = 'PRIMARY KEY' and tc.migratedschema = 'public' order by kcu.ordinal_position`,
+    const keys = await conn.execute<{ table_name: string; column_name: string }[]>(
+      `select tc.table_name, kcu.column_name from information_schema.table_constraints tc
+        join information_schema.key_column_usage kcu on kcu.constraint_name = tc.constraint_name and kcu.table_name = tc.table_name
+        where tc.constraint_type = 'PRIMARY KEY' and tc.table_schema = 'public' order by kcu.ordinal_position`,
     );
-    for (const k of keys) if (tables.has(k.migratedname)) primaryKeys.set(k.migratedname, [...(primaryKeys.get(k.migratedname) ?? []), k.column_name]);
+    for (const k of keys) if (tables.has(k.table_name)) primaryKeys.set(k.table_name, [...(primaryKeys.get(k.table_name) ?? []), k.column_name]);
     metas = [...database.em().getMetadata()];
   }, 120_000);
   afterAll(async () => {
