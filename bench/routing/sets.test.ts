@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Models, Row } from './data.ts';
-import { buildSet, mixSteps, modelFigures, SMALL_STEPS, WRONG_PRIOR } from './sets.ts';
+import { BETTER_CHEAPER, buildSet, mixSteps, modelFigures, SMALL_STEPS, WRONG_PRIOR } from './sets.ts';
 
 const BASE = WRONG_PRIOR.baseline;
 const CAND = WRONG_PRIOR.candidate;
@@ -108,6 +108,23 @@ describe('the named sets', () => {
   it('wrong-prior warns when the candidate is less accurate than the baseline on the rows it took', () => {
     const worse = all.map((r) => ({ ...r, answers: { ...r.answers, [CAND]: { ...r.answers[CAND]!, score: 0 } } }));
     expect(buildSet('wrong-prior', worse, source, 1).lines.some((l) => l.startsWith('warning'))).toBe(true);
+  });
+
+  it('better-cheaper: the wrong-prior rows with mixtral as the candidate, priced at a third of the baseline per call, and called weaker', () => {
+    const s = buildSet('better-cheaper', all, source, 1);
+    expect(BETTER_CHEAPER.candidate).toBe(MIXTRAL);
+    expect(s.rows).toHaveLength(Object.values(BETTER_CHEAPER.take).reduce((a, b) => a + b, 0));
+    expect(new Set(s.rows.map((r) => r.step))).toEqual(new Set([BETTER_CHEAPER.step]));
+    expect(s.models.baseline).toBe(BASE);
+    expect(Object.keys(s.models.models).sort()).toEqual([BASE, MIXTRAL].sort());
+    const f = modelFigures(s.rows, s.models);
+    const base = f.find((x) => x.model === BASE)!;
+    const cand = f.find((x) => x.model === MIXTRAL)!;
+    expect(cand.cost / base.cost).toBeCloseTo(1 / 3, 6);
+    // the source's prices are left as they were
+    expect(source.models[MIXTRAL]!.input_per_mtok).toBe(0.6);
+    expect(s.strengths![MIXTRAL]!).toBeLessThan(s.strengths![BASE]!);
+    expect(s.lines.join('\n')).toMatch(/3\.00× cheaper/);
   });
 
   it('small-steps: steps of ~130 calls, two models, from reshape', () => {

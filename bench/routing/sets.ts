@@ -7,6 +7,9 @@
 //   wrong-prior  one general-assistant step of ~800 mixed questions (rows of three source steps
 //                under one step id) whose baseline is a mid model, a cheaper candidate at least
 //                as accurate on these rows, and catalog strengths that call the candidate weaker
+//   better-cheaper  the held-out shape issue 32 describes: the same mixed step with mixtral-8x7b as
+//                the candidate (0.66 accurate against the baseline's 0.50 on these rows), priced at
+//                a third of the baseline per call, and catalog strengths that call it weaker
 import { cleanRows, rowCost, type Models, type Row } from './data.ts';
 import { reshape, shuffledSplits } from './reshape.ts';
 import { hash32, mulberry32 } from './prng.ts';
@@ -116,6 +119,46 @@ export function wrongPrior(all: readonly Row[], source: Models, seed: number): B
   return { models: m.models, rows: m.rows, strengths: w.strengths, lines };
 }
 
+/**
+ * The better-cheaper set's recipe: the held-out replay's shape (one general-assistant step of ~800
+ * calls whose candidate is 3× cheaper and more accurate, 0.69 against 0.52, while the catalog calls
+ * it weaker). From the dev data: the wrong-prior set's rows and baseline, mixtral-8x7b as the
+ * candidate (0.660 against 0.495 on seed 1's rows), its price scaled so that its mean cost per call
+ * on the set's rows is a third of the baseline's (the dev data has no candidate both 3× cheaper and
+ * more accurate than a mid model).
+ */
+export const BETTER_CHEAPER = {
+  ...WRONG_PRIOR,
+  candidate: 'mistralai/mixtral-8x7b-chat',
+  costRatio: 1 / 3,
+  strengths: { 'meta/llama-2-70b-chat': 0.85, 'mistralai/mixtral-8x7b-chat': 0.55 } as Record<string, number>,
+};
+
+export function betterCheaper(all: readonly Row[], source: Models, seed: number): BuiltSet {
+  const w = BETTER_CHEAPER;
+  const m = mixSteps(all, source, { step: w.step, take: w.take, baseline: w.baseline, candidates: [w.candidate], seed });
+  const before = modelFigures(m.rows, m.models);
+  const base = before.find((f) => f.model === w.baseline)!;
+  const cand = before.find((f) => f.model === w.candidate)!;
+  const scale = (w.costRatio * base.cost) / cand.cost;
+  const price = m.models.models[w.candidate]!;
+  const models: Models = { ...m.models, models: { ...m.models.models, [w.candidate]: { input_per_mtok: price.input_per_mtok * scale, output_per_mtok: price.output_per_mtok * scale } } };
+  const after = modelFigures(m.rows, models).find((f) => f.model === w.candidate)!;
+  const lines = [
+    `set better-cheaper: one step "${w.step}" of ${m.rows.length} rows from ${Object.entries(w.take)
+      .map(([st, n]) => `${st} ${n}`)
+      .join(', ')} (seed ${seed})`,
+    `baseline ${w.baseline}: accuracy ${base.accuracy.toFixed(3)}, $${(base.cost * 1000).toFixed(3)} per 1,000 calls`,
+    `candidate ${w.candidate}: accuracy ${cand.accuracy.toFixed(3)}, priced ×${scale.toFixed(3)} to $${(after.cost * 1000).toFixed(3)} per 1,000 calls (${(base.cost / after.cost).toFixed(2)}× cheaper)`,
+    `catalog strengths ${Object.entries(w.strengths)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  ];
+  if (cand.accuracy < base.accuracy) lines.push(`warning: on these rows the candidate is less accurate than the baseline: not the shape this set stands for`);
+  for (const d of m.dropped) lines.push(`left out: ${d}`);
+  return { models, rows: m.rows, strengths: w.strengths, lines };
+}
+
 /** The small-steps set's recipe: reshape.ts's defaults (shape A of the README). */
 export const SMALL_STEPS = {
   steps: ['arc_challenge', 'winogrande'],
@@ -141,6 +184,7 @@ export function smallSteps(all: readonly Row[], source: Models, seed: number): B
 export const SETS: Record<string, (all: readonly Row[], source: Models, seed: number) => BuiltSet> = {
   'small-steps': smallSteps,
   'wrong-prior': wrongPrior,
+  'better-cheaper': betterCheaper,
 };
 
 export function buildSet(name: string, all: readonly Row[], source: Models, seed: number): BuiltSet {
