@@ -2,7 +2,7 @@
 // schema. An unknown OPTIMIZER_* variable or a malformed value stops the boot with a
 // message that names it and says how to fix it.
 import { z } from 'zod';
-import { parseAllowEntry } from './providers/address-guard.ts';
+import { parseAllowEntry } from './security/address-guard.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const url = (protocols: string[]) =>

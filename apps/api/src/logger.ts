@@ -1,10 +1,10 @@
 // Structured logs. Secrets never reach them: any field named like a credential is
 // redacted wherever it appears, at any depth we log.
 import pino, { type Logger } from 'pino';
-import { builtIns } from './providers/registry.ts';
+import { BUILT_IN_VENDORS } from './wire/vendors.ts';
 
 // x-provider-key-<vendor> (a client's key for one vendor): each built-in vendor's form by name
-const secretFields = ['authorization', 'x-provider-key', ...Object.keys(builtIns).map((v) => `x-provider-key-${v}`), 'api_key', 'apiKey', 'key', 'cookie', 'set-cookie', 'x-admin-key'];
+const secretFields = ['authorization', 'x-provider-key', ...BUILT_IN_VENDORS.map((v) => `x-provider-key-${v}`), 'api_key', 'apiKey', 'key', 'cookie', 'set-cookie', 'x-admin-key'];
 
 export const redactPaths = secretFields.flatMap((f) => {
   const p = /^[a-zA-Z_$][\w$]*$/.test(f) ? f : `["${f}"]`;

@@ -20,7 +20,7 @@ import { Catalog, parseUnknownModelPrice } from './catalog/catalog.ts';
 import { Idempotency } from './pipeline/idempotency.ts';
 import { CallViews } from './reporting/calls.ts';
 import { Outbound, systemResolver, type Resolver } from './providers/outbound.ts';
-import { AllowList } from './providers/address-guard.ts';
+import { AllowList } from './security/address-guard.ts';
 import { TenantOutbound } from './providers/tenant-outbound.ts';
 import { Connections } from './connections/connections.ts';
 import { ManagedAgents } from './managed/managed-agents.ts';
@@ -62,7 +62,7 @@ import { Subscriptions } from './billing/subscriptions.ts';
 import { FeeInvoices } from './billing/fee-invoices.ts';
 import type Stripe from 'stripe';
 import { SignupSettings } from './tenancy/signup-settings.ts';
-import { SignupAllowance } from './tenancy/signup-allowance.ts';
+import { SignupAllowance } from './billing/signup-allowance.ts';
 import { DoorThrottle, doorLimits } from './limits/door-throttle.ts';
 import { LearningQueue } from './pipeline/learning-queue.ts';
 

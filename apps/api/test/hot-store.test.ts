@@ -6,8 +6,8 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BudgetOp } from '../src/billing/hot-budget.ts';
-import { WINDOW_MS } from '../src/limits/rate-window.ts';
+import type { BudgetOp } from '../src/hot/budget.ts';
+import { WINDOW_MS } from '../src/hot/rate-window.ts';
 import { MemoryHotStore } from '../src/hot/memory.ts';
 import { RedisHotStore } from '../src/hot/redis.ts';
 import type { HotStore, IdempotencyRecord } from '../src/hot/store.ts';

@@ -31,7 +31,7 @@ const bans = {
 const layers = [
   ['apps/api/src/providers/lint-probe', "import type { CallContext } from '../../pipeline/context.ts';\nexport type C = CallContext;\n"],
   ['apps/api/src/optimizer/lint-probe', "import type { Services } from '../../services.ts';\nexport type S = Services;\n"],
-  ['apps/api/src/cache/lint-probe', "import { parseWith } from '../../http/validate.ts';\nexport { parseWith };\n"],
+  ['apps/api/src/cache/lint-probe', "import { toApiError } from '../../http/error-handler.ts';\nexport { toApiError };\n"],
   ['apps/api/src/pipeline/lint-probe', "import type { FastifyReply } from 'fastify';\nexport type R = FastifyReply;\n"],
 ].map(([under, code]) => [under!, probe(code!, under)] as const);
 const leafImport = probe("import type { Usage } from '../../wire/usage.ts';\nexport type U = Usage;\n", 'apps/api/src/providers/lint-probe');

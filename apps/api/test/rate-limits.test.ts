@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import OpenAI from 'openai';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rateWait, RateCounters } from '../src/limits/rate-window.ts';
+import { rateWait, RateCounters } from '../src/hot/rate-window.ts';
 import { RateLimitedError } from '../src/limits/rate-limits.ts';
 import { toGraphQLError } from '../src/graphql/plugin.ts';
 import { toTrpcError } from '../src/trpc/router.ts';

@@ -4,7 +4,7 @@
 import { catalogAliasWriteSchema, disabledWriteSchema, modelProfileSchema, unknownModelPriceSchema, type ModelProfile, type UnknownModelPrice } from '@optimizer/schema';
 import { isModelId } from '../providers/model-id.ts';
 import { ApiError } from '../errors.ts';
-import { parseWith } from '../http/validate.ts';
+import { parseWith } from '../input/validate.ts';
 import type { Services } from '../services.ts';
 
 type Deps = Pick<Services, 'catalog' | 'providers'>;

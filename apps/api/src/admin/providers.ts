@@ -2,7 +2,7 @@
 // the GraphQL door. Names and bodies are validated through the shared schemas.
 import { providerNameSchema, providerWriteSchema } from '@optimizer/schema';
 import { ApiError } from '../errors.ts';
-import { parseWith } from '../http/validate.ts';
+import { parseWith } from '../input/validate.ts';
 import type { Services } from '../services.ts';
 import type { ProviderView } from '../providers/custom-providers.ts';
 import { probeProvider, type ProbeResult } from '../providers/probe.ts';

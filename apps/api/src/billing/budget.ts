@@ -14,7 +14,7 @@ import { usd } from '../wire/usage.ts';
 import { callCharge, INSERT_LEDGER, transfer } from './ledger.ts';
 import { currentPeriod, periodBounds } from './month.ts';
 import type { LimitCharge, RateLimits } from '../limits/rate-limits.ts';
-import { windowOf, type RateAdjust } from '../limits/rate-window.ts';
+import { windowOf, type RateAdjust } from '../hot/rate-window.ts';
 
 /** What one call holds until it is settled: taken from each book, and counted against the month's spend. */
 export interface Reservation {
@@ -143,7 +143,7 @@ export class Budget {
 
   /**
    * Grants the dev allowance once (idempotent by its transaction id), dated at signup: what the
-   * account was promised at signup (tenancy/signup-allowance.ts; the configured default for
+   * account was promised at signup (billing/signup-allowance.ts; the configured default for
    * accounts made before), and only once its email is confirmed when that was asked. True when
    * this call granted it.
    */

@@ -1,6 +1,6 @@
 // Outcome signals (spec 2.4): attributed to the calls of a run's step, from the key's workflow.
 import type { OutcomeRequest } from '@optimizer/schema';
-import { refuseUnstorableName, unstorable } from '../meter/storable.ts';
+import { refuseUnstorableName, unstorable } from '../input/storable.ts';
 import type { Services } from '../services.ts';
 import type { Tenant } from './tenant.ts';
 

@@ -6,7 +6,7 @@
 // shape of their own (`graphqlShape`): a zod schema and the function that makes it.
 import type { z } from 'zod';
 import { capabilityList, type AnyCapability, type CapabilityTree } from '../capabilities/capability.ts';
-import { parseWith } from '../http/validate.ts';
+import { parseWith } from '../input/validate.ts';
 import { ADMIN_FIELD, adminServices, requireTenant, type Builder, type GraphQLContext } from './builder.ts';
 import { Deriver, toWireBySchema } from './derive.ts';
 

@@ -6,7 +6,7 @@
 import { GraphQLObjectType, GraphQLSchema, printSchema, type GraphQLFieldConfigMap } from 'graphql';
 import { capabilityList, type CapabilityTree } from '../capabilities/capability.ts';
 import { capabilities } from '../capabilities/index.ts';
-import { refuseUnstorable } from '../http/validate.ts';
+import { refuseUnstorable } from '../input/validate.ts';
 import { createBuilder } from './builder.ts';
 import { registerCapabilityFields } from './capabilities.ts';
 import { registerCatalog } from './catalog.ts';

@@ -1,8 +1,8 @@
 // The in-process hot store, for a single replica without Redis. Its idempotency records
 // outlive a restart through a journal in the data folder (hot/idempotency-journal.ts).
 import { EventEmitter } from 'node:events';
-import { applyBudgetOp, type BudgetAnswer, type BudgetOp } from '../billing/hot-budget.ts';
-import { RateCounters } from '../limits/rate-window.ts';
+import { applyBudgetOp, type BudgetAnswer, type BudgetOp } from './budget.ts';
+import { RateCounters } from './rate-window.ts';
 import { deliver, idempotencyClaimKey, type HotStore, type IdempotencyRecord, type MessageHandler } from './store.ts';
 import type { IdempotencyJournal } from './idempotency-journal.ts';
 

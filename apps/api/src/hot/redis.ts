@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { createClient } from 'redis';
 import { Repository, Schema, EntityId } from 'redis-om';
-import { BUDGET_SCRIPT, readReply, scriptArgs, scriptKeys, type BudgetAnswer, type BudgetOp } from '../billing/hot-budget.ts';
+import { BUDGET_SCRIPT, readReply, scriptArgs, scriptKeys, type BudgetAnswer, type BudgetOp } from './budget.ts';
 import { deliver, type HotStore, type IdempotencyRecord, type MessageHandler } from './store.ts';
 
 type Client = ReturnType<typeof createClient>;

@@ -32,7 +32,7 @@ export function deliver(handler: MessageHandler, message: string, onError: (err:
   }
 }
 
-import type { BudgetAnswer, BudgetOp } from '../billing/hot-budget.ts';
+import type { BudgetAnswer, BudgetOp } from './budget.ts';
 
 export interface HotStore {
   readonly kind: 'memory' | 'redis';

@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { ApiError } from '../errors.ts';
-import { numbersFromQuery, parseWith, refuseUnstorable } from './validate.ts';
+import { numbersFromQuery, parseWith, refuseUnstorable } from '../input/validate.ts';
 
 type Source = 'query' | 'body' | 'params';
 

@@ -14,7 +14,7 @@ import type { RateLimitSettings, RateWindow } from '@optimizer/schema';
 import { ApiError } from '../errors.ts';
 import type { Principal } from '../tenancy/key-cache.ts';
 import type { TopicSettings } from '../settings/topic-settings.ts';
-import type { RateCharge } from './rate-window.ts';
+import type { RateCharge } from '../hot/rate-window.ts';
 
 export interface Ceiling {
   rpm: number | undefined;

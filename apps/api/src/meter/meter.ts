@@ -3,7 +3,7 @@
 // the lines recorded during one turn of the event loop go out in one write, and a
 // call is acknowledged only once its line is written (`written()`; the reply layer
 // waits for it). Inserts are idempotent by id (and time, on the partitioned tables), so a replay after a crash never
-// meters twice. Every row is made storable when it is recorded (meter/storable.ts: NUL and lone
+// meters twice. Every row is made storable when it is recorded (input/storable.ts: NUL and lone
 // surrogates become U+FFFD), and a batch PostgreSQL refuses for what a row holds is split until
 // the refused rows are found: they are quarantined (meter/quarantine.ts) and the rest is written.
 // A connection outage is different: the whole batch stays on disk and is retried.
@@ -13,7 +13,7 @@ import type { Logger } from '../logger.ts';
 import { conflictKeys, tables, type MeterBatch } from './rows.ts';
 import { WriteAheadLog } from './wal.ts';
 import { isDataError, MeterQuarantine, type MeterKind } from './quarantine.ts';
-import { storableJson } from './storable.ts';
+import { storableJson } from '../input/storable.ts';
 
 export type { ActivityRow, CallRow, EventRow, LedgerRow, MeterBatch } from './rows.ts';
 

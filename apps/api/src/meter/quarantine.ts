@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Database } from '../db/database.ts';
 import { ApiError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import { storableText } from './storable.ts';
+import { storableText } from '../input/storable.ts';
 import { tables, type MeterBatch } from './rows.ts';
 
 export type MeterKind = keyof MeterBatch;

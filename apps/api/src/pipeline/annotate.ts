@@ -5,10 +5,10 @@
 import { z } from 'zod';
 import { optimizerAnnotation } from '@optimizer/schema';
 import { ApiError } from '../errors.ts';
-import { parseWith } from '../http/validate.ts';
+import { parseWith } from '../input/validate.ts';
 import type { CallContext } from './context.ts';
 import { rememberText } from '../wire/serialized.ts';
-import { refuseUnstorableName, unstorable, unstorablePath } from '../meter/storable.ts';
+import { refuseUnstorableName, unstorable, unstorablePath } from '../input/storable.ts';
 import { assertModelName } from '../providers/model-id.ts';
 
 /** Wrapped so a failure names the field as the client wrote it: optimizer.run.seq. */
@@ -41,7 +41,7 @@ function eachOf(list: unknown, param: string, check: (item: unknown, param: stri
  * Refuses NUL and lone surrogates (which PostgreSQL cannot store, and the call's record keeps)
  * in every field that names something: the annotation's ids, roles, names, tool names and call
  * ids, the user, metadata keys. Text a message may hold (content, tool arguments, descriptions)
- * passes: the meter stores it with those characters replaced (meter/storable.ts).
+ * passes: the meter stores it with those characters replaced (input/storable.ts).
  */
 function refuseUnstorableNames(body: Record<string, unknown>, optimizer: unknown): void {
   const annotated = unstorablePath(optimizer, 'optimizer');

@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import { ApiError } from '../errors.ts';
 import { toApiError } from '../http/error-handler.ts';
-import { parseWith } from '../http/validate.ts';
+import { parseWith } from '../input/validate.ts';
 import { embeddingAdapterFor } from '../providers/embedding-adapters.ts';
 import { assertModelId, assertModelName } from '../providers/model-id.ts';
 import { redactError, sentSecrets } from '../providers/redact.ts';
@@ -30,7 +30,7 @@ import { optimizerBlock, responseHeaders } from './respond.ts';
 import { bindProviderKey, isRouted, priceUnlisted, resolvePinned } from './route.ts';
 import { countTokens } from './tokens.ts';
 import { reserveCall } from './budget-stage.ts';
-import { refuseUnstorableName, unstorable } from '../meter/storable.ts';
+import { refuseUnstorableName, unstorable } from '../input/storable.ts';
 import { markProduction } from './production-keys.ts';
 
 /** OpenAI's limit on inputs per request. */

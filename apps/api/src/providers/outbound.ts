@@ -9,7 +9,7 @@
 // address literal is checked before connecting, and the connected socket is checked again.
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIPv6 } from 'node:net';
-import { isReachable, refusalOfUrl, type AllowList } from './address-guard.ts';
+import { isReachable, refusalOfUrl, type AllowList } from '../security/address-guard.ts';
 import { Http1Client, type Exchange as ClientExchange, type LookupFunction, type ResponseHandler, type SocketCheck } from './http1-client.ts';
 
 export interface Timeouts {

@@ -2,6 +2,7 @@
 // overridable from the environment) and, later, those the admin registers.
 import type { Config } from '../config.ts';
 import type { ProviderInfo, Wire } from './types.ts';
+import type { BuiltInVendor } from '../wire/vendors.ts';
 
 interface BuiltIn {
   wire: Wire;
@@ -15,7 +16,7 @@ interface BuiltIn {
 
 const openaiCompatible = (defaultBaseUrl: string | null, baseUrlEnv: keyof Config, keyEnv: keyof Config | null): BuiltIn => ({ wire: 'openai', defaultBaseUrl, baseUrlEnv, keyEnv });
 
-export const builtIns: Record<string, BuiltIn> = {
+export const builtIns: Record<BuiltInVendor, BuiltIn> = {
   openai: openaiCompatible('https://api.openai.com/v1', 'OPENAI_BASE_URL', 'OPENAI_API_KEY'),
   anthropic: { wire: 'anthropic', defaultBaseUrl: 'https://api.anthropic.com/v1', baseUrlEnv: 'ANTHROPIC_BASE_URL', keyEnv: 'ANTHROPIC_API_KEY' },
   gemini: { wire: 'gemini', defaultBaseUrl: 'https://generativelanguage.googleapis.com/v1beta', baseUrlEnv: 'GEMINI_BASE_URL', keyEnv: 'GEMINI_API_KEY' },

@@ -5,7 +5,7 @@
 // lookup cannot swap it (DNS rebinding). Redirects are never followed: a 3xx is the answer.
 // Lint keeps every other module from calling the outbound module for a tenant's target.
 import { ApiError } from '../errors.ts';
-import { isReachable, refusalOfUrl, type AllowList } from './address-guard.ts';
+import { isReachable, refusalOfUrl, type AllowList } from '../security/address-guard.ts';
 import type { AddressPolicy, Outbound, ResponseHeaders, Resolver } from './outbound.ts';
 
 export interface TenantRequest {

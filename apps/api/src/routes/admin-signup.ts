@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { adminAuth } from '../http/auth.ts';
-import { parseWith } from '../http/validate.ts';
+import { parseWith } from '../input/validate.ts';
 import { signupSettingsWrite } from '../tenancy/signup-settings.ts';
 import type { Services } from '../services.ts';
 

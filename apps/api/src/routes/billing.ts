@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { adminCreditRequest } from '@optimizer/schema';
 import { adminAuth } from '../http/auth.ts';
-import { parseWith } from '../http/validate.ts';
+import { parseWith } from '../input/validate.ts';
 import { ApiError } from '../errors.ts';
 import type { Services } from '../services.ts';
 

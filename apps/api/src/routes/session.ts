@@ -3,7 +3,7 @@
 // every login) and sets a fresh cookie; logout ends the session and clears the cookie.
 import type { FastifyInstance } from 'fastify';
 import { loginRequest } from '@optimizer/schema';
-import { parseWith } from '../http/validate.ts';
+import { parseWith } from '../input/validate.ts';
 import { checkCsrf, clearSessionCookie, sessionIdOf, setSessionCookie } from '../http/session-cookie.ts';
 import type { Services } from '../services.ts';
 

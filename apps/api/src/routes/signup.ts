@@ -1,10 +1,10 @@
-// Signup and the email confirmation of a new account's dev allowance (tenancy/signup-allowance.ts).
+// Signup and the email confirmation of a new account's dev allowance (billing/signup-allowance.ts).
 // Both are doors without a key: throttled per client address and read only small bodies
 // (http/door-guard.ts).
 import type { FastifyInstance } from 'fastify';
 import { signupRequest } from '@optimizer/schema';
 import { z } from 'zod';
-import { parseWith } from '../http/validate.ts';
+import { parseWith } from '../input/validate.ts';
 import type { Services } from '../services.ts';
 
 /** The token of the confirmation email (the link's `token`, or a POST's body). */

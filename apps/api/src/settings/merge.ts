@@ -5,7 +5,7 @@
 // Reads fill the defaults in (each store knows its topic's). The write schemas that let null
 // through are derived from the full ones (packages/schema/src/settings-write.ts).
 import type { z } from 'zod';
-import { parseWith } from '../http/validate.ts';
+import { parseWith } from '../input/validate.ts';
 
 export type Stored = Record<string, unknown>;
 

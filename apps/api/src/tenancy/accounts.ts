@@ -5,7 +5,22 @@ import { Account, ApiKey, Workflow } from '../db/entities.ts';
 import { ApiError } from '../errors.ts';
 import { keyHint, newId, newTenantKey, type KeyHasher } from '../security/secrets.ts';
 import type { KeyCache } from './key-cache.ts';
-import type { SignupAllowance } from './signup-allowance.ts';
+
+type Em = ReturnType<Database['em']>;
+
+/** What a new account is promised of its dev allowance (billing/signup-allowance.ts decides it). */
+export interface SignupPromise {
+  /** Whether the allowance waits for the emailed confirmation. */
+  confirmationRequired: boolean;
+  /** The token to email (never stored or returned in clear); null when none is needed. */
+  token: string | null;
+}
+
+/** What signing up asks of the allowance: billing answers it, so accounts need not know billing. */
+export interface AllowancePromiser {
+  promise(em: Em, accountId: string): Promise<SignupPromise>;
+  mail(accountId: string, email: string, token: string): Promise<void>;
+}
 
 export interface AgentView {
   id: string;
@@ -22,7 +37,7 @@ export class Accounts {
   readonly #db: Database;
   readonly #hasher: KeyHasher;
   readonly #keys: KeyCache;
-  #allowance: SignupAllowance | null = null;
+  #allowance: AllowancePromiser | null = null;
 
   constructor(db: Database, hasher: KeyHasher, keys: KeyCache) {
     this.#db = db;
@@ -31,7 +46,7 @@ export class Accounts {
   }
 
   /** What new accounts are promised (set once the billing services exist; see services.ts). */
-  attachAllowance(allowance: SignupAllowance): void {
+  attachAllowance(allowance: AllowancePromiser): void {
     this.#allowance = allowance;
   }
 

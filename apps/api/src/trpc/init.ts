@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import type { Tenant } from '../domain/tenant.ts';
 import { ApiError, errorCatalogue, type ErrorCode } from '../errors.ts';
 import { toApiError } from '../http/error-handler.ts';
-import { parseWith, refuseUnstorable } from '../http/validate.ts';
+import { parseWith, refuseUnstorable } from '../input/validate.ts';
 import type { Services } from '../services.ts';
 
 export interface TrpcContext {

@@ -3,7 +3,7 @@
 // is down). Also the statements that read a tenant back, drop expired entries and set a step now.
 import type { Database } from '../../db/database.ts';
 import type { Logger } from '../../logger.ts';
-import { storableJson } from '../../meter/storable.ts';
+import { storableJson } from '../../input/storable.ts';
 import type { CachedAnswer } from '../answer-cache.ts';
 import { stepKey } from './keys.ts';
 import type { EntryRow, StepCheck, StepRecord } from './types.ts';

@@ -5,7 +5,7 @@
 // tenant and then moved by the same events (reserve, settle, credit). A reservation also checks
 // and counts the call's rate limits (limits/rate-window.ts) in the same step, so the hot route
 // pays one round trip for both, and a call refused by either counts against neither.
-import { counterKey, RATE_LUA, windowOf, type RateCounters, type RateAdjust, type RateCharge } from '../limits/rate-window.ts';
+import { counterKey, RATE_LUA, windowOf, type RateCounters, type RateAdjust, type RateCharge } from './rate-window.ts';
 
 /** Fields of a tenant's hash: `w` wallet, `a` allowance, `f` 1 once the wallet was ever funded, `s:<YYYY-MM>` spent. */
 export type BudgetOp =

@@ -5,22 +5,17 @@
 // it grants the allowance once.
 import { randomBytes } from 'node:crypto';
 import type { Outbox } from '../alerts/outbox.ts';
-import type { Budget } from '../billing/budget.ts';
+import type { Budget } from './budget.ts';
 import type { Database } from '../db/database.ts';
 import { ApiError } from '../errors.ts';
 import type { KeyHasher } from '../security/secrets.ts';
-import type { SignupSettings } from './signup-settings.ts';
+import type { AllowancePromiser, SignupPromise } from '../tenancy/accounts.ts';
+import type { SignupSettings } from '../tenancy/signup-settings.ts';
 
 type Em = ReturnType<Database['em']>;
 
-export interface SignupPromise {
-  /** Whether the allowance waits for the emailed confirmation. */
-  confirmationRequired: boolean;
-  /** The token to email (never stored or returned in clear); null when none is needed. */
-  token: string | null;
-}
 
-export class SignupAllowance {
+export class SignupAllowance implements AllowancePromiser {
   readonly settings: SignupSettings;
   readonly #db: Database;
   readonly #hasher: KeyHasher;

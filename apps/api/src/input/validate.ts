@@ -1,7 +1,7 @@
 // Parses a body or query with a wire schema; a failure is a 422 naming the field.
 import type { z } from 'zod';
 import { ApiError } from '../errors.ts';
-import { unstorablePath } from '../meter/storable.ts';
+import { unstorablePath } from './storable.ts';
 
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown, code: 'validation_failed' | 'invalid_request' = 'validation_failed'): z.infer<S> {
   const r = schema.safeParse(input ?? {});
