@@ -70,7 +70,7 @@ it('starts an action run from the Agents tab, shows its events live, and approvi
   await page.getByRole('heading', { name: 'ticketer' }).waitFor();
   await page.getByText('No runs yet.').waitFor();
 
-  rig.vendor.script({ tool_calls: [{ name: 'propose_call', arguments: JSON.stringify({ method: 'POST', path: '/tickets', body: { title: 'Printer on fire' } }) }] });
+  rig.vendor.script({ tool_calls: [{ name: 'tickets', arguments: JSON.stringify({ method: 'POST', path: '/tickets', body: { title: 'Printer on fire' } }) }] });
   const seen = target.seen.length;
   await page.getByLabel('Input for ticketer').fill('The printer is on fire.');
   await page.getByRole('button', { name: 'Start run' }).click();
@@ -86,9 +86,13 @@ it('starts an action run from the Agents tab, shows its events live, and approvi
   expect(target.seen.length).toBe(seen); // nothing runs before approval
   await page.screenshot({ path: `${artifacts}dashboard-run-waiting.png`, fullPage: true });
 
+  rig.vendor.script({ content: 'Filed as T-42.' }); // the model's turn after the call's result: its answer
   await action.getByRole('button', { name: 'Approve' }).click();
   await page.locator('[data-testid=run-events] [data-type="run.completed"]').waitFor();
-  expect(await types()).toEqual(['run.started', 'step.started', 'step.completed', 'action.proposed', 'run.waiting_approval', 'action.executing', 'action.executed', 'run.completed']);
+  expect(await types()).toEqual([
+    'run.started', 'step.started', 'step.completed', 'action.proposed', 'run.waiting_approval',
+    'action.executing', 'action.executed', 'actions.returned', 'step.started', 'step.completed', 'run.completed',
+  ]);
   await expect.poll(() => action.getByTestId('action-status').textContent()).toBe('executed');
   await expect.poll(() => page.getByTestId('run-status').textContent()).toBe('completed');
   expect(await action.getByRole('button', { name: 'Approve' }).count()).toBe(0);

@@ -162,7 +162,7 @@ const table: Entry[] = [
   [
     'managedAgents.startRun',
     async () => {
-      rig.vendor.script({ tool_calls: [{ name: 'propose_call', arguments: JSON.stringify({ method: 'POST', path: '/tickets', body: { title: 'Printer on fire' } }) }] });
+      rig.vendor.script({ tool_calls: [{ name: 'tickets', arguments: JSON.stringify({ method: 'POST', path: '/tickets', body: { title: 'Printer on fire' } }) }] });
       made.run = (await client.managedAgents.startRun(made.managed!, { input: 'The printer is on fire.' })).id;
     },
   ],

@@ -14,16 +14,21 @@ interface RunEvent {
   created_at: string | null;
 }
 
-const TERMINAL = new Set(['run.completed', 'run.failed']);
-const TYPES = ['run.started', 'run.resumed', 'step.started', 'step.completed', 'action.proposed', 'run.waiting_approval', 'action.executing', 'action.executed', 'action.failed', 'run.completed', 'run.failed'];
+const TERMINAL = new Set(['run.completed', 'run.failed', 'run.cancelled']);
+// every type a run writes (an action run's loop adds refused calls and the results fed back)
+const TYPES = [
+  'run.started', 'run.resumed', 'step.started', 'step.completed', 'action.proposed', 'action.refused', 'run.waiting_approval',
+  'action.executing', 'action.executed', 'action.failed', 'actions.returned', 'run.completed', 'run.failed', 'run.cancelled',
+];
 
 /** A line for an event: its type and the parts that say what happened. */
 function summary(e: RunEvent): string {
   const d = e.data;
+  if (e.type === 'step.completed' && d.tool_calls !== undefined) return `turn ${String(d.index)}: ${String(d.tool_calls)} call(s)`;
   if (e.type.startsWith('step.')) return `${String(d.step)}${d.attempt !== undefined ? ` (attempt ${String(d.attempt)})` : ''}`;
   if (e.type === 'action.proposed') return `${String(d.method)} ${String(d.path)} on ${String(d.connection)}`;
   if (e.type === 'action.executed') return `answered ${String(d.status)}`;
-  if (e.type === 'action.failed' || e.type === 'run.failed') return String(d.message ?? d.error ?? '');
+  if (e.type === 'action.failed' || e.type === 'action.refused' || e.type === 'run.failed') return String(d.message ?? d.error ?? '');
   return '';
 }
 

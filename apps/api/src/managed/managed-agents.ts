@@ -28,7 +28,13 @@ interface AgentRow {
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
-const agentView = (a: AgentRow) => ({ id: a.id, name: a.name, kind: a.kind, config: a.config, created_at: iso(a.created_at) });
+/** A stored config as it is read: defaults filled in (an action agent stored before the step cap had one shows it). */
+const readConfig = (c: unknown) => {
+  const parsed = managedAgentConfig.safeParse(c);
+  return parsed.success ? parsed.data : (c as ManagedAgentConfig);
+};
+
+const agentView = (a: AgentRow) => ({ id: a.id, name: a.name, kind: a.kind, config: readConfig(a.config), created_at: iso(a.created_at) });
 
 const actionView = (a: ActionRow) => ({
   id: a.id,

@@ -1500,7 +1500,7 @@ export interface RouterOutputs {
       connection: string;
       instructions: string;
       kind: "action";
-      max_steps?: number;
+      max_steps: number;
       methods: Array<"GET" | "POST">;
       model: string;
     } | {
@@ -1523,7 +1523,7 @@ export interface RouterOutputs {
       connection: string;
       instructions: string;
       kind: "action";
-      max_steps?: number;
+      max_steps: number;
       methods: Array<"GET" | "POST">;
       model: string;
     } | {
