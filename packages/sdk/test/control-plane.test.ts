@@ -36,6 +36,8 @@ beforeAll(async () => {
   rig = await startRig({ env: { OUTBOUND_ALLOW_LIST: '127.0.0.1/32' } });
   expect((await routeOnMockOpenAI(rig)).status).toBe(200);
   client = new OptimizerClient({ baseURL: rig.gw.url, apiKey: rig.tenant.api_key, fetch: recording });
+  // managed Production without a payment processor is paid from the wallet
+  await rig.gw.services.billing.credit(rig.tenant.account_id, 49_000_000, 'the plan');
 });
 afterAll(async () => {
   await rig?.close();
@@ -198,7 +200,7 @@ const table: Entry[] = [
     },
   ],
   ['connections.remove', () => client.connections.remove('tickets')],
-  // last: managed Production (the report finalized above), charged from the dev allowance
+  // last: managed Production (the report finalized above), paid from the wallet credited at the start
   ['workflow.startSubscription', async () => expect((await client.workflows.subscribe(wf())).status).toBe('active')],
   ['workflow.subscription', async () => expect((await client.workflows.subscription(wf())).status).toBe('active')],
   ['workflow.cancelSubscription', async () => expect(await client.workflows.cancelSubscription(wf())).toHaveProperty('status')],

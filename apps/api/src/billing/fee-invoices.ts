@@ -14,8 +14,8 @@ import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { usd } from '../wire/usage.ts';
 import type { Budget } from './budget.ts';
-import { INSERT_LEDGER, transfer } from './ledger.ts';
 import { periodBounds, periodOf } from './month.ts';
+import { debitWallet } from './wallet-debit.ts';
 
 const MICROS_PER_CENT = 10_000;
 
@@ -171,18 +171,9 @@ export class FeeInvoices {
     return { from: 'wallet', failure };
   }
 
-  /** The line taken from the wallet, once (the transaction is keyed by account and period), if the wallet covers it; read under the profile's lock. */
+  /** The line taken from the wallet, once (the transaction is keyed by account and period), if the wallet covers it. */
   async #debitWallet(r: FeeInvoiceRow, micros: number): Promise<boolean> {
-    const debited = await this.#db.em().transactional(async (em) => {
-      const conn = em.getConnection();
-      const ctx = em.getTransactionContext();
-      await conn.execute('select 1 from billing_profiles where account_id = ? for update', [r.account_id], 'all', ctx);
-      const [bal] = (await conn.execute(`select coalesce(sum(amount_micros), 0)::text as wallet from ledger_entries where account_id = ? and book = 'wallet'`, [r.account_id], 'all', ctx)) as { wallet: string }[];
-      if (Number(bal?.wallet ?? 0) < micros) return false;
-      const rows = transfer({ txn: `fee_invoice:${r.account_id}:${r.period}`, accountId: r.account_id, from: 'wallet', to: 'revenue', amount: micros, kind: 'fee_invoice', ref: r.period });
-      const inserted = (await conn.execute(`${INSERT_LEDGER} returning id`, [JSON.stringify(rows)], 'all', ctx)) as unknown[];
-      return inserted.length > 0 ? 'new' : 'before';
-    });
+    const debited = await this.#db.em().transactional((em) => debitWallet(em, { accountId: r.account_id, txn: `fee_invoice:${r.account_id}:${r.period}`, micros, kind: 'fee_invoice', ref: r.period }));
     if (debited === 'new') await this.#budget.credited(r.account_id, -micros);
     return debited !== false;
   }
