@@ -1347,13 +1347,15 @@ export interface RouterOutputs {
     fees_usd: number;
     from: string;
     invoice: null | {
+      carried_in_usd: number;
+      carried_to: null | string;
       failure: null | string;
       fee_usd: number;
       id: null | string;
       line_usd: number;
       paid_from: "card" | "wallet" | null;
       paid_usd: number;
-      status: "closing" | "nothing_due" | "open" | "paid";
+      status: "carried" | "closing" | "nothing_due" | "open" | "paid";
     };
     micros: {
       amount_due: number;
