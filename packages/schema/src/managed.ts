@@ -94,11 +94,20 @@ export const proposedCall = z
   .strict();
 export type ProposedCall = z.infer<typeof proposedCall>;
 
+/** How late (seconds) a missed schedule tick may still fire when the schedule does not say, and the most it may say. */
+export const DEFAULT_CATCH_UP_S = 3600;
+export const MAX_CATCH_UP_S = 7 * 24 * 3600;
+
 /** PUT /v1/managed-agents/:id/schedule: a five-field cron expression (UTC) and the input of each run it starts. */
 export const putScheduleRequest = z
   .object({
     cron: z.string().min(9).max(200),
     input: z.string().max(100_000).default(''),
+    /**
+     * A tick missed while no gateway ran fires once (the most recent one only) if it is at most this
+     * many seconds old when a gateway starts or sweeps; 0: missed ticks never fire.
+     */
+    catch_up_s: z.number().int().min(0).max(MAX_CATCH_UP_S).default(DEFAULT_CATCH_UP_S),
   })
   .strict();
 export const putScheduleInput = putScheduleRequest.extend({ id: z.string().min(1).max(64) });

@@ -178,7 +178,8 @@ const table: Entry[] = [
   ],
   ['managedRuns.execute', async () => expect(await client.managedRuns.execute(made.run!, made.action!)).toMatchObject({ id: made.action, status: 'executed', replayed: false })],
   ['managedAgents.runs', async () => expect((await client.managedAgents.runs(made.managed!)).map((r) => r.id)).toContain(made.run)],
-  ['managedAgents.schedule', async () => expect(await client.managedAgents.schedule(made.managed!, { cron: '0 9 * * 1', input: 'weekly' })).toMatchObject({ cron: '0 9 * * 1' })],
+  ['managedAgents.schedule', async () => expect(await client.managedAgents.schedule(made.managed!, { cron: '0 9 * * 1', input: 'weekly' })).toMatchObject({ cron: '0 9 * * 1', catch_up_s: 3600 })],
+  ['managedAgents.getSchedule', async () => expect(await client.managedAgents.getSchedule(made.managed!)).toMatchObject({ cron: '0 9 * * 1', input: 'weekly', last_tick: null })],
   ['managedAgents.unschedule', async () => void (await client.managedAgents.unschedule(made.managed!))],
   [
     'managedRuns.cancel',

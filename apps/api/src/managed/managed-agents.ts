@@ -111,9 +111,15 @@ export class ManagedAgents {
   }
 
   /** Sets (or replaces) the agent's schedule: each tick starts a run under the key that set it. */
-  async schedule(p: Principal, agentId: string, cron: string, input: string) {
+  async schedule(p: Principal, agentId: string, cron: string, input: string, catchUpS: number) {
     const agent = await this.#agent(p.accountId, agentId);
-    return this.schedules.put(p, agent.id, cron, input);
+    return this.schedules.put(p, agent.id, cron, input, catchUpS);
+  }
+
+  /** The agent's schedule, or null (404 for another tenant's agent). */
+  async scheduleOf(accountId: string, agentId: string) {
+    const agent = await this.#agent(accountId, agentId);
+    return this.schedules.get(accountId, agent.id);
   }
 
   /** A stored agent's latest runs, newest first (404 for another tenant's agent). */

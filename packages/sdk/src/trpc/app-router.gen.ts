@@ -286,7 +286,11 @@ export interface RouterInputs {
   "managedAgents.runs": {
     id: string;
   };
+  "managedAgents.getSchedule": {
+    id: string;
+  };
   "managedAgents.schedule": {
+    catch_up_s?: number;
     cron: string;
     id: string;
     input?: string;
@@ -1582,12 +1586,24 @@ export interface RouterOutputs {
     status: "cancelled" | "completed" | "failed" | "running" | "waiting_approval";
     updated_at: string;
   }>;
-  "managedAgents.schedule": {
+  "managedAgents.getSchedule": {
     agent: string;
+    catch_up_s: number;
     cron: string;
     input: string;
     last_fired_at: null | string;
     last_run: null | string;
+    last_tick: null | string;
+    next_at: string;
+  };
+  "managedAgents.schedule": {
+    agent: string;
+    catch_up_s: number;
+    cron: string;
+    input: string;
+    last_fired_at: null | string;
+    last_run: null | string;
+    last_tick: null | string;
     next_at: string;
   };
   "managedAgents.unschedule": {
@@ -1807,6 +1823,7 @@ export type AppRouter = TRPCBuiltRouter<
       create: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.create"]; output: RouterOutputs["managedAgents.create"]; meta: object }>;
       playground: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.playground"]; output: RouterOutputs["managedAgents.playground"]; meta: object }>;
       runs: TRPCQueryProcedure<{ input: RouterInputs["managedAgents.runs"]; output: RouterOutputs["managedAgents.runs"]; meta: object }>;
+      getSchedule: TRPCQueryProcedure<{ input: RouterInputs["managedAgents.getSchedule"]; output: RouterOutputs["managedAgents.getSchedule"]; meta: object }>;
       schedule: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.schedule"]; output: RouterOutputs["managedAgents.schedule"]; meta: object }>;
       unschedule: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.unschedule"]; output: RouterOutputs["managedAgents.unschedule"]; meta: object }>;
       startRun: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.startRun"]; output: RouterOutputs["managedAgents.startRun"]; meta: object }>;
