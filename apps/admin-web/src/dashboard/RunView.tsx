@@ -1,10 +1,11 @@
 // One managed run: its status, steps and output, its events as they happen (the run's SSE
 // stream, on the session cookie; the browser resumes it with Last-Event-ID after a drop),
-// and the actions it proposed, each with an Approve button that executes it once.
+// the actions it proposed, each with an Approve button that executes it once, and a Cancel
+// button while the run has not ended.
 import { useEffect, useState } from 'react';
 import { GqlError } from '../graphql-client.ts';
 import { gql } from './client.ts';
-import { executeActionMutation, managedRunQuery } from './queries.ts';
+import { cancelRunMutation, executeActionMutation, managedRunQuery } from './queries.ts';
 import { useQuery } from './useQuery.ts';
 
 interface RunEvent {
@@ -63,6 +64,7 @@ function useRunEvents(url: string | null, onEvent: (e: RunEvent) => void) {
 export function RunView(props: { id: string; onSignedOut: () => void }) {
   const { data, error, reload } = useQuery(managedRunQuery, { id: props.id }, props.onSignedOut);
   const [actionError, setActionError] = useState<string | null>(null);
+  const [cancelError, setCancelError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const { events, live } = useRunEvents(data ? data.managedRun.eventsUrl : null, reload);
   if (error) return <p className="field-error">{error}</p>;
@@ -85,6 +87,23 @@ export function RunView(props: { id: string; onSignedOut: () => void }) {
     );
   };
 
+  const cancel = () => {
+    setBusy('cancel');
+    setCancelError(null);
+    gql(cancelRunMutation, { id: run.id }).then(
+      () => {
+        setBusy(null);
+        reload();
+      },
+      (err: unknown) => {
+        setBusy(null);
+        setCancelError(err instanceof GqlError || err instanceof Error ? err.message : String(err));
+        reload();
+      },
+    );
+  };
+  const open = run.status === 'running' || run.status === 'waiting_approval';
+
   return (
     <div className="dash-grid">
       <section className="dash-panel" aria-labelledby="run">
@@ -102,6 +121,16 @@ export function RunView(props: { id: string; onSignedOut: () => void }) {
             ' · playground'
           )}
         </p>
+        {open && (
+          <button type="button" className="btn btn-small" disabled={busy !== null} onClick={cancel}>
+            Cancel run
+          </button>
+        )}
+        {cancelError && (
+          <p className="field-error" role="alert">
+            {cancelError}
+          </p>
+        )}
         {run.input && <p className="small">Input: {run.input}</p>}
         {run.error && <p className="field-error">{run.error}</p>}
         {run.steps.length > 0 && (
