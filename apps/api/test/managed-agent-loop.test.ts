@@ -217,4 +217,20 @@ describe('an action agent with a step cap', () => {
     expect(await rest(`/v1/managed-runs/${started.body.id}/actions/${waiting.actions[0].id}/execute`, { method: 'POST' })).toMatchObject({ status: 200 });
     expect(await waitForRun(rest, started.body.id)).toMatchObject({ status: 'completed', output: expect.stringMatching(/^mock answer to: /) });
   });
+
+  it('ends a run started before the cap existed (one proposal turn, waiting) when its action ends, without asking the model again', async () => {
+    const store = rig.gw.services.managedAgents.store;
+    const runId = 'mrun_started_before_cap';
+    const legacy = { kind: 'action', model: 'gpt-4.1-mini', connection: 'desk', instructions: 'File a ticket.', methods: ['GET', 'POST'] };
+    await store.sql(
+      `insert into managed_runs (id, account_id, workflow_id, key_id, kind, config, input, status, state)
+        select ?, account_id, workflow_id, key_id, 'action', ?, 'old', 'waiting_approval', ? from managed_agents where account_id = ? limit 1`,
+      [runId, JSON.stringify(legacy), JSON.stringify({ next: 0, outputs: {}, attempts: 0 }), rig.tenant.account_id],
+    );
+    const action = await store.addAction({ id: runId, account_id: rig.tenant.account_id }, 'desk', { method: 'GET', path: '/status' });
+    const vendorBefore = rig.vendor.requests.length;
+    expect((await rest(`/v1/managed-runs/${runId}/actions/${action}/execute`, { method: 'POST' })).status).toBe(200);
+    expect(await waitForRun(rest, runId)).toMatchObject({ status: 'completed', actions: [{ status: 'executed' }] });
+    expect(rig.vendor.requests.length).toBe(vendorBefore);
+  });
 });
