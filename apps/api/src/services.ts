@@ -245,6 +245,7 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
   await limitSettings.start();
   const rateLimits = new RateLimits(limitSettings, { rpm: config.RATE_LIMIT_CEILING_RPM, tpm: config.RATE_LIMIT_CEILING_TPM });
   const budget = new Budget({ db, hot, alerts: alertTopic, logger, devAllowanceMicros: Math.round(config.BILLING_DEV_ALLOWANCE_USD * 1e6), limits: rateLimits });
+  subscriptions.attachBudget(budget);
   const billing = new BillingView({ db, meter, budget, config });
   const webhookEndpoints = new WebhookEndpoints(db, envelope);
   const outbox = new Outbox(db);

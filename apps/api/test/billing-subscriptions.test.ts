@@ -1,7 +1,8 @@
 // Managed Production subscriptions on a gateway without a payment processor (issue 16; spec 3;
-// with Stripe: billing-paid-production.test.ts): a subscription moves a workflow with a
-// finalized report into production, cancelling keeps it there to the end of the paid period,
-// and a lapsed subscription returns the workflow to `ready`.
+// with Stripe: billing-paid-production.test.ts; the wallet's charges and past due:
+// billing-wallet-subscriptions.test.ts): a subscription, paid from the wallet, moves a workflow
+// with a finalized report into production, cancelling keeps it there to the end of the paid
+// period, and a lapsed subscription returns the workflow to `ready`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authed, signup } from './support/gateway.ts';
 import { startRig, type Rig } from './support/vendor.ts';
@@ -17,6 +18,9 @@ async function call(method: string, path: string, key: string, body?: unknown) {
   return { status: r.status, body: (await r.json()) as any };
 }
 
+/** Enough in the wallet for `months` of the plan (49 USD each, paid from the wallet without a payment processor). */
+const funded = (accountId: string, months = 2) => rig.gw.services.billing.credit(accountId, months * 49_000_000, 'test top-up');
+
 const stageOf = async (key: string, wf: string) => (await call('GET', `/v1/workflows/${wf}/stage`, key)).body.stage as string;
 
 describe('subscriptions', { timeout: 60_000 }, () => {
@@ -25,6 +29,7 @@ describe('subscriptions', { timeout: 60_000 }, () => {
     const wf = t.workflow_id;
     expect((await call('POST', `/v1/workflows/${wf}/stage`, t.api_key, { stage: 'production' })).status).toBe(402);
     expect((await call('POST', `/v1/workflows/${wf}/report/finalize`, t.api_key)).status).toBe(201);
+    await funded(t.account_id);
 
     const started = await call('POST', `/v1/workflows/${wf}/subscription`, t.api_key);
     expect(started.status).toBe(201);
@@ -57,11 +62,13 @@ describe('subscriptions', { timeout: 60_000 }, () => {
     expect(await stageOf(t.api_key, wf)).toBe('production');
   });
 
-  it('refuses a subscription for a workflow without a finalized report, and keeps none', async () => {
+  it('refuses a subscription for a workflow without a finalized report, and keeps none (nor charges)', async () => {
     const t = await signup(rig.gw);
+    await funded(t.account_id);
     const r = await call('POST', `/v1/workflows/${t.workflow_id}/subscription`, t.api_key);
     expect(r.status).toBe(409);
     expect((await call('GET', '/v1/billing', t.api_key)).body.subscriptions).toEqual([]);
+    expect((await call('GET', '/v1/billing', t.api_key)).body.balances.wallet_micros).toBe(2 * 49_000_000);
     expect(await stageOf(t.api_key, t.workflow_id)).not.toBe('production');
     expect((await call('DELETE', `/v1/workflows/${t.workflow_id}/subscription`, t.api_key)).status).toBe(404);
   });
@@ -70,6 +77,8 @@ describe('subscriptions', { timeout: 60_000 }, () => {
     const owner = await signup(rig.gw);
     const stranger = await signup(rig.gw);
     await call('POST', `/v1/workflows/${owner.workflow_id}/report/finalize`, owner.api_key);
+    await funded(owner.account_id);
+    await funded(stranger.account_id);
     expect((await call('POST', `/v1/workflows/${owner.workflow_id}/subscription`, stranger.api_key)).status).toBe(404);
     expect((await call('POST', `/v1/workflows/${owner.workflow_id}/subscription`, owner.api_key)).status).toBe(201);
     expect((await call('DELETE', `/v1/workflows/${owner.workflow_id}/subscription`, stranger.api_key)).status).toBe(404);

@@ -1,4 +1,5 @@
-// Action agents that act (spec 4.5): with max_steps, a run is a loop of model turns through the
+// Action agents that act (spec 4.5): every action run is a loop of model turns (up to max_steps,
+// default 8, the same for an agent stored before the cap existed) through the
 // gateway's own completion pipeline (routed and metered like a tenant's call), the tenant's
 // connections offered as tools. A proposed call waits for approval unless the agent's
 // auto_approve names its tool; its result (status and body) goes back to the model as the tool
@@ -177,10 +178,59 @@ describe('an action agent with a step cap', () => {
     expect(again.body.error.code).toBe('conflict');
   });
 
-  it('refuses an unknown policy field and a step cap out of range with 422', async () => {
-    for (const extra of [{ max_steps: 0 }, { max_steps: 51 }, { auto_approve: ['Not A Name'] }]) {
+  it('refuses a step cap out of range and a bad policy with 422 naming the field', async () => {
+    for (const [extra, param] of [
+      [{ max_steps: 0 }, 'config.max_steps'],
+      [{ max_steps: 51 }, 'config.max_steps'],
+      [{ max_steps: 2.5 }, 'config.max_steps'],
+      [{ auto_approve: ['Not A Name'] }, 'config.auto_approve.0'],
+    ] as const) {
       const r = await rest('/v1/managed-agents', { method: 'POST', body: { name: 'bad', config: { kind: 'action', connection: 'desk', instructions: 'x', ...extra } } });
       expect(r.status).toBe(422);
+      expect(r.body.error).toMatchObject({ code: 'validation_failed', param });
     }
+  });
+
+  it('loops every action agent: one that names no cap gets 8 turns, and an agent stored before the cap existed reads it too', async () => {
+    callsDesk({ method: 'GET', path: '/status' }); // never answers: the default cap ends it
+    const seenBefore = target.seen.length;
+    const runId = await start('uncapped', { auto_approve: ['desk'] });
+    const agents = (await rest('/v1/managed-agents')).body.data as any[];
+    expect(agents.find((a) => a.name === 'uncapped').config).toMatchObject({ max_steps: 8, auto_approve: ['desk'] });
+    const done = await waitForRun(rest, runId);
+    expect(done.error).toMatch(/step cap of 8/);
+    expect(target.seen.length).toBe(seenBefore + 8);
+    const events = await readEvents(rig.gw.url, rig.tenant.api_key, runId);
+    expect(events.at(-1)).toMatchObject({ event: 'run.failed', data: { data: { error: 'step_cap_reached', max_steps: 8 } } });
+
+    // a row written before the cap existed: its config has no max_steps; it reads, and runs, with the default
+    const id = 'magt_stored_before_cap';
+    const legacy = { kind: 'action', model: 'gpt-4.1-mini', connection: 'desk', instructions: 'File a ticket.', methods: ['GET', 'POST'] };
+    await rig.gw.services.managedAgents.store.sql(`insert into managed_agents (id, account_id, workflow_id, key_id, name, kind, config) select ?, account_id, workflow_id, key_id, 'legacy', 'action', ? from managed_agents where account_id = ? limit 1`, [
+      id, JSON.stringify(legacy), rig.tenant.account_id,
+    ]);
+    expect((await rest('/v1/managed-agents')).body.data.find((a: any) => a.id === id).config).toEqual({ ...legacy, max_steps: 8 });
+    rig.vendor.script({}); // the mock's own choice: the tool, then an answer from its result
+    const started = await rest(`/v1/managed-agents/${id}/runs`, { method: 'POST', body: { input: 'Is the desk up?' } });
+    expect(started.status).toBe(202);
+    const waiting = await waitForRun(rest, started.body.id, ['waiting_approval']);
+    expect(await rest(`/v1/managed-runs/${started.body.id}/actions/${waiting.actions[0].id}/execute`, { method: 'POST' })).toMatchObject({ status: 200 });
+    expect(await waitForRun(rest, started.body.id)).toMatchObject({ status: 'completed', output: expect.stringMatching(/^mock answer to: /) });
+  });
+
+  it('ends a run started before the cap existed (one proposal turn, waiting) when its action ends, without asking the model again', async () => {
+    const store = rig.gw.services.managedAgents.store;
+    const runId = 'mrun_started_before_cap';
+    const legacy = { kind: 'action', model: 'gpt-4.1-mini', connection: 'desk', instructions: 'File a ticket.', methods: ['GET', 'POST'] };
+    await store.sql(
+      `insert into managed_runs (id, account_id, workflow_id, key_id, kind, config, input, status, state)
+        select ?, account_id, workflow_id, key_id, 'action', ?, 'old', 'waiting_approval', ? from managed_agents where account_id = ? limit 1`,
+      [runId, JSON.stringify(legacy), JSON.stringify({ next: 0, outputs: {}, attempts: 0 }), rig.tenant.account_id],
+    );
+    const action = await store.addAction({ id: runId, account_id: rig.tenant.account_id }, 'desk', { method: 'GET', path: '/status' });
+    const vendorBefore = rig.vendor.requests.length;
+    expect((await rest(`/v1/managed-runs/${runId}/actions/${action}/execute`, { method: 'POST' })).status).toBe(200);
+    expect(await waitForRun(rest, runId)).toMatchObject({ status: 'completed', actions: [{ status: 'executed' }] });
+    expect(rig.vendor.requests.length).toBe(vendorBefore);
   });
 });

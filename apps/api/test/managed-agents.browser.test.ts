@@ -70,7 +70,7 @@ it('starts an action run from the Agents tab, shows its events live, and approvi
   await page.getByRole('heading', { name: 'ticketer' }).waitFor();
   await page.getByText('No runs yet.').waitFor();
 
-  rig.vendor.script({ tool_calls: [{ name: 'propose_call', arguments: JSON.stringify({ method: 'POST', path: '/tickets', body: { title: 'Printer on fire' } }) }] });
+  rig.vendor.script({ tool_calls: [{ name: 'tickets', arguments: JSON.stringify({ method: 'POST', path: '/tickets', body: { title: 'Printer on fire' } }) }] });
   const seen = target.seen.length;
   await page.getByLabel('Input for ticketer').fill('The printer is on fire.');
   await page.getByRole('button', { name: 'Start run' }).click();
@@ -86,9 +86,13 @@ it('starts an action run from the Agents tab, shows its events live, and approvi
   expect(target.seen.length).toBe(seen); // nothing runs before approval
   await page.screenshot({ path: `${artifacts}dashboard-run-waiting.png`, fullPage: true });
 
+  rig.vendor.script({ content: 'Filed as T-42.' }); // the model's turn after the call's result: its answer
   await action.getByRole('button', { name: 'Approve' }).click();
   await page.locator('[data-testid=run-events] [data-type="run.completed"]').waitFor();
-  expect(await types()).toEqual(['run.started', 'step.started', 'step.completed', 'action.proposed', 'run.waiting_approval', 'action.executing', 'action.executed', 'run.completed']);
+  expect(await types()).toEqual([
+    'run.started', 'step.started', 'step.completed', 'action.proposed', 'run.waiting_approval',
+    'action.executing', 'action.executed', 'actions.returned', 'step.started', 'step.completed', 'run.completed',
+  ]);
   await expect.poll(() => action.getByTestId('action-status').textContent()).toBe('executed');
   await expect.poll(() => page.getByTestId('run-status').textContent()).toBe('completed');
   expect(await action.getByRole('button', { name: 'Approve' }).count()).toBe(0);
@@ -104,5 +108,58 @@ it('starts an action run from the Agents tab, shows its events live, and approvi
   await page.getByRole('link', { name: 'Agents' }).click();
   const row = page.locator('[data-testid=managed-agent] tbody tr').first();
   await row.getByText('completed').waitFor();
+  expect(pageErrors).toEqual([]);
+});
+
+it("sets and removes an agent's schedule from its card, and cancels a waiting run from its page, each through the API", { timeout: 90_000 }, async () => {
+  const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+  page.setDefaultTimeout(15_000);
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.goto(`${rig.gw.url}/optimizer/`);
+  await page.getByLabel('Email').fill(tenant.email);
+  await page.getByLabel('API key').fill(tenant.api_key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByTestId('saved').waitFor();
+  const agentId = ((await rest('/v1/managed-agents')).body.data as { id: string; name: string }[]).find((a) => a.name === 'ticketer')!.id;
+
+  // the schedule: none, then set from the card's form, read back from the API, then removed
+  await page.getByRole('link', { name: 'Agents' }).click();
+  const card = page.getByTestId('agent-schedule');
+  await card.getByText('No schedule').waitFor();
+  await page.getByLabel('Cron for ticketer').fill('30 8 * * *');
+  await page.getByLabel('Scheduled run input, ticketer').fill('the overnight tickets');
+  await page.getByLabel('Catch-up window (s) for ticketer').fill('600');
+  await page.getByRole('button', { name: 'Set schedule' }).click();
+  await card.getByTestId('schedule-summary').getByText('30 8 * * *').waitFor();
+  const set = await rest(`/v1/managed-agents/${agentId}/schedule`);
+  expect(set.status).toBe(200);
+  expect(set.body).toMatchObject({ cron: '30 8 * * *', input: 'the overnight tickets', catch_up_s: 600, last_tick: null });
+  expect(await card.getByTestId('schedule-next').textContent()).toBe(`${set.body.next_at.replace('T', ' ').slice(0, 16)} UTC`);
+  // a bad expression is the API's 422, shown on the card; the schedule stays
+  await page.getByLabel('Cron for ticketer').fill('61 * * * *');
+  await page.getByRole('button', { name: 'Replace schedule' }).click();
+  await card.getByRole('alert').getByText(/cron/).waitFor();
+  expect((await rest(`/v1/managed-agents/${agentId}/schedule`)).body.cron).toBe('30 8 * * *');
+  await page.screenshot({ path: `${artifacts}dashboard-agent-schedule.png`, fullPage: true });
+  await card.getByRole('button', { name: 'Remove schedule' }).click();
+  await card.getByText('No schedule').waitFor();
+  expect((await rest(`/v1/managed-agents/${agentId}/schedule`)).status).toBe(404);
+
+  // a run that waits for approval is cancelled from its page: its call never runs
+  rig.vendor.script({ tool_calls: [{ name: 'tickets', arguments: JSON.stringify({ method: 'POST', path: '/tickets', body: { title: 'Never sent' } }) }] });
+  const seen = target.seen.length;
+  await page.getByLabel('Input for ticketer').fill('Cancel me.');
+  await page.getByRole('button', { name: 'Start run' }).click();
+  await page.locator('[data-testid=run-events] [data-type="run.waiting_approval"]').waitFor();
+  const runId = decodeURIComponent(new URL(page.url()).hash.replace('#/runs/', ''));
+  await page.getByRole('button', { name: 'Cancel run' }).click();
+  await page.locator('[data-testid=run-events] [data-type="run.cancelled"]').waitFor();
+  await expect.poll(() => page.getByTestId('run-status').textContent()).toBe('cancelled');
+  expect(await page.getByRole('button', { name: 'Cancel run' }).count()).toBe(0);
+  expect(await page.getByTestId('managed-action').getByRole('button', { name: 'Approve' }).count()).toBe(0);
+  const run = (await rest(`/v1/managed-runs/${runId}`)).body;
+  expect(run).toMatchObject({ id: runId, status: 'cancelled', actions: [{ status: 'failed', error: 'cancelled' }] });
+  expect(target.seen.length).toBe(seen);
+  await page.screenshot({ path: `${artifacts}dashboard-run-cancelled.png`, fullPage: true });
   expect(pageErrors).toEqual([]);
 });

@@ -44,7 +44,10 @@ afterAll(async () => {
   await target.close();
 });
 
-const proposes = (args: Record<string, unknown>) => rig.vendor.script({ tool_calls: [{ name: 'propose_call', arguments: JSON.stringify(args) }] });
+/** The model's turn: one call of the connection's tool (every action agent's connections are its tools). */
+const proposes = (connection: string, args: Record<string, unknown>) => rig.vendor.script({ tool_calls: [{ name: connection, arguments: JSON.stringify(args) }] });
+/** The model's next turn: an answer, which ends the run. */
+const answers = (content: string) => rig.vendor.script({ content });
 
 async function actionRun(r: Rest, connection: string, agentName: string): Promise<any> {
   const agent = await r('/v1/managed-agents', { method: 'POST', body: { name: agentName, config: { kind: 'action', model: 'gpt-4.1-mini', connection, instructions: 'File a ticket for the problem described.' } } });
@@ -143,9 +146,10 @@ describe('a chain agent', () => {
 describe('an action agent', () => {
   it('proposes a call that waits for approval, and executing it twice calls the connection once', async () => {
     expect((await rest('/v1/connections/tickets', { method: 'PUT', body: { base_url: `${target.url}/api`, secret: 'tk-secret-0123456789' } })).status).toBe(201);
-    proposes({ method: 'POST', path: '/tickets', body: { title: 'Printer on fire' } });
+    proposes('tickets', { method: 'POST', path: '/tickets', body: { title: 'Printer on fire' } });
     const seenBefore = target.seen.length;
     const run = await actionRun(rest, 'tickets', 'ticketer');
+    answers('Filed as T-1.');
     expect(run.status).toBe('waiting_approval');
     expect(run.actions).toHaveLength(1);
     const action = run.actions[0];
@@ -159,20 +163,23 @@ describe('an action agent', () => {
     const call = target.seen.at(-1)!;
     expect(call).toMatchObject({ method: 'POST', path: '/api/tickets', body: '{"title":"Printer on fire"}' });
     expect(call.headers.authorization).toBe('Bearer tk-secret-0123456789');
-    const answers = [a, b].sort((x, y) => x.status - y.status);
-    expect(answers[0]!.status).toBe(200);
-    expect([200, 409]).toContain(answers[1]!.status); // the second either waited out the first (a replay) or met it in flight
+    const both = [a, b].sort((x, y) => x.status - y.status);
+    expect(both[0]!.status).toBe(200);
+    expect([200, 409]).toContain(both[1]!.status); // the second either waited out the first (a replay) or met it in flight
     expect(c.status).toBe(200);
     expect(c.body).toMatchObject({ id: action.id, status: 'executed', response: { status: 201, body: '{"ticket":"T-1"}' }, replayed: true });
 
     const done = await waitForRun(rest, run.id);
-    expect(done.status).toBe('completed');
+    expect(done).toMatchObject({ status: 'completed', output: 'Filed as T-1.' });
     const events = await readEvents(rig.gw.url, rig.tenant.api_key, run.id);
-    expect(events.map((e) => e.event)).toEqual(['run.started', 'step.started', 'step.completed', 'action.proposed', 'run.waiting_approval', 'action.executing', 'action.executed', 'run.completed']);
+    expect(events.map((e) => e.event)).toEqual([
+      'run.started', 'step.started', 'step.completed', 'action.proposed', 'run.waiting_approval',
+      'action.executing', 'action.executed', 'actions.returned', 'step.started', 'step.completed', 'run.completed',
+    ]);
   });
 
   it('lists the actions of one turn in the order the model proposed them, though they share a time', async () => {
-    rig.vendor.script({ tool_calls: [{ name: 'propose_call', arguments: JSON.stringify({ method: 'GET', path: '/first' }) }] });
+    proposes('ordered', { method: 'GET', path: '/first' });
     expect((await rest('/v1/connections/ordered', { method: 'PUT', body: { base_url: target.url } })).status).toBe(201);
     const run = await actionRun(rest, 'ordered', 'ordered');
     // the rest of the turn's proposals, added as the runner adds them, then stamped with the first one's time
@@ -190,11 +197,12 @@ describe('an action agent', () => {
     expect((await rest('/v1/connections/redir', { method: 'PUT', body: { base_url: target.url } })).status).toBe(201);
     rig.vendor.script({
       tool_calls: [
-        { name: 'propose_call', arguments: JSON.stringify({ method: 'GET', path: '/go' }) },
-        { name: 'propose_call', arguments: JSON.stringify({ method: 'GET', path: '/go-literal' }) },
+        { name: 'redir', arguments: JSON.stringify({ method: 'GET', path: '/go' }) },
+        { name: 'redir', arguments: JSON.stringify({ method: 'GET', path: '/go-literal' }) },
       ],
     });
     const run = await actionRun(rest, 'redir', 'redirected');
+    answers('Both redirect.');
     expect(run.actions.map((a: any) => a.path)).toEqual(['/go', '/go-literal']);
     const seenBefore = target.seen.length;
     for (const action of run.actions) {
@@ -210,11 +218,12 @@ describe('an action agent', () => {
 
   it('refuses at execution a connection whose name rebinds to a private address, with 422 address_refused, once', async () => {
     expect((await rest('/v1/connections/rebinder', { method: 'PUT', body: { base_url: 'http://rebind.test/' } })).status).toBe(201);
-    proposes({ method: 'GET', path: '/x' });
+    proposes('rebinder', { method: 'GET', path: '/x' });
     const other = await signup(rig.gw, 'Rebinder');
     const theirs = restFor(rig.gw.url, other.api_key);
     expect((await theirs('/v1/connections/rebinder', { method: 'PUT', body: { base_url: 'http://rebind.test/' } })).status).toBe(422); // 10.0.0.7 now, and not on the allow-list
     const run = await actionRun(rest, 'rebinder', 'rebinding');
+    answers('The connection was refused.');
     const r = await rest(`/v1/managed-runs/${run.id}/actions/${run.actions[0].id}/execute`, { method: 'POST' });
     expect(r.status).toBe(422);
     expect(r.body.error.code).toBe('address_refused');

@@ -22,7 +22,8 @@ let a: Creds;
 let b: Creds;
 const A = { agent: '', run: '', action: '' };
 
-const proposes = (args: Record<string, unknown>) => rig.vendor.script({ tool_calls: [{ name: 'propose_call', arguments: JSON.stringify(args) }] });
+/** The model's turn: one call of the tickets connection's tool. */
+const proposes = (args: Record<string, unknown>) => rig.vendor.script({ tool_calls: [{ name: 'tickets', arguments: JSON.stringify(args) }] });
 const actionConfig = { kind: 'action' as const, model: 'gpt-4.1-mini', connection: 'tickets', instructions: 'File a ticket for the problem described.' };
 const chainConfig = { kind: 'chain' as const, model: 'gpt-4.1-mini', steps: [{ name: 'one', prompt: 'Say hi to {{input}}' }] };
 
@@ -88,6 +89,7 @@ describe('connections and managed agents on tRPC and GraphQL', () => {
     expect(await t.managedAgents.runs.query({ id: agent.id })).toEqual([expect.objectContaining({ id: started.id, status: 'waiting_approval', input: 'The printer is on fire.' })]);
     expect(target.seen.length).toBe(seen); // nothing runs before approval
 
+    rig.vendor.script({ content: 'Filed as T-9.' }); // the turn after the result answers
     const execute = `mutation($id: String!, $action: String!) { executeManagedAction(id: $id, action: $action) { replayed action { id status response { status body } } } }`;
     const first = await gql(rig.gw.url, a, execute, { id: started.id, action: A.action });
     expect(first.data.executeManagedAction).toEqual({ replayed: false, action: { id: A.action, status: 'executed', response: { status: 201, body: '{"ticket":"T-9"}' } } });
@@ -97,7 +99,10 @@ describe('connections and managed agents on tRPC and GraphQL', () => {
     expect(target.seen.at(-1)!.headers.authorization).toBe(`Bearer ${SECRET}`);
     await waitForRun(restFor(rig.gw.url, rig.tenant.api_key), started.id);
 
-    const types = ['run.started', 'step.started', 'step.completed', 'action.proposed', 'run.waiting_approval', 'action.executing', 'action.executed', 'run.completed'];
+    const types = [
+      'run.started', 'step.started', 'step.completed', 'action.proposed', 'run.waiting_approval',
+      'action.executing', 'action.executed', 'actions.returned', 'step.started', 'step.completed', 'run.completed',
+    ];
     const events = await t.managedRuns.events.query({ id: started.id });
     expect(events.map((e) => e.type)).toEqual(types);
     expect(events.map((e) => e.seq)).toEqual(types.map((_, i) => i + 1));

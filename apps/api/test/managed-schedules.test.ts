@@ -74,3 +74,49 @@ it('fires each tick once with two replicas running', { timeout: 300_000 }, async
   expect((await ra(`/v1/managed-agents/${agent.id}/schedule`, { method: 'DELETE' })).status).toBe(204);
   expect((await rb(`/v1/managed-agents/${agent.id}/schedule`, { method: 'DELETE' })).status).toBe(404);
 });
+
+it('catches up a tick missed while no gateway ran: once, the most recent only, and only within the catch-up window', { timeout: 120_000 }, async () => {
+  const [a, b] = procs as [GatewayProcess, GatewayProcess];
+  const t = await signup(b, 'Caught up');
+  const ra = restFor(a.url, t.api_key);
+  const rb = restFor(b.url, t.api_key);
+  const chain = { kind: 'chain', model: 'gpt-4.1-mini', steps: [{ name: 'only', prompt: 'Summarise {{input}}' }] };
+  // an hourly schedule whose latest tick was 20 minutes ago; the gateways were "down" for five hours before it
+  const latest = new Date(Math.floor((Date.now() - 20 * 60_000) / 60_000) * 60_000);
+  const cron = `${latest.getUTCMinutes()} * * * *`;
+  const cases = [
+    { name: 'default-window', catch_up_s: undefined, fires: true }, // an hour: 20 minutes late fires
+    { name: 'never', catch_up_s: 0, fires: false },
+    { name: 'ten-minutes', catch_up_s: 600, fires: false },
+  ];
+  const agents: Record<string, string> = {};
+  for (const c of cases) {
+    const agent = (await ra('/v1/managed-agents', { method: 'POST', body: { name: c.name, config: chain } })).body;
+    agents[c.name] = agent.id;
+    const put = await rb(`/v1/managed-agents/${agent.id}/schedule`, { method: 'PUT', body: { cron, input: c.name, ...(c.catch_up_s === undefined ? {} : { catch_up_s: c.catch_up_s }) } });
+    expect(put.status).toBe(200);
+    expect(put.body.catch_up_s).toBe(c.catch_up_s ?? 3600);
+  }
+  for (const bad of [-1, 7 * 24 * 3600 + 1, 1.5]) {
+    const r = await ra(`/v1/managed-agents/${agents['never']}/schedule`, { method: 'PUT', body: { cron, catch_up_s: bad } });
+    expect(r.status).toBe(422);
+    expect(r.body.error.param).toBe('catch_up_s');
+  }
+  // the first unfired tick was five hours ago: every tick since was missed
+  const missedFrom = new Date(latest.getTime() - 5 * 3600_000);
+  await client.query(`update managed_schedules set next_at = $1 where agent_id = any($2)`, [missedFrom.toISOString(), Object.values(agents)]);
+
+  const runsOf = async (name: string) => (await ra(`/v1/managed-agents/${agents[name]}/runs`)).body.data as any[];
+  await expect.poll(async () => (await runsOf('default-window')).length, { timeout: 20_000, interval: 100 }).toBe(1);
+  await expect.poll(async () => (await client.query('select count(*)::int as n from managed_schedules where agent_id = any($1) and next_at > now()', [Object.values(agents)])).rows[0].n, { timeout: 20_000, interval: 100 }).toBe(3);
+  await new Promise((res) => setTimeout(res, 600)); // both replicas swept several times more
+  expect(await runsOf('default-window')).toHaveLength(1); // one run for five missed ticks
+  expect(await runsOf('never')).toHaveLength(0);
+  expect(await runsOf('ten-minutes')).toHaveLength(0);
+  for (const c of cases) {
+    const s = (await rb(`/v1/managed-agents/${agents[c.name]}/schedule`)).body;
+    expect(Date.parse(s.next_at)).toBe(latest.getTime() + 3600_000); // the next tick after now, for all
+    expect(s.last_tick).toBe(c.fires ? latest.toISOString() : null);
+  }
+  expect((await waitForRun(ra, (await runsOf('default-window'))[0].id)).status).toBe('completed');
+});

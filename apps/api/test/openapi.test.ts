@@ -134,6 +134,7 @@ describe('the OpenAPI document', () => {
     beforeAll(async () => {
       rig = await startRig();
       gw = rig.gw;
+      await gw.services.billing.credit(rig.tenant.account_id, 49_000_000, 'the plan, paid from the wallet'); // the subscription probe
       expect((await routeOnMockOpenAI(rig)).status).toBe(200);
       const put = await fetch(`${gw.url}/v1/settings/capture`, { method: 'PUT', headers: authed(rig.tenant.api_key), body: JSON.stringify({ content: 'full' }) });
       expect(put.status).toBe(200);

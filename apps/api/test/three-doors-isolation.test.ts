@@ -39,6 +39,7 @@ beforeAll(async () => {
   expect((await rest(rig.gw.url, a, 'PUT', '/v1/settings/guard', { redact_pii: true, injection: 'block' })).status).toBe(200);
   expect((await rest(rig.gw.url, a, 'PUT', '/v1/settings/alerts', { spend_cap_usd: 42 })).status).toBe(200);
   A.webhook = ((await rest(rig.gw.url, a, 'POST', '/v1/settings/alerts/webhooks', { url: 'https://hooks.example.com/a' })).body as { id: string }).id;
+  await rig.gw.services.billing.credit(rig.tenant.account_id, 49_000_000, 'the plan, paid from the wallet without a payment processor');
   expect((await rest(rig.gw.url, a, 'POST', `/v1/workflows/${A.workflow}/subscription`)).status).toBe(201);
   // A's connection, managed agent and run
   expect((await rest(rig.gw.url, a, 'PUT', '/v1/connections/crm', { base_url: 'https://93.184.215.14/v3', secret: 'crm-secret-0123456789' })).status).toBe(201);

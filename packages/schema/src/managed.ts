@@ -34,9 +34,14 @@ export const chainConfig = z
   .strict()
   .refine((c) => new Set(c.steps.map((s) => s.name)).size === c.steps.length, { message: 'step names must be unique', path: ['steps'] });
 
+/** The model turns an action run takes when its agent does not say, and the most it may say. */
+export const DEFAULT_MAX_STEPS = 8;
+export const MAX_MAX_STEPS = 50;
+
 /**
- * An action agent: the LLM proposes calls to one connection, which wait for approval before they run;
- * with max_steps, a loop of model turns over the tenant's connections as tools (see max_steps).
+ * An action agent: a loop of up to max_steps model turns over the tenant's connections as tools;
+ * each proposed call waits for approval (unless auto_approve names its tool) and its result goes
+ * back to the model. A stored config without max_steps reads as the default.
  */
 export const actionConfig = z
   .object({
@@ -45,9 +50,9 @@ export const actionConfig = z
     connection: resourceName,
     instructions: z.string().min(1).max(20_000),
     methods: z.array(z.enum(['GET', 'POST'])).min(1).default(['GET', 'POST']),
-    /** Set, the run is a loop of up to this many model turns with the tenant's connections as tools, each action's result fed back. */
-    max_steps: z.number().int().min(1).max(50).optional(),
-    /** Tools (connection names) whose calls run without a person's approval, in a loop run. */
+    /** The most model turns a run takes (the step cap), each action's result fed back between them. */
+    max_steps: z.number().int().min(1).max(MAX_MAX_STEPS).default(DEFAULT_MAX_STEPS),
+    /** Tools (connection names) whose calls run without a person's approval. */
     auto_approve: z.array(resourceName).max(100).optional(),
   })
   .strict();
@@ -79,7 +84,7 @@ export const playgroundRequest = z
   })
   .strict();
 
-/** What the LLM of an action agent proposes (the arguments of its `propose_call` tool). */
+/** What the LLM of an action agent proposes (the arguments of a connection's tool). */
 export const proposedCall = z
   .object({
     method: z.enum(['GET', 'POST']),
@@ -89,11 +94,20 @@ export const proposedCall = z
   .strict();
 export type ProposedCall = z.infer<typeof proposedCall>;
 
+/** How late (seconds) a missed schedule tick may still fire when the schedule does not say, and the most it may say. */
+export const DEFAULT_CATCH_UP_S = 3600;
+export const MAX_CATCH_UP_S = 7 * 24 * 3600;
+
 /** PUT /v1/managed-agents/:id/schedule: a five-field cron expression (UTC) and the input of each run it starts. */
 export const putScheduleRequest = z
   .object({
     cron: z.string().min(9).max(200),
     input: z.string().max(100_000).default(''),
+    /**
+     * A tick missed while no gateway ran fires once (the most recent one only) if it is at most this
+     * many seconds old when a gateway starts or sweeps; 0: missed ticks never fire.
+     */
+    catch_up_s: z.number().int().min(0).max(MAX_CATCH_UP_S).default(DEFAULT_CATCH_UP_S),
   })
   .strict();
 export const putScheduleInput = putScheduleRequest.extend({ id: z.string().min(1).max(64) });

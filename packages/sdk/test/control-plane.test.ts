@@ -36,6 +36,8 @@ beforeAll(async () => {
   rig = await startRig({ env: { OUTBOUND_ALLOW_LIST: '127.0.0.1/32' } });
   expect((await routeOnMockOpenAI(rig)).status).toBe(200);
   client = new OptimizerClient({ baseURL: rig.gw.url, apiKey: rig.tenant.api_key, fetch: recording });
+  // managed Production without a payment processor is paid from the wallet
+  await rig.gw.services.billing.credit(rig.tenant.account_id, 49_000_000, 'the plan');
 });
 afterAll(async () => {
   await rig?.close();
@@ -162,7 +164,7 @@ const table: Entry[] = [
   [
     'managedAgents.startRun',
     async () => {
-      rig.vendor.script({ tool_calls: [{ name: 'propose_call', arguments: JSON.stringify({ method: 'POST', path: '/tickets', body: { title: 'Printer on fire' } }) }] });
+      rig.vendor.script({ tool_calls: [{ name: 'tickets', arguments: JSON.stringify({ method: 'POST', path: '/tickets', body: { title: 'Printer on fire' } }) }] });
       made.run = (await client.managedAgents.startRun(made.managed!, { input: 'The printer is on fire.' })).id;
     },
   ],
@@ -176,7 +178,8 @@ const table: Entry[] = [
   ],
   ['managedRuns.execute', async () => expect(await client.managedRuns.execute(made.run!, made.action!)).toMatchObject({ id: made.action, status: 'executed', replayed: false })],
   ['managedAgents.runs', async () => expect((await client.managedAgents.runs(made.managed!)).map((r) => r.id)).toContain(made.run)],
-  ['managedAgents.schedule', async () => expect(await client.managedAgents.schedule(made.managed!, { cron: '0 9 * * 1', input: 'weekly' })).toMatchObject({ cron: '0 9 * * 1' })],
+  ['managedAgents.schedule', async () => expect(await client.managedAgents.schedule(made.managed!, { cron: '0 9 * * 1', input: 'weekly' })).toMatchObject({ cron: '0 9 * * 1', catch_up_s: 3600 })],
+  ['managedAgents.getSchedule', async () => expect(await client.managedAgents.getSchedule(made.managed!)).toMatchObject({ cron: '0 9 * * 1', input: 'weekly', last_tick: null })],
   ['managedAgents.unschedule', async () => void (await client.managedAgents.unschedule(made.managed!))],
   [
     'managedRuns.cancel',
@@ -198,7 +201,7 @@ const table: Entry[] = [
     },
   ],
   ['connections.remove', () => client.connections.remove('tickets')],
-  // last: managed Production (the report finalized above), charged from the dev allowance
+  // last: managed Production (the report finalized above), paid from the wallet credited at the start
   ['workflow.startSubscription', async () => expect((await client.workflows.subscribe(wf())).status).toBe('active')],
   ['workflow.subscription', async () => expect((await client.workflows.subscription(wf())).status).toBe('active')],
   ['workflow.cancelSubscription', async () => expect(await client.workflows.cancelSubscription(wf())).toHaveProperty('status')],

@@ -1,9 +1,11 @@
 // Managed agents: each agent with its latest runs (status, input, when), a run started from
-// here, and a link to each run's page (its live events and the actions waiting for approval).
+// here, its schedule (seen, set and removed here), and a link to each run's page (its live
+// events, the actions waiting for approval, and Cancel).
 import { useState, type FormEvent } from 'react';
 import { GqlError } from '../graphql-client.ts';
 import { gql } from './client.ts';
 import { managedAgentsQuery, startRunMutation } from './queries.ts';
+import { ScheduleControls } from './ScheduleControls.tsx';
 import { useQuery } from './useQuery.ts';
 
 export const runHref = (id: string) => `#/runs/${encodeURIComponent(id)}`;
@@ -53,9 +55,11 @@ export function AgentsView(props: { onSignedOut: () => void }) {
         <section key={a.id} className="dash-panel" aria-labelledby={`agent-${a.id}`} data-testid="managed-agent">
           <h2 id={`agent-${a.id}`}>{a.name}</h2>
           <p className="muted small">
-            {a.kind === 'action' ? 'Proposes calls to a connection, each approved before it runs.' : 'A chain of LLM steps.'} <span className="mono">{a.id}</span>
+            {a.kind === 'action' ? "Acts on the tenant's connections in a loop of turns, each call approved before it runs (unless its policy approves it)." : 'A chain of LLM steps.'}{' '}
+            <span className="mono">{a.id}</span>
           </p>
           <StartRun agent={a} />
+          <ScheduleControls agent={a} onSignedOut={props.onSignedOut} />
           {a.runs.length === 0 ? (
             <p className="muted small">No runs yet.</p>
           ) : (

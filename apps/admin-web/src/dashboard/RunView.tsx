@@ -1,10 +1,11 @@
 // One managed run: its status, steps and output, its events as they happen (the run's SSE
 // stream, on the session cookie; the browser resumes it with Last-Event-ID after a drop),
-// and the actions it proposed, each with an Approve button that executes it once.
+// the actions it proposed, each with an Approve button that executes it once, and a Cancel
+// button while the run has not ended.
 import { useEffect, useState } from 'react';
 import { GqlError } from '../graphql-client.ts';
 import { gql } from './client.ts';
-import { executeActionMutation, managedRunQuery } from './queries.ts';
+import { cancelRunMutation, executeActionMutation, managedRunQuery } from './queries.ts';
 import { useQuery } from './useQuery.ts';
 
 interface RunEvent {
@@ -14,16 +15,21 @@ interface RunEvent {
   created_at: string | null;
 }
 
-const TERMINAL = new Set(['run.completed', 'run.failed']);
-const TYPES = ['run.started', 'run.resumed', 'step.started', 'step.completed', 'action.proposed', 'run.waiting_approval', 'action.executing', 'action.executed', 'action.failed', 'run.completed', 'run.failed'];
+const TERMINAL = new Set(['run.completed', 'run.failed', 'run.cancelled']);
+// every type a run writes (an action run's loop adds refused calls and the results fed back)
+const TYPES = [
+  'run.started', 'run.resumed', 'step.started', 'step.completed', 'action.proposed', 'action.refused', 'run.waiting_approval',
+  'action.executing', 'action.executed', 'action.failed', 'actions.returned', 'run.completed', 'run.failed', 'run.cancelled',
+];
 
 /** A line for an event: its type and the parts that say what happened. */
 function summary(e: RunEvent): string {
   const d = e.data;
+  if (e.type === 'step.completed' && d.tool_calls !== undefined) return `turn ${String(d.index)}: ${String(d.tool_calls)} call(s)`;
   if (e.type.startsWith('step.')) return `${String(d.step)}${d.attempt !== undefined ? ` (attempt ${String(d.attempt)})` : ''}`;
   if (e.type === 'action.proposed') return `${String(d.method)} ${String(d.path)} on ${String(d.connection)}`;
   if (e.type === 'action.executed') return `answered ${String(d.status)}`;
-  if (e.type === 'action.failed' || e.type === 'run.failed') return String(d.message ?? d.error ?? '');
+  if (e.type === 'action.failed' || e.type === 'action.refused' || e.type === 'run.failed') return String(d.message ?? d.error ?? '');
   return '';
 }
 
@@ -58,6 +64,7 @@ function useRunEvents(url: string | null, onEvent: (e: RunEvent) => void) {
 export function RunView(props: { id: string; onSignedOut: () => void }) {
   const { data, error, reload } = useQuery(managedRunQuery, { id: props.id }, props.onSignedOut);
   const [actionError, setActionError] = useState<string | null>(null);
+  const [cancelError, setCancelError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const { events, live } = useRunEvents(data ? data.managedRun.eventsUrl : null, reload);
   if (error) return <p className="field-error">{error}</p>;
@@ -80,6 +87,23 @@ export function RunView(props: { id: string; onSignedOut: () => void }) {
     );
   };
 
+  const cancel = () => {
+    setBusy('cancel');
+    setCancelError(null);
+    gql(cancelRunMutation, { id: run.id }).then(
+      () => {
+        setBusy(null);
+        reload();
+      },
+      (err: unknown) => {
+        setBusy(null);
+        setCancelError(err instanceof GqlError || err instanceof Error ? err.message : String(err));
+        reload();
+      },
+    );
+  };
+  const open = run.status === 'running' || run.status === 'waiting_approval';
+
   return (
     <div className="dash-grid">
       <section className="dash-panel" aria-labelledby="run">
@@ -97,6 +121,16 @@ export function RunView(props: { id: string; onSignedOut: () => void }) {
             ' · playground'
           )}
         </p>
+        {open && (
+          <button type="button" className="btn btn-small" disabled={busy !== null} onClick={cancel}>
+            Cancel run
+          </button>
+        )}
+        {cancelError && (
+          <p className="field-error" role="alert">
+            {cancelError}
+          </p>
+        )}
         {run.input && <p className="small">Input: {run.input}</p>}
         {run.error && <p className="field-error">{run.error}</p>}
         {run.steps.length > 0 && (

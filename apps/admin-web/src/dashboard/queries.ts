@@ -550,3 +550,43 @@ export const executeActionMutation = graphql(`
     }
   }
 `);
+
+export const cancelRunMutation = graphql(`
+  mutation CancelManagedRun($id: String!) {
+    cancelManagedRun(id: $id) {
+      id
+      status
+    }
+  }
+`);
+
+export const managedScheduleQuery = graphql(`
+  query ManagedAgentSchedule($id: String!) {
+    managedAgentSchedule(id: $id) {
+      cron
+      input
+      catchUpS
+      nextAt
+      lastFiredAt
+      lastTick
+      lastRun
+    }
+  }
+`);
+
+export const scheduleAgentMutation = graphql(`
+  mutation ScheduleManagedAgent($id: String!, $cron: String!, $input: String, $catchUpS: Int) {
+    scheduleManagedAgent(id: $id, cron: $cron, input: $input, catchUpS: $catchUpS) {
+      cron
+      nextAt
+    }
+  }
+`);
+
+export const unscheduleAgentMutation = graphql(`
+  mutation UnscheduleManagedAgent($id: String!) {
+    unscheduleManagedAgent(id: $id) {
+      deleted
+    }
+  }
+`);

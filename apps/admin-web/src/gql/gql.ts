@@ -48,6 +48,10 @@ type Documents = {
     "\n  mutation StartManagedRun($id: String!, $input: String) {\n    startManagedRun(id: $id, input: $input) {\n      id\n      status\n    }\n  }\n": typeof types.StartManagedRunDocument,
     "\n  query ManagedRun($id: String!) {\n    managedRun(id: $id) {\n      id\n      agent\n      kind\n      status\n      input\n      output\n      error\n      steps {\n        name\n        output\n      }\n      actions {\n        id\n        connection\n        method\n        path\n        body\n        status\n        response {\n          status\n          body\n        }\n        error\n      }\n      eventsUrl\n      createdAt\n    }\n  }\n": typeof types.ManagedRunDocument,
     "\n  mutation ExecuteManagedAction($id: String!, $action: String!) {\n    executeManagedAction(id: $id, action: $action) {\n      replayed\n      action {\n        id\n        status\n      }\n    }\n  }\n": typeof types.ExecuteManagedActionDocument,
+    "\n  mutation CancelManagedRun($id: String!) {\n    cancelManagedRun(id: $id) {\n      id\n      status\n    }\n  }\n": typeof types.CancelManagedRunDocument,
+    "\n  query ManagedAgentSchedule($id: String!) {\n    managedAgentSchedule(id: $id) {\n      cron\n      input\n      catchUpS\n      nextAt\n      lastFiredAt\n      lastTick\n      lastRun\n    }\n  }\n": typeof types.ManagedAgentScheduleDocument,
+    "\n  mutation ScheduleManagedAgent($id: String!, $cron: String!, $input: String, $catchUpS: Int) {\n    scheduleManagedAgent(id: $id, cron: $cron, input: $input, catchUpS: $catchUpS) {\n      cron\n      nextAt\n    }\n  }\n": typeof types.ScheduleManagedAgentDocument,
+    "\n  mutation UnscheduleManagedAgent($id: String!) {\n    unscheduleManagedAgent(id: $id) {\n      deleted\n    }\n  }\n": typeof types.UnscheduleManagedAgentDocument,
 };
 const documents: Documents = {
     "\n  fragment ModelFields on Model {\n    model\n    provider\n    inputPerMtok\n    outputPerMtok\n    cachedInputPerMtok\n    cacheWriteMultiplier\n    inputModalities\n    outputModalities\n    tools\n    structuredOutputs\n    reasoningEfforts\n    contextLength\n    maxOutputTokens\n    searchOnly\n    moderationOnly\n    strengths {\n      capability\n      score\n    }\n    disabled\n    failover\n    weights\n  }\n": types.ModelFieldsFragmentDoc,
@@ -83,6 +87,10 @@ const documents: Documents = {
     "\n  mutation StartManagedRun($id: String!, $input: String) {\n    startManagedRun(id: $id, input: $input) {\n      id\n      status\n    }\n  }\n": types.StartManagedRunDocument,
     "\n  query ManagedRun($id: String!) {\n    managedRun(id: $id) {\n      id\n      agent\n      kind\n      status\n      input\n      output\n      error\n      steps {\n        name\n        output\n      }\n      actions {\n        id\n        connection\n        method\n        path\n        body\n        status\n        response {\n          status\n          body\n        }\n        error\n      }\n      eventsUrl\n      createdAt\n    }\n  }\n": types.ManagedRunDocument,
     "\n  mutation ExecuteManagedAction($id: String!, $action: String!) {\n    executeManagedAction(id: $id, action: $action) {\n      replayed\n      action {\n        id\n        status\n      }\n    }\n  }\n": types.ExecuteManagedActionDocument,
+    "\n  mutation CancelManagedRun($id: String!) {\n    cancelManagedRun(id: $id) {\n      id\n      status\n    }\n  }\n": types.CancelManagedRunDocument,
+    "\n  query ManagedAgentSchedule($id: String!) {\n    managedAgentSchedule(id: $id) {\n      cron\n      input\n      catchUpS\n      nextAt\n      lastFiredAt\n      lastTick\n      lastRun\n    }\n  }\n": types.ManagedAgentScheduleDocument,
+    "\n  mutation ScheduleManagedAgent($id: String!, $cron: String!, $input: String, $catchUpS: Int) {\n    scheduleManagedAgent(id: $id, cron: $cron, input: $input, catchUpS: $catchUpS) {\n      cron\n      nextAt\n    }\n  }\n": types.ScheduleManagedAgentDocument,
+    "\n  mutation UnscheduleManagedAgent($id: String!) {\n    unscheduleManagedAgent(id: $id) {\n      deleted\n    }\n  }\n": types.UnscheduleManagedAgentDocument,
 };
 
 /**
@@ -217,6 +225,22 @@ export function graphql(source: "\n  query ManagedRun($id: String!) {\n    manag
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ExecuteManagedAction($id: String!, $action: String!) {\n    executeManagedAction(id: $id, action: $action) {\n      replayed\n      action {\n        id\n        status\n      }\n    }\n  }\n"): typeof import('./graphql.ts').ExecuteManagedActionDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CancelManagedRun($id: String!) {\n    cancelManagedRun(id: $id) {\n      id\n      status\n    }\n  }\n"): typeof import('./graphql.ts').CancelManagedRunDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ManagedAgentSchedule($id: String!) {\n    managedAgentSchedule(id: $id) {\n      cron\n      input\n      catchUpS\n      nextAt\n      lastFiredAt\n      lastTick\n      lastRun\n    }\n  }\n"): typeof import('./graphql.ts').ManagedAgentScheduleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ScheduleManagedAgent($id: String!, $cron: String!, $input: String, $catchUpS: Int) {\n    scheduleManagedAgent(id: $id, cron: $cron, input: $input, catchUpS: $catchUpS) {\n      cron\n      nextAt\n    }\n  }\n"): typeof import('./graphql.ts').ScheduleManagedAgentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UnscheduleManagedAgent($id: String!) {\n    unscheduleManagedAgent(id: $id) {\n      deleted\n    }\n  }\n"): typeof import('./graphql.ts').UnscheduleManagedAgentDocument;
 
 
 export function graphql(source: string) {

@@ -430,6 +430,37 @@ export type ExecuteManagedActionMutationVariables = Exact<{
 
 export type ExecuteManagedActionMutation = { executeManagedAction: { replayed: boolean, action: { id: string, status: ManagedActionStatus } } };
 
+export type CancelManagedRunMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type CancelManagedRunMutation = { cancelManagedRun: { id: string, status: ManagedRunStatus } };
+
+export type ManagedAgentScheduleQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ManagedAgentScheduleQuery = { managedAgentSchedule: { cron: string, input: string, catchUpS: number, nextAt: string, lastFiredAt: string | null, lastTick: string | null, lastRun: string | null } };
+
+export type ScheduleManagedAgentMutationVariables = Exact<{
+  id: string;
+  cron: string;
+  input?: string | null | undefined;
+  catchUpS?: number | null | undefined;
+}>;
+
+
+export type ScheduleManagedAgentMutation = { scheduleManagedAgent: { cron: string, nextAt: string } };
+
+export type UnscheduleManagedAgentMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type UnscheduleManagedAgentMutation = { unscheduleManagedAgent: { deleted: boolean } };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -1295,3 +1326,39 @@ export const ExecuteManagedActionDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ExecuteManagedActionMutation, ExecuteManagedActionMutationVariables>;
+export const CancelManagedRunDocument = new TypedDocumentString(`
+    mutation CancelManagedRun($id: String!) {
+  cancelManagedRun(id: $id) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<CancelManagedRunMutation, CancelManagedRunMutationVariables>;
+export const ManagedAgentScheduleDocument = new TypedDocumentString(`
+    query ManagedAgentSchedule($id: String!) {
+  managedAgentSchedule(id: $id) {
+    cron
+    input
+    catchUpS
+    nextAt
+    lastFiredAt
+    lastTick
+    lastRun
+  }
+}
+    `) as unknown as TypedDocumentString<ManagedAgentScheduleQuery, ManagedAgentScheduleQueryVariables>;
+export const ScheduleManagedAgentDocument = new TypedDocumentString(`
+    mutation ScheduleManagedAgent($id: String!, $cron: String!, $input: String, $catchUpS: Int) {
+  scheduleManagedAgent(id: $id, cron: $cron, input: $input, catchUpS: $catchUpS) {
+    cron
+    nextAt
+  }
+}
+    `) as unknown as TypedDocumentString<ScheduleManagedAgentMutation, ScheduleManagedAgentMutationVariables>;
+export const UnscheduleManagedAgentDocument = new TypedDocumentString(`
+    mutation UnscheduleManagedAgent($id: String!) {
+  unscheduleManagedAgent(id: $id) {
+    deleted
+  }
+}
+    `) as unknown as TypedDocumentString<UnscheduleManagedAgentMutation, UnscheduleManagedAgentMutationVariables>;

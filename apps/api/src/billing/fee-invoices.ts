@@ -8,22 +8,28 @@
 // exactly one closer, which alone talks to Stripe, each request under an idempotency key named
 // after the account and period; a closer that died mid-way is finished by the sweep with the
 // same keys, so a retry is the same invoice, line and payment. Sub-cent remainders are not
-// invoiced (Stripe bills whole cents; docs/decisions.md).
+// invoiced (Stripe bills whole cents; docs/decisions.md). A line under Stripe's minimum charge
+// (0.50 USD) is not invoiced: the period is `carried` and its fee joins the next period's line,
+// invoiced once the sum reaches the minimum.
 import Stripe from 'stripe';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { usd } from '../wire/usage.ts';
 import type { Budget } from './budget.ts';
-import { INSERT_LEDGER, transfer } from './ledger.ts';
 import { periodBounds, periodOf } from './month.ts';
+import { debitWallet } from './wallet-debit.ts';
 
 const MICROS_PER_CENT = 10_000;
+/** Stripe's minimum charge in USD cents: a card is not charged less (amount_too_small). */
+export const MIN_CHARGE_CENTS = 50;
 
 export interface FeeInvoiceRow {
   account_id: string;
   period: string;
-  status: 'closing' | 'nothing_due' | 'open' | 'paid';
+  status: 'closing' | 'nothing_due' | 'carried' | 'open' | 'paid';
   fee_micros: string;
+  carried_in_micros: string;
+  carried_to: string | null;
   line_cents: string;
   stripe_invoice_id: string | null;
   paid_cents: string;
@@ -38,6 +44,8 @@ export function invoiceView(r: FeeInvoiceRow | undefined) {
     id: r.stripe_invoice_id,
     status: r.status,
     fee_usd: usd(Number(r.fee_micros)),
+    carried_in_usd: usd(Number(r.carried_in_micros)),
+    carried_to: r.carried_to,
     line_usd: Number(r.line_cents) / 100,
     paid_usd: Number(r.paid_cents) / 100,
     paid_from: r.paid_from,
@@ -95,17 +103,29 @@ export class FeeInvoices {
 
   /**
    * Closes an ended period's fee for the account: invoiced and paid by the one replica whose
-   * insert wins; the others (and any later close) answer the row as it stands.
+   * insert wins; the others (and any later close) answer the row as it stands. With the fee of
+   * earlier carried periods, a line under the minimum charge is carried on, not invoiced; one that
+   * reaches it takes the carried periods (each marked with this period).
    */
   async close(accountId: string, period: string): Promise<FeeInvoiceRow | undefined> {
     if (periodBounds(period).end.getTime() > Date.now()) return undefined; // not ended
     const fee = await invoicedFee(this.#db, accountId, period);
-    const cents = Math.floor(fee / MICROS_PER_CENT);
-    const won = await this.#sql<FeeInvoiceRow>(
-      `insert into fee_invoices (account_id, period, status, fee_micros, line_cents) values (?, ?, ?, ?, ?) on conflict (account_id, period) do nothing returning *`,
-      [accountId, period, cents > 0 ? 'closing' : 'nothing_due', fee, cents],
-    );
-    if (won[0]?.status === 'closing') await this.#bill(won[0]);
+    const won = await this.#db.em().transactional(async (em) => {
+      const run = <T>(q: string, params: unknown[]) => em.getConnection().execute(q, params, 'all', em.getTransactionContext()) as Promise<T[]>;
+      await run('select 1 from accounts where id = ? for update', [accountId]); // an account's periods close one at a time (the carry)
+      const open = `account_id = ? and period < ? and status = 'carried' and carried_to is null`;
+      const [carried] = await run<{ micros: string }>(`select coalesce(sum(fee_micros), 0)::text as micros from fee_invoices where ${open}`, [accountId, period]);
+      const carriedIn = Number(carried?.micros ?? 0);
+      const cents = Math.floor((fee + carriedIn) / MICROS_PER_CENT);
+      const status = cents >= MIN_CHARGE_CENTS ? 'closing' : fee + carriedIn > 0 ? 'carried' : 'nothing_due';
+      const [row] = await run<FeeInvoiceRow>(
+        `insert into fee_invoices (account_id, period, status, fee_micros, line_cents, carried_in_micros) values (?, ?, ?, ?, ?, ?) on conflict (account_id, period) do nothing returning *`,
+        [accountId, period, status, fee, status === 'closing' ? cents : 0, carriedIn],
+      );
+      if (row && status === 'closing' && carriedIn > 0) await run(`update fee_invoices set carried_to = ?, updated_at = now() where ${open}`, [period, accountId, period]);
+      return row;
+    });
+    if (won?.status === 'closing') await this.#bill(won);
     return this.row(accountId, period);
   }
 
@@ -132,9 +152,9 @@ export class FeeInvoices {
           invoice: invoice.id,
           currency: 'usd',
           amount: Number(r.line_cents),
-          description: `Fee: ${Math.round(this.#feeRate * 1000) / 10}% of what paid production saved in ${r.period}`,
+          description: `Fee: ${Math.round(this.#feeRate * 1000) / 10}% of what paid production saved in ${r.period}${Number(r.carried_in_micros) > 0 ? `, with ${usd(Number(r.carried_in_micros))} USD carried from earlier months under the minimum charge` : ''}`,
           period: { start: Math.floor(start.getTime() / 1000), end: Math.floor(end.getTime() / 1000) },
-          metadata: { ...meta, fee_micros: r.fee_micros },
+          metadata: { ...meta, fee_micros: r.fee_micros, carried_in_micros: r.carried_in_micros },
         },
         { idempotencyKey: `${key}:line` },
       );
@@ -171,18 +191,9 @@ export class FeeInvoices {
     return { from: 'wallet', failure };
   }
 
-  /** The line taken from the wallet, once (the transaction is keyed by account and period), if the wallet covers it; read under the profile's lock. */
+  /** The line taken from the wallet, once (the transaction is keyed by account and period), if the wallet covers it. */
   async #debitWallet(r: FeeInvoiceRow, micros: number): Promise<boolean> {
-    const debited = await this.#db.em().transactional(async (em) => {
-      const conn = em.getConnection();
-      const ctx = em.getTransactionContext();
-      await conn.execute('select 1 from billing_profiles where account_id = ? for update', [r.account_id], 'all', ctx);
-      const [bal] = (await conn.execute(`select coalesce(sum(amount_micros), 0)::text as wallet from ledger_entries where account_id = ? and book = 'wallet'`, [r.account_id], 'all', ctx)) as { wallet: string }[];
-      if (Number(bal?.wallet ?? 0) < micros) return false;
-      const rows = transfer({ txn: `fee_invoice:${r.account_id}:${r.period}`, accountId: r.account_id, from: 'wallet', to: 'revenue', amount: micros, kind: 'fee_invoice', ref: r.period });
-      const inserted = (await conn.execute(`${INSERT_LEDGER} returning id`, [JSON.stringify(rows)], 'all', ctx)) as unknown[];
-      return inserted.length > 0 ? 'new' : 'before';
-    });
+    const debited = await this.#db.em().transactional((em) => debitWallet(em, { accountId: r.account_id, txn: `fee_invoice:${r.account_id}:${r.period}`, micros, kind: 'fee_invoice', ref: r.period }));
     if (debited === 'new') await this.#budget.credited(r.account_id, -micros);
     return debited !== false;
   }

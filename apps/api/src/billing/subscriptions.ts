@@ -7,8 +7,9 @@
 // answer 402 subscription_required until a payment succeeds; ended → the workflow leaves
 // production. Each subscribed workflow adds the plan's runs to the tenant's managed-run cap.
 //
-// Without a processor (a self-hosted gateway with no STRIPE_SECRET_KEY) there is nothing to
-// charge: a subscription is a local month that renews itself, as before (docs/decisions.md).
+// Without a processor (a self-hosted gateway with no STRIPE_SECRET_KEY) the plan is paid from
+// the tenant's wallet, each month once, with the same past due, grace and pause
+// (wallet-subscriptions.ts; docs/decisions.md).
 import Stripe from 'stripe';
 import type { Database } from '../db/database.ts';
 import { ApiError } from '../errors.ts';
@@ -17,17 +18,13 @@ import type { Accounts } from '../tenancy/accounts.ts';
 import type { WorkflowLife } from '../workflows/life.ts';
 import { usd } from '../wire/usage.ts';
 import { PlanPrice, type Plan } from './plan.ts';
+import type { Budget } from './budget.ts';
 import { subscriptionOf, writeState, type Written } from './subscription-state.ts';
-
-function monthAfter(d: Date): Date {
-  const next = new Date(d);
-  next.setUTCMonth(next.getUTCMonth() + 1);
-  return next;
-}
+import { WalletSubscriptions } from './wallet-subscriptions.ts';
 
 /** A subscription in good standing: paid (or cancelling at its period's end), or past due within its grace. */
-const GOOD_STANDING = `((stripe_subscription_id is null and status in ('active', 'cancelled') and current_period_end > now())
-  or (stripe_subscription_id is not null and (status in ('active', 'cancelled') or (status = 'past_due' and paused_from > now()))))`;
+const GOOD_STANDING = `((status in ('active', 'cancelled') and (stripe_subscription_id is not null or current_period_end > now()))
+  or (status = 'past_due' and paused_from > now()))`;
 
 interface SubscriptionRow {
   status: string;
@@ -51,6 +48,7 @@ export class Subscriptions {
   readonly #price: PlanPrice;
   readonly #baseRunCap: number;
   readonly #graceS: number;
+  readonly #wallet: WalletSubscriptions;
   #life: WorkflowLife | null = null;
   #timer: NodeJS.Timeout | null = null;
 
@@ -64,6 +62,12 @@ export class Subscriptions {
     this.#price = new PlanPrice(deps.plan);
     this.#baseRunCap = deps.baseRunCap;
     this.#graceS = deps.graceS;
+    this.#wallet = new WalletSubscriptions({ db: deps.db, plan: deps.plan, graceS: deps.graceS });
+  }
+
+  /** The wallet's counters, for subscriptions paid from it (billing is made after subscriptions). */
+  attachBudget(budget: Budget): void {
+    this.#wallet.attach(budget);
   }
 
   #sql<T>(sql: string, params: unknown[] = []): Promise<T[]> {
@@ -140,26 +144,12 @@ export class Subscriptions {
     return this.get(accountId, workflowId);
   }
 
-  /** Without a processor: a local month that renews itself (self-hosted; nothing to charge). */
+  /** Without a processor: the month paid from the wallet (402 wallet_empty when it cannot), then production. */
   async #startLocal(accountId: string, workflowId: string) {
-    const end = monthAfter(new Date());
-    const [prior] = await this.#sql<{ status: string }>('select status from subscriptions where workflow_id = ?', [workflowId]);
-    await this.#sql(
-      `insert into subscriptions (workflow_id, account_id, status, started_at, current_period_end, cancel_at_period_end, price_micros, run_cap)
-       values (?, ?, 'active', now(), ?, false, 0, ?)
-       on conflict (workflow_id) do update set status = 'active', cancel_at_period_end = false,
-         started_at = case when subscriptions.status = 'lapsed' then now() else subscriptions.started_at end,
-         current_period_end = case when subscriptions.status = 'lapsed' then excluded.current_period_end else subscriptions.current_period_end end`,
-      [workflowId, accountId, end.toISOString(), this.#plan.runCap],
-    );
-    try {
-      await this.#life!.moveTo(accountId, workflowId, 'production');
-    } catch (err) {
-      // production refused (no finalized report): the subscription is not started either
-      if (prior) await this.#sql(`update subscriptions set status = ? where workflow_id = ?`, [prior.status, workflowId]);
-      else await this.#sql('delete from subscriptions where workflow_id = ?', [workflowId]);
-      throw err;
-    }
+    await this.#life!.requireFinalizedReport(workflowId); // 409 before anything is charged
+    const out = await this.#wallet.start(accountId, workflowId);
+    if (out.changed) await this.#life!.reload();
+    await this.#life!.moveTo(accountId, workflowId, 'production');
     return this.get(accountId, workflowId);
   }
 
@@ -170,6 +160,11 @@ export class Subscriptions {
     const stripe = this.#stripe();
     if (row.stripe_subscription_id && stripe) {
       await this.#write(row.stripe_subscription_id, () => stripe.subscriptions.update(row.stripe_subscription_id!, { cancel_at_period_end: true }));
+    } else if (row.status === 'past_due') {
+      // paid from the wallet and its month unpaid: nothing runs to a period's end, it ends now
+      await this.#sql(`update subscriptions set status = 'lapsed', cancel_at_period_end = true, paused_from = null where workflow_id = ? and status = 'past_due'`, [workflowId]);
+      await this.#sql(`update workflows set stage = 'tuning' where id = ? and stage = 'production'`, [workflowId]);
+      await this.#life?.reload();
     } else {
       await this.#sql(`update subscriptions set status = 'cancelled', cancel_at_period_end = true where workflow_id = ? and status in ('active', 'cancelled')`, [workflowId]);
     }
@@ -223,19 +218,23 @@ export class Subscriptions {
     return true;
   }
 
-  /** Without a processor: lapses cancelled subscriptions past their period (their workflows leave production) and renews the others. */
+  /**
+   * Without a processor: lapses cancelled subscriptions past their period (their workflows leave
+   * production), and pays the next month of the others from the wallet (past due when it cannot).
+   */
   async sweep(): Promise<void> {
     const lapsed = await this.#sql<{ workflow_id: string }>(
       `with l as (update subscriptions set status = 'lapsed' where stripe_subscription_id is null and status = 'cancelled' and current_period_end <= now() returning workflow_id)
        update workflows set stage = 'tuning' where id in (select workflow_id from l) and stage = 'production' returning id as workflow_id`,
     );
-    const due = await this.#sql<{ workflow_id: string; current_period_end: Date | string }>(
-      `select workflow_id, current_period_end from subscriptions where stripe_subscription_id is null and status = 'active' and current_period_end <= now()`,
-    );
-    for (const d of due) {
-      await this.#sql(`update subscriptions set current_period_end = ? where workflow_id = ? and status = 'active'`, [monthAfter(new Date(d.current_period_end)).toISOString(), d.workflow_id]);
-    }
-    if (lapsed.length > 0) await this.#life?.reload();
+    const changed = await this.#wallet.renewDue();
+    if (lapsed.length > 0 || changed) await this.#life?.reload();
+  }
+
+  /** Money reached a tenant's wallet: its past-due wallet-paid months are paid now, rather than at the next sweep. */
+  async walletCredited(accountId: string): Promise<void> {
+    if (this.#stripe()) return;
+    if (await this.#wallet.renewDue(accountId)) await this.#life?.reload();
   }
 
   close(): void {

@@ -132,7 +132,7 @@ export const startSubscription = capability({
     tag: 'Workflows',
     summary: 'Start managed Production (subscribe)',
     answer: 'The subscription.',
-    errors: ['not_found', 'conflict', 'payment_unavailable', 'wallet_empty'],
+    errors: ['not_found', 'conflict', 'payment_unavailable', 'payment_method_required', 'payment_declined', 'wallet_empty'],
   },
   graphql: { name: 'startSubscription', description: 'Starts managed production (needs a finalized report).' },
 });

@@ -20,6 +20,7 @@ import {
   createManagedAgent,
   executeManagedAction,
   getConnection,
+  getManagedSchedule,
   listConnections,
   listManagedAgents,
   listManagedRuns,
@@ -124,6 +125,14 @@ export const managedAgents = {
     rest: { method: 'get', path: '/v1/managed-agents/:id/runs', list: true, tag, summary: "A managed agent's runs", description: 'The latest 50, newest first.', answer: 'The runs.', errors: ['not_found'] },
     graphql: { name: 'managedAgentRuns', alsoOn: { type: 'ManagedAgent', field: 'runs', description: 'The latest 50 runs, newest first.', input: (agent: { id: string }) => ({ id: agent.id }) } },
   }),
+  getSchedule: capability({
+    auth: 'control',
+    input: managedAgentRef,
+    output: ManagedSchedule,
+    run: getManagedSchedule,
+    rest: { method: 'get', path: '/v1/managed-agents/:id/schedule', tag, summary: "A managed agent's schedule", answer: 'The schedule, with its next tick and the last tick fired.', errors: ['not_found'] },
+    graphql: { name: 'managedAgentSchedule', description: 'The agent’s cron schedule; not_found when it has none.' },
+  }),
   schedule: capability({
     auth: 'control',
     input: putScheduleInput,
@@ -134,7 +143,8 @@ export const managedAgents = {
       path: '/v1/managed-agents/:id/schedule',
       tag,
       summary: "Set a managed agent's schedule",
-      description: 'A five-field cron expression (UTC); each tick starts one run with the input, once across replicas, counted against the run cap. Replaces the schedule the agent had.',
+      description:
+        'A five-field cron expression (UTC); each tick starts one run with the input, once across replicas, counted against the run cap. A tick missed while no gateway ran fires once (the most recent one) if it is at most `catch_up_s` seconds old (default 3600; 0 never). Replaces the schedule the agent had.',
       answer: 'The schedule, with its next tick.',
       errors: ['not_found'],
     },

@@ -3,6 +3,7 @@
 // tenant's id reads as 404.
 import type { z } from 'zod';
 import type { connectionRef, createManagedAgentRequest, managedActionRef, managedAgentRef, managedRunRef, playgroundRequest, putConnectionInput, putScheduleInput, runEventsInput, startRunInput } from '@optimizer/schema';
+import { ApiError } from '../errors.ts';
 import { eventView } from '../managed/managed-agents.ts';
 import type { Services } from '../services.ts';
 import type { Tenant } from './tenant.ts';
@@ -56,8 +57,15 @@ export async function managedRunEvents(s: Services, t: Tenant, q: z.output<typeo
   return (await s.managedAgents.eventsAfter(run.id, q.after)).map(eventView);
 }
 
+/** The agent's schedule; 404 when it has none (or the agent is another tenant's). */
+export async function getManagedSchedule(s: Services, t: Tenant, q: z.output<typeof managedAgentRef>) {
+  const schedule = await s.managedAgents.scheduleOf(t.accountId, q.id);
+  if (!schedule) throw new ApiError('not_found', `Managed agent ${q.id} has no schedule.`);
+  return schedule;
+}
+
 export function scheduleManagedAgent(s: Services, t: Tenant, q: z.output<typeof putScheduleInput>) {
-  return s.managedAgents.schedule(t, q.id, q.cron, q.input);
+  return s.managedAgents.schedule(t, q.id, q.cron, q.input, q.catch_up_s);
 }
 
 export function unscheduleManagedAgent(s: Services, t: Tenant, q: z.output<typeof managedAgentRef>) {

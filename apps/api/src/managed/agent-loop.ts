@@ -1,4 +1,4 @@
-// An action agent with max_steps: a bounded loop of model turns through the gateway's own
+// An action agent's run: a bounded loop (max_steps, default 8) of model turns through the gateway's own
 // completion pipeline, with the tenant's connections as tools (one OpenAI tool each). Each
 // tool call becomes a proposed action; it waits for a person's approval unless the agent's
 // auto_approve names its tool. Once none of a turn's actions waits, their results (status and
@@ -79,7 +79,7 @@ function parseCall(c: ToolCall, tools: string[], methods: string[]): ProposedCal
 
 export async function runLoop(ctx: LoopContext, run: RunRow): Promise<void> {
   const config = actionConfig.parse(run.config);
-  const max = config.max_steps!;
+  const max = config.max_steps; // a run stored before the cap was always set reads the default
   const auto = new Set(config.auto_approve ?? []);
   const state = run.state as RunRow['state'] & LoopState;
   const save = (em?: Parameters<RunStore['sql']>[2]) => ctx.store.sql(`update managed_runs set state = ?, updated_at = now() where id = ?`, [JSON.stringify(state), run.id], em);

@@ -64,3 +64,11 @@ export function nextTick(c: Cron, after: Date): Date | null {
   }
   return null;
 }
+
+/** The most recent minute at or before `atOrBefore`, and not before `notBefore`, that the expression names; null when none. */
+export function latestTick(c: Cron, atOrBefore: Date, notBefore: Date): Date | null {
+  const d = new Date(atOrBefore);
+  d.setUTCSeconds(0, 0);
+  for (; d.getTime() >= notBefore.getTime(); d.setUTCMinutes(d.getUTCMinutes() - 1)) if (matches(c, d)) return new Date(d);
+  return null;
+}

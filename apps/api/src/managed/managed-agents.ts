@@ -28,7 +28,13 @@ interface AgentRow {
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
-const agentView = (a: AgentRow) => ({ id: a.id, name: a.name, kind: a.kind, config: a.config, created_at: iso(a.created_at) });
+/** A stored config as it is read: defaults filled in (an action agent stored before the step cap had one shows it). */
+const readConfig = (c: unknown) => {
+  const parsed = managedAgentConfig.safeParse(c);
+  return parsed.success ? parsed.data : (c as ManagedAgentConfig);
+};
+
+const agentView = (a: AgentRow) => ({ id: a.id, name: a.name, kind: a.kind, config: readConfig(a.config), created_at: iso(a.created_at) });
 
 const actionView = (a: ActionRow) => ({
   id: a.id,
@@ -105,9 +111,15 @@ export class ManagedAgents {
   }
 
   /** Sets (or replaces) the agent's schedule: each tick starts a run under the key that set it. */
-  async schedule(p: Principal, agentId: string, cron: string, input: string) {
+  async schedule(p: Principal, agentId: string, cron: string, input: string, catchUpS: number) {
     const agent = await this.#agent(p.accountId, agentId);
-    return this.schedules.put(p, agent.id, cron, input);
+    return this.schedules.put(p, agent.id, cron, input, catchUpS);
+  }
+
+  /** The agent's schedule, or null (404 for another tenant's agent). */
+  async scheduleOf(accountId: string, agentId: string) {
+    const agent = await this.#agent(accountId, agentId);
+    return this.schedules.get(accountId, agent.id);
   }
 
   /** A stored agent's latest runs, newest first (404 for another tenant's agent). */

@@ -1,11 +1,11 @@
-// Runs managed runs: a chain's steps one after the other, or an action agent's proposal,
-// each LLM call through the gateway's own completion pipeline under the agent's tenant and
+// Runs managed runs: a chain's steps one after the other, or an action agent's loop of turns
+// (agent-loop.ts), each LLM call through the gateway's own completion pipeline under the agent's tenant and
 // workflow. A run is held by one runner at a time (a lease renewed while it runs); a run
 // left without a runner (its replica stopped or died) is taken over by a sweep and resumed
 // at the step it had reached. The run was counted once, when it started; resuming never
 // counts it again. A step started MAX_ATTEMPTS times without finishing ends the run failed.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { actionConfig, chainConfig, proposedCall, type ProposedCall } from '@optimizer/schema';
+import { chainConfig } from '@optimizer/schema';
 import type { Logger } from '../logger.ts';
 import type { PipelineHandler } from '../pipeline/sink.ts';
 import { runLoop, type LoopContext } from './agent-loop.ts';
@@ -18,24 +18,6 @@ const IN_FLIGHT_RETRY_MS = 2_000;
 
 /** Starts of one step (first run plus resumes) before the run is failed instead of resumed again. */
 export const MAX_ATTEMPTS = 3;
-
-const PROPOSE_TOOL = {
-  type: 'function',
-  function: {
-    name: 'propose_call',
-    description: 'Propose one HTTP call to the connection; a person approves it before it runs.',
-    parameters: {
-      type: 'object',
-      properties: {
-        method: { type: 'string', enum: ['GET', 'POST'] },
-        path: { type: 'string', description: 'Path on the connection, starting with /' },
-        body: { type: 'object', description: 'JSON body for a POST' },
-      },
-      required: ['method', 'path'],
-      additionalProperties: false,
-    },
-  },
-} as const;
 
 const LOST = (step: string) => `Step ${step} was answered and metered, but the gateway stopped before it kept the answer; it is not sent again, so it is not paid twice.`;
 
@@ -54,7 +36,7 @@ export class Runner {
 
   readonly #actions: Pick<LoopContext, 'tools' | 'execute'> | null;
 
-  /** `actions`: the tenant's connections as tools and the execution of one action, for loop runs (max_steps). */
+  /** `actions`: the tenant's connections as tools and the execution of one action, for action runs. */
   constructor(store: RunStore, logger: Logger, actions?: Pick<LoopContext, 'tools' | 'execute'>) {
     this.#store = store;
     this.#logger = logger;
@@ -102,8 +84,7 @@ export class Runner {
   async #drive(run: RunRow, resumed: boolean): Promise<void> {
     if (resumed) await this.#store.append(run.id, 'run.resumed', { step: run.state.next });
     if (run.kind === 'chain') return this.#chain(run);
-    if (run.config.max_steps !== undefined) return this.#loop(run);
-    return this.#action(run);
+    return this.#loop(run);
   }
 
   #principal(run: RunRow) {
@@ -164,55 +145,6 @@ export class Runner {
     await this.#finish(run.id, 'completed', { output: state.output ?? '' });
   }
 
-  async #action(run: RunRow): Promise<void> {
-    const config = actionConfig.parse(run.config);
-    run.state.attempts += 1;
-    if (run.state.attempts > MAX_ATTEMPTS) return this.#finish(run.id, 'failed', { error: 'interrupted', message: `The proposal was started ${MAX_ATTEMPTS} times without finishing.` });
-    await this.#store.sql(`update managed_runs set state = ?, updated_at = now() where id = ?`, [JSON.stringify(run.state), run.id]);
-    await this.#store.append(run.id, 'step.started', { step: 'propose', index: 0, attempt: run.state.attempts });
-    const answer = await this.#call(run, 'propose', 0, run.state.attempts > 1, {
-      model: config.model,
-      messages: [
-        { role: 'system', content: `You act on the connection "${config.connection}" by proposing HTTP calls with propose_call (methods: ${config.methods.join(', ')}). A person approves each call before it runs.` },
-        { role: 'user', content: `${config.instructions}\n\n${run.input}`.trim() },
-      ],
-      tools: [PROPOSE_TOOL],
-      tool_choice: 'required',
-      optimizer: { run: { id: run.id, seq: 0, is_start: true }, step: { id: `${run.agent_id ?? 'playground'}:propose` } },
-    });
-    if (answer === null) return;
-    if (answer === 'metered') return this.#finish(run.id, 'failed', { step: 'propose', error: 'interrupted', message: LOST('propose') });
-    if (!answer.ok) return this.#finish(run.id, 'failed', { step: 'propose', error: answer.body.code ?? 'error', message: answer.body.message ?? 'The proposal failed.' });
-    const calls = (answer.body.choices?.[0]?.message?.tool_calls ?? []) as { function?: { name?: string; arguments?: string } }[];
-    const proposals: ProposedCall[] = [];
-    const rejected: string[] = [];
-    for (const c of calls) {
-      if (c.function?.name !== 'propose_call') continue;
-      let args: unknown;
-      try {
-        args = JSON.parse(c.function.arguments ?? '');
-      } catch {
-        args = null;
-      }
-      const p = proposedCall.safeParse(args);
-      if (p.success && config.methods.includes(p.data.method)) proposals.push(p.data);
-      else rejected.push(p.success ? `method ${p.data.method} is not allowed for this agent` : (p.error.issues[0]?.message ?? 'invalid'));
-    }
-    await this.#store.tx(async (em) => {
-      await this.#store.append(run.id, 'step.completed', { step: 'propose', index: 0, call_id: answer.callId, model: answer.body.model ?? null, proposed: proposals.length, rejected }, em);
-      for (const p of proposals) {
-        const id = await this.#store.addAction(run, config.connection, p, em);
-        await this.#store.append(run.id, 'action.proposed', { action: id, connection: config.connection, method: p.method, path: p.path, body: p.body ?? null }, em);
-      }
-      if (proposals.length > 0) {
-        await this.#store.sql(`update managed_runs set status = 'waiting_approval', lease_until = null, updated_at = now() where id = ?`, [run.id], em);
-        await this.#store.append(run.id, 'run.waiting_approval', { actions: proposals.length }, em);
-      }
-    });
-    this.#store.news.emit(run.id);
-    if (proposals.length === 0) await this.#finish(run.id, 'failed', { step: 'propose', error: 'no_proposal', message: 'The model proposed no valid call.' });
-  }
-
   #loop(run: RunRow): Promise<void> {
     if (!this.#actions) throw new Error('a loop run needs the connections (Runner actions)');
     return runLoop(
@@ -248,7 +180,9 @@ export class Runner {
     const open = await this.#store.sql<{ n: number }>(`select count(*)::int as n from managed_actions where run_id = ? and status in ('proposed', 'executing')`, [runId]);
     if (open[0]!.n > 0) return;
     const run = await this.#store.run(runId);
-    if (run?.config.max_steps === undefined) return this.#finish(runId, 'completed', {});
+    // a run started before every action agent looped (its stored config has no step cap) had one
+    // proposal turn: its actions done, it ends as it would have, rather than asking the model afresh
+    if (run?.kind === 'action' && run.config.max_steps === undefined) return this.#finish(runId, 'completed', {});
     // a loop run goes on with the results: taken (once) by whoever saw its last action end
     const [resumed] = await this.#store.sql<RunRow>(
       `update managed_runs set status = 'running', lease_until = now() + interval '${this.#store.leaseSeconds} seconds', updated_at = now() where id = ? and status = 'waiting_approval' returning *`,

@@ -21,6 +21,7 @@ export function registerBillingRoutes(app: FastifyInstance, s: Services): void {
     const [found] = (await s.db.em().getConnection().execute('select 1 from accounts where id = ?', [request.params.account])) as unknown[];
     if (!found) throw new ApiError('not_found', `No account ${request.params.account}.`);
     await s.billing.credit(request.params.account, Math.round(body.amount_usd * 1e6), body.reason);
+    await s.subscriptions.walletCredited(request.params.account); // a past-due month paid from the wallet is paid now
     return reply.status(204).send();
   });
 }

@@ -109,7 +109,7 @@ export class WorkflowLife {
     if (!held || held.accountId !== accountId || held.pausedFrom === null || Date.now() < held.pausedFrom) return;
     throw new ApiError(
       'subscription_required',
-      `Workflow ${workflowId}'s managed production is paused: its subscription is past due and the grace period ended at ${new Date(held.pausedFrom).toISOString()}. It resumes once the open invoice is paid (GET /v1/workflows/${workflowId}/subscription).`,
+      `Workflow ${workflowId}'s managed production is paused: its subscription is past due and the grace period ended at ${new Date(held.pausedFrom).toISOString()}. It resumes once the month is paid: the open invoice, or, without a payment processor, the plan's price from the wallet after a top-up (GET /v1/workflows/${workflowId}/subscription).`,
     );
   }
 

@@ -8,6 +8,9 @@
 // dunning's next attempt with `retry`, the way Stripe's test clocks and Smart Retries would.
 import { randomBytes } from 'node:crypto';
 
+/** The least Stripe charges a card in USD, in cents: less is refused with amount_too_small. */
+export const MIN_CHARGE_CENTS = 50;
+
 export type Obj = Record<string, any>;
 export const newId = (prefix: string) => `${prefix}_test_${randomBytes(12).toString('hex')}`;
 export const now = () => Math.floor(Date.now() / 1000);
@@ -195,6 +198,8 @@ export class StripeBilling {
   #attempt(inv: Obj, named?: unknown): boolean {
     const card = this.#card(inv, named);
     if (!card) throw new StripeFault(400, 'invalid_request_error', 'This customer has no attached payment source or default payment method.', undefined, { code: 'invoice_no_payment_method_types' });
+    // Stripe's minimum charge: a card is not charged less than $0.50
+    if (inv.amount_due > 0 && inv.amount_due < MIN_CHARGE_CENTS) throw new StripeFault(400, 'invalid_request_error', 'Amount must be at least $0.50 usd', 'amount', { code: 'amount_too_small' });
     inv.attempt_count += 1;
     inv.attempted = true;
     const pi = this.hooks.charge({ customer: inv.customer, paymentMethod: card, amount: inv.amount_due, currency: inv.currency, description: `Invoice ${inv.number}`, metadata: {} });

@@ -6,7 +6,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { closeServer, listen, readBody, sendJson } from '../http.ts';
 import { decodeForm } from './form.ts';
-import { StripeBilling, StripeFault, type Obj } from './billing.ts';
+import { MIN_CHARGE_CENTS, StripeBilling, StripeFault, type Obj } from './billing.ts';
 
 export interface StripeEvent {
   id: string;
@@ -171,7 +171,8 @@ export async function startStripeMock(opts: { secretKey: string; secrets: string
   /** A payment intent; with confirm=true and off_session=true, charged at once against the saved card (or declined). */
   function paymentIntent(body: Record<string, unknown>): { status: number; body: Record<string, unknown> } {
     const amount = Number(body.amount);
-    if (!Number.isInteger(amount) || amount < 50) throw Object.assign(new Error('Amount must be at least $0.50 usd'), { param: 'amount' });
+    if (!Number.isInteger(amount)) throw Object.assign(new Error(`Invalid integer: ${String(body.amount)}`), { param: 'amount' });
+    if (amount < MIN_CHARGE_CENTS) throw new StripeFault(400, 'invalid_request_error', 'Amount must be at least $0.50 usd', 'amount', { code: 'amount_too_small' });
     if (body.off_session === 'true' && body.confirm !== 'true') throw Object.assign(new Error('off_session can only be used with confirm=true.'), { param: 'off_session' });
     if (body.confirm === 'true' && (!body.customer || !body.payment_method)) throw Object.assign(new Error('An off-session payment needs customer and payment_method.'), { param: 'payment_method' });
     const declined = body.confirm === 'true' && mock.declined.has(String(body.payment_method));

@@ -70,7 +70,15 @@ export class ManagedAgents {
     return callCapability(this.#t, 'managedAgents.startRun', { ...input, id: agentId }, opts);
   }
 
-  /** Sets the agent's cron schedule (five fields, UTC); each tick starts one run with `input`, once across replicas. */
+  /** The agent's schedule: its next tick and the last one fired; an OptimizerError 404 when it has none. */
+  getSchedule(agentId: string, opts?: CallOptions): Promise<CapabilityOutput<'managedAgents.getSchedule'>> {
+    return callCapability(this.#t, 'managedAgents.getSchedule', { id: agentId }, opts);
+  }
+
+  /**
+   * Sets the agent's cron schedule (five fields, UTC); each tick starts one run with `input`, once
+   * across replicas; a tick missed while no gateway ran fires once if at most `catch_up_s` old (default 3600; 0 never).
+   */
   schedule(agentId: string, input: Omit<CapabilityInput<'managedAgents.schedule'>, 'id'>, opts?: CallOptions): Promise<CapabilityOutput<'managedAgents.schedule'>> {
     return callCapability(this.#t, 'managedAgents.schedule', { ...input, id: agentId }, opts);
   }

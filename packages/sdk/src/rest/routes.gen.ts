@@ -66,6 +66,7 @@ export const restRoutes = {
   'managedAgents.create': { method: 'POST', path: '/v1/managed-agents', from: 'body', list: false, empty: false, auth: 'tenant' },
   'managedAgents.playground': { method: 'POST', path: '/v1/managed-agents/playground', from: 'body', list: false, empty: false, auth: 'tenant' },
   'managedAgents.runs': { method: 'GET', path: '/v1/managed-agents/:id/runs', from: 'params', list: true, empty: false, auth: 'tenant' },
+  'managedAgents.getSchedule': { method: 'GET', path: '/v1/managed-agents/:id/schedule', from: 'params', list: false, empty: false, auth: 'tenant' },
   'managedAgents.schedule': { method: 'PUT', path: '/v1/managed-agents/:id/schedule', from: 'body', list: false, empty: false, auth: 'tenant' },
   'managedAgents.unschedule': { method: 'DELETE', path: '/v1/managed-agents/:id/schedule', from: 'params', list: false, empty: true, auth: 'tenant' },
   'managedAgents.startRun': { method: 'POST', path: '/v1/managed-agents/:id/runs', from: 'body', list: false, empty: false, auth: 'tenant' },

@@ -286,7 +286,11 @@ export interface RouterInputs {
   "managedAgents.runs": {
     id: string;
   };
+  "managedAgents.getSchedule": {
+    id: string;
+  };
   "managedAgents.schedule": {
+    catch_up_s?: number;
     cron: string;
     id: string;
     input?: string;
@@ -1347,13 +1351,15 @@ export interface RouterOutputs {
     fees_usd: number;
     from: string;
     invoice: null | {
+      carried_in_usd: number;
+      carried_to: null | string;
       failure: null | string;
       fee_usd: number;
       id: null | string;
       line_usd: number;
       paid_from: "card" | "wallet" | null;
       paid_usd: number;
-      status: "closing" | "nothing_due" | "open" | "paid";
+      status: "carried" | "closing" | "nothing_due" | "open" | "paid";
     };
     micros: {
       amount_due: number;
@@ -1500,7 +1506,7 @@ export interface RouterOutputs {
       connection: string;
       instructions: string;
       kind: "action";
-      max_steps?: number;
+      max_steps: number;
       methods: Array<"GET" | "POST">;
       model: string;
     } | {
@@ -1523,7 +1529,7 @@ export interface RouterOutputs {
       connection: string;
       instructions: string;
       kind: "action";
-      max_steps?: number;
+      max_steps: number;
       methods: Array<"GET" | "POST">;
       model: string;
     } | {
@@ -1580,12 +1586,24 @@ export interface RouterOutputs {
     status: "cancelled" | "completed" | "failed" | "running" | "waiting_approval";
     updated_at: string;
   }>;
-  "managedAgents.schedule": {
+  "managedAgents.getSchedule": {
     agent: string;
+    catch_up_s: number;
     cron: string;
     input: string;
     last_fired_at: null | string;
     last_run: null | string;
+    last_tick: null | string;
+    next_at: string;
+  };
+  "managedAgents.schedule": {
+    agent: string;
+    catch_up_s: number;
+    cron: string;
+    input: string;
+    last_fired_at: null | string;
+    last_run: null | string;
+    last_tick: null | string;
     next_at: string;
   };
   "managedAgents.unschedule": {
@@ -1805,6 +1823,7 @@ export type AppRouter = TRPCBuiltRouter<
       create: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.create"]; output: RouterOutputs["managedAgents.create"]; meta: object }>;
       playground: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.playground"]; output: RouterOutputs["managedAgents.playground"]; meta: object }>;
       runs: TRPCQueryProcedure<{ input: RouterInputs["managedAgents.runs"]; output: RouterOutputs["managedAgents.runs"]; meta: object }>;
+      getSchedule: TRPCQueryProcedure<{ input: RouterInputs["managedAgents.getSchedule"]; output: RouterOutputs["managedAgents.getSchedule"]; meta: object }>;
       schedule: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.schedule"]; output: RouterOutputs["managedAgents.schedule"]; meta: object }>;
       unschedule: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.unschedule"]; output: RouterOutputs["managedAgents.unschedule"]; meta: object }>;
       startRun: TRPCMutationProcedure<{ input: RouterInputs["managedAgents.startRun"]; output: RouterOutputs["managedAgents.startRun"]; meta: object }>;

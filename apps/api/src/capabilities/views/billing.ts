@@ -62,9 +62,13 @@ const StatementInvoice = named(
   z
     .object({
       id: z.string().nullable().describe("The payment processor's invoice id (null until it is made)."),
-      status: z.enum(['closing', 'nothing_due', 'open', 'paid']),
+      status: z
+        .enum(['closing', 'nothing_due', 'carried', 'open', 'paid'])
+        .describe("`carried`: the line would be under Stripe's minimum charge (0.50 USD), so it is not invoiced and goes to the next period's line."),
       fee_usd: usd().describe('The fee the period’s paid-production calls owe (fee_rate × their saving).'),
-      line_usd: usd().describe('The invoice line: the fee in whole cents.'),
+      carried_in_usd: usd().describe("Fee of earlier periods carried into this one (each under the minimum charge), on this period's line when it is invoiced."),
+      carried_to: z.string().nullable().describe('For a carried period: the period (YYYY-MM) whose invoice line took its fee; null while it is still carried.'),
+      line_usd: usd().describe('The invoice line: the fee plus what was carried in, in whole cents; 0 when carried.'),
       paid_usd: usd(),
       paid_from: z.enum(['card', 'wallet']).nullable(),
       failure: z.string().nullable().describe('Why the card or the wallet did not pay, when one did not.'),

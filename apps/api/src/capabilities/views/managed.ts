@@ -13,7 +13,16 @@ export const Connection = named(
 export const ManagedSchedule = named(
   'ManagedSchedule',
   z
-    .object({ agent: z.string(), cron: z.string(), input: z.string(), next_at: time(), last_fired_at: time().nullable(), last_run: z.string().nullable() })
+    .object({
+      agent: z.string(),
+      cron: z.string(),
+      input: z.string(),
+      catch_up_s: z.number().int().describe('How late a missed tick may still fire (once, the most recent one); 0: never.'),
+      next_at: time(),
+      last_fired_at: time().nullable(),
+      last_tick: time().nullable().describe('The tick the last run was started for (a caught-up tick is earlier than last_fired_at).'),
+      last_run: z.string().nullable(),
+    })
     .describe("A managed agent's cron schedule (UTC): each tick starts one run with this input."),
 );
 

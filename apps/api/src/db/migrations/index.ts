@@ -22,6 +22,8 @@ import { EvidenceTexts } from './0022-evidence-texts.ts';
 import { CallLearning } from './0023-call-learning.ts';
 import { PaidProduction } from './0024-paid-production.ts';
 import { ManagedSchedules } from './0025-managed-schedules.ts';
+import { FeeCarry } from './0026-fee-carry.ts';
+import { ScheduleCatchUp } from './0027-schedule-catch-up.ts';
 
 /** Every migration, in order. A new one is appended here; applied ones are never edited. */
 export const migrations = [
@@ -49,4 +51,6 @@ export const migrations = [
   { name: '0023-call-learning', class: CallLearning },
   { name: '0024-paid-production', class: PaidProduction },
   { name: '0025-managed-schedules', class: ManagedSchedules },
+  { name: '0026-fee-carry', class: FeeCarry },
+  { name: '0027-schedule-catch-up', class: ScheduleCatchUp },
 ];
