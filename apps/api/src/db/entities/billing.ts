@@ -90,6 +90,10 @@ export const FeeInvoice = defineEntity({
     failure: p.text().nullable(),
     createdAt: p.datetime().defaultRaw(`now()`),
     updatedAt: p.datetime().defaultRaw(`now()`),
+    /** Fee of earlier periods under Stripe's minimum charge, carried into this one. */
+    carriedInMicros: p.bigint('number').default(0),
+    /** The period this one's fee was carried to, when it was under the minimum. */
+    carriedTo: p.text().nullable(),
   },
 });
 export type FeeInvoice = InferEntity<typeof FeeInvoice>;

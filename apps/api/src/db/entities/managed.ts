@@ -114,6 +114,10 @@ export const ManagedSchedule = defineEntity({
     lastFiredAt: p.datetime().nullable(),
     lastRunId: p.text().nullable(),
     createdAt: p.datetime().defaultRaw(`now()`),
+    /** How late a missed tick may still be fired once (0: never). */
+    catchUpS: p.integer().default(3600),
+    /** The tick the last run was for. */
+    lastTickAt: p.datetime().nullable(),
   },
 });
 export type ManagedSchedule = InferEntity<typeof ManagedSchedule>;
