@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
-const INCLUDE = ['apps/*/test/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'bench/**/*.test.ts', 'demo/test/**/*.test.ts'];
+const INCLUDE = ['apps/*/test/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'bench/**/*.test.ts', 'demo/test/**/*.test.ts', 'scripts/**/*.test.ts'];
 const EXCLUDE = ['**/node_modules/**'];
 
 /**

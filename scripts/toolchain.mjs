@@ -31,10 +31,11 @@ const tasks = {
     ['pnpm', 'exec', 'tsc', '--noEmit', '-p', 'apps/admin-web/tsconfig.json'],
     ['pnpm', 'exec', 'eslint', '.'],
     ['node', 'scripts/import-cycles.ts'],
+    ['node', 'scripts/import-layers.ts'],
     ['node', 'scripts/ensure-chromium.mjs'],
     ['node', 'scripts/test.mjs', ...process.argv.slice(3)],
   ],
-  lint: [['pnpm', 'exec', 'eslint', '.'], ['node', 'scripts/import-cycles.ts'], ['pnpm', 'exec', 'tsc', '--noEmit', '-p', 'tsconfig.json']],
+  lint: [['pnpm', 'exec', 'eslint', '.'], ['node', 'scripts/import-cycles.ts'], ['node', 'scripts/import-layers.ts'], ['pnpm', 'exec', 'tsc', '--noEmit', '-p', 'tsconfig.json']],
   'bench:overhead': [['node', 'bench/overhead/run.ts', ...process.argv.slice(3)]],
   // bench/routing imports @optimizer/sdk, whose package exports its built dist/
   'bench:routing': [['pnpm', '--filter', '@optimizer/sdk', 'build'], ['node', 'bench/routing/run.ts', ...process.argv.slice(3)]],

@@ -17,7 +17,7 @@ import { registerAdminMeterRoutes } from './routes/admin-meter.ts';
 import { registerPipelineRoutes } from './http/pipeline-routes.ts';
 import { registerModelRoutes } from './routes/models.ts';
 import { registerBillingRoutes } from './routes/billing.ts';
-import { registerOpenApiRoute } from './routes/openapi.ts';
+import { registerOpenApiRoute } from './openapi/route.ts';
 import { recordRoutes } from './http/route-table.ts';
 import { registerManagedAgentRoutes } from './routes/managed-agents.ts';
 import { registerGraphQL } from './graphql/plugin.ts';

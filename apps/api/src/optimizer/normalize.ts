@@ -2,7 +2,7 @@
 // whitespace and punctuation, a trailing ")" or "." after a choice letter, and code
 // fences do not matter.
 import { createHash } from 'node:crypto';
-import { redactText } from '../capture/redact.ts';
+import { redactText } from '../guard/redact.ts';
 
 const memo = new Map<string, string>();
 const MEMO_MAX = 20_000;

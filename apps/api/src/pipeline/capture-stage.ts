@@ -6,7 +6,7 @@
 import type { CaptureSettings } from '@optimizer/schema';
 import type { CallContext } from './context.ts';
 import type { RecordingRow } from '../meter/rows.ts';
-import { redactDeep, redactText } from '../capture/redact.ts';
+import { redactDeep, redactText } from '../guard/redact.ts';
 
 
 export function captureStage(ctx: CallContext, settings: CaptureSettings): void {

@@ -1,7 +1,8 @@
 // The workflow list (spec 2.7): per workflow its stage, expected and settled steps, and
 // whether it is ready. Read by the REST and tRPC doors alike.
-import type { Services } from '../services.ts';
-import { deriveStage } from '../workflows/life.ts';
+import type { StepRegistry } from '../optimizer/registry.ts';
+import type { Accounts } from '../tenancy/accounts.ts';
+import { deriveStage, type WorkflowLife } from '../workflows/life.ts';
 
 export interface WorkflowView {
   id: string;
@@ -12,7 +13,7 @@ export interface WorkflowView {
   ready: boolean;
 }
 
-export async function workflowList(s: Pick<Services, 'accounts' | 'steps' | 'workflowLife'>, accountId: string): Promise<WorkflowView[]> {
+export async function workflowList(s: { accounts: Accounts; steps: StepRegistry; workflowLife: WorkflowLife }, accountId: string): Promise<WorkflowView[]> {
   const [agents, summary, stored] = await Promise.all([s.accounts.listAgents(accountId), s.steps.summary(accountId), s.workflowLife.storedStages(accountId)]);
   return agents.map((a) => {
     const st = summary.get(a.id) ?? { steps_expected: 0, steps_settled: 0 };

@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { CapabilityTree } from '../capabilities/capability.ts';
 import { capabilities } from '../capabilities/index.ts';
-import { OPENAPI_PATH, openApiDocument } from '../openapi/document.ts';
+import { OPENAPI_PATH, openApiDocument } from './document.ts';
 
 export function registerOpenApiRoute(app: FastifyInstance, set: CapabilityTree = capabilities): void {
   let body: string | null = null;
