@@ -11,8 +11,7 @@ import { ROOT_CONTEXT, SpanKind, SpanStatusCode, type Span, type Tracer } from '
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import type { CallContext } from '../pipeline/context.ts';
-import type { CallTrace, StageName, Tracing } from './tracing.ts';
+import type { CallTrace, StageName, TracedCall, Tracing } from './tracing.ts';
 
 export interface OtelOptions {
   /** The full URL spans are POSTed to (…/v1/traces). */
@@ -30,14 +29,14 @@ class OtelCallTrace implements CallTrace {
   /** Each stage's name and start (performance.now()), made events at the end with their durations. */
   readonly #stages: StageName[] = [];
   readonly #starts: number[] = [];
-  #ctx: CallContext | null = null;
+  #ctx: TracedCall | null = null;
   #status = 200;
 
   constructor(tracer: Tracer) {
     this.#root = tracer.startSpan('chat.completion', { kind: SpanKind.SERVER, attributes: { 'gen_ai.operation.name': 'chat' } }, ROOT_CONTEXT);
   }
 
-  call(ctx: CallContext): void {
+  call(ctx: TracedCall): void {
     this.#ctx = ctx;
   }
 
