@@ -19,6 +19,7 @@ const ON_PGLITE: Record<string, string> = {
   'billing-durability.test.ts': "the same replay for charges, into the embedded database's ledger",
   'idempotency-restart.test.ts': 'without Redis, answered Idempotency-Keys outlive a restart in the data folder',
   'billing-concurrency.test.ts': 'its second half is one process on the in-process hot store (its first half starts PostgreSQL + Redis replicas itself)',
+  'embedded.test.ts': 'the embedded database runs on its own thread, off the serving one',
   'quick-start.test.ts': "the README's quick start: `npm start` with no database server",
 };
 const onPglite = Object.keys(ON_PGLITE).map((name) => `**/${name}`);

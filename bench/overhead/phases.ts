@@ -1,7 +1,7 @@
 // One measured phase = one load shape against one target, with the CPU time each process spent on it.
 import { performance } from 'node:perf_hooks';
 import { closedLoop, makePool, openLoop, prime, type RunSamples } from './load.ts';
-import { CLOCK_TICKS, coreBusyShare, coreStatLine, cpuTicks, settleProcesses, waitForQuietCore, type Child } from './procs.ts';
+import { CLOCK_TICKS, coreBusyShare, coreStatLine, cpuTicks, servingThreadTicks, settleProcesses, waitForQuietCore, type Child } from './procs.ts';
 import { cpuMicrosPerRequest, summarize, type LatencySummary } from './stats.ts';
 import type { Target, TargetName } from './targets.ts';
 
@@ -33,6 +33,8 @@ export interface PhaseSettings {
 export interface CpuCost {
   /** CPU µs the proxy process spent per request handled; null for `direct`. */
   proxyUsPerReq: number | null;
+  /** The same for the proxy's main thread alone (the one that serves calls); null for `direct`. */
+  servingUsPerReq: number | null;
   /** CPU µs the mock vendor spent per request (same work whatever the target: the baseline). */
   mockUsPerReq: number;
   /** Cores' worth of CPU over the phase (1.0 = one core fully busy). */
@@ -75,6 +77,7 @@ function takeIds(n: number): number {
 
 interface Snapshot {
   proxy: number;
+  serving: number;
   mock: number;
   core: string;
   client: NodeJS.CpuUsage;
@@ -84,6 +87,7 @@ interface Snapshot {
 function snapshot(target: Target, mock: Child, core: number | undefined): Snapshot {
   return {
     proxy: target.proxy ? cpuTicks(target.proxy.pid) : 0,
+    serving: target.proxy ? servingThreadTicks(target.proxy.pid) : 0,
     mock: cpuTicks(mock.pid),
     core: core === undefined ? '' : coreStatLine(core),
     client: process.cpuUsage(),
@@ -104,6 +108,7 @@ function cost(before: Snapshot, loaded: Snapshot, settled: Snapshot, target: Tar
   const serverCoreBusy = before.core && loaded.core ? coreBusyShare(before.core, loaded.core) : null;
   return {
     proxyUsPerReq: target.proxy ? cpuMicrosPerRequest(settled.proxy - before.proxy, CLOCK_TICKS, handled) : null,
+    servingUsPerReq: target.proxy ? cpuMicrosPerRequest(settled.serving - before.serving, CLOCK_TICKS, handled) : null,
     mockUsPerReq: cpuMicrosPerRequest(settled.mock - before.mock, CLOCK_TICKS, handled),
     proxyCores,
     mockCores,

@@ -105,6 +105,14 @@ export function cpuTicks(pid: number): number {
   return parseProcStatTicks(readFileSync(`/proc/${pid}/stat`, 'utf8'));
 }
 
+/**
+ * utime + stime of a process's main thread so far, in clock ticks: the thread that serves calls
+ * (the gateway's event loop), without its helper threads (the embedded database's, GC, the pool).
+ */
+export function servingThreadTicks(pid: number): number {
+  return parseProcStatTicks(readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8'));
+}
+
 /** The `cpuN` line of /proc/stat. */
 export function coreStatLine(core: number): string {
   const line = readFileSync('/proc/stat', 'utf8')

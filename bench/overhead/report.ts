@@ -7,7 +7,7 @@ import type { TargetName } from './targets.ts';
 export interface Comparison {
   load: string;
   /** Per proxy: what it adds on top of `direct` (ms), and its CPU per request. */
-  added: Record<string, { p50: number; p99: number; p999: number; ttfbP50: number; ttfbP99: number; throughputShare: number; cpuUsPerReq: number }>;
+  added: Record<string, { p50: number; p99: number; p999: number; ttfbP50: number; ttfbP99: number; throughputShare: number; cpuUsPerReq: number; servingUsPerReq: number }>;
   /** gateway ÷ portkey; below 1 means the gateway costs less. NaN when a side is missing or ≤ 0. */
   ratios: { addedP50: number; addedP99: number; addedP999: number; addedTtfbP50: number; addedTtfbP99: number; cpuPerReq: number; maxReqPerSec: number };
 }
@@ -33,6 +33,7 @@ export function compare(load: LoadSpec, rows: PhaseResult[]): Comparison {
       ttfbP99: added(r.ttfb?.p99, direct?.ttfb?.p99),
       throughputShare: ratio(r.throughput, direct?.throughput),
       cpuUsPerReq: r.cpu.proxyUsPerReq ?? NaN,
+      servingUsPerReq: r.cpu.servingUsPerReq ?? NaN,
     };
   }
   const g = out.added.gateway;
@@ -84,12 +85,12 @@ export function renderLoad(load: LoadSpec, rows: PhaseResult[], cmp: Comparison)
   const head = ['target', 'ok', 'req/s', 'p50 ms', 'p99 ms'];
   if (open) head.push('p99.9 ms');
   if (streaming) head.push('ttfb p50', 'ttfb p99');
-  head.push('proxy µs/req', 'mock µs/req', 'proxy cores', 'mock cores', 'other cores', 'client cores', 'errors');
+  head.push('proxy µs/req', 'serving µs/req', 'mock µs/req', 'proxy cores', 'mock cores', 'other cores', 'client cores', 'errors');
   const body = rows.map((r) => {
     const cells = [r.target, int(r.ok), int(r.throughput), ms(r.latency.p50), ms(r.latency.p99)];
     if (open) cells.push(ms(r.latency.p999));
     if (streaming) cells.push(ms(r.ttfb?.p50), ms(r.ttfb?.p99));
-    cells.push(int(r.cpu.proxyUsPerReq), int(r.cpu.mockUsPerReq), cores(r.cpu.proxyCores), cores(r.cpu.mockCores));
+    cells.push(int(r.cpu.proxyUsPerReq), int(r.cpu.servingUsPerReq), int(r.cpu.mockUsPerReq), cores(r.cpu.proxyCores), cores(r.cpu.mockCores));
     cells.push(cores(r.cpu.otherCores), cores(r.cpu.clientCores), errorText(r));
     return cells;
   });
@@ -108,13 +109,13 @@ export function renderLoad(load: LoadSpec, rows: PhaseResult[], cmp: Comparison)
     const addHead = ['added vs direct', '+p50 ms', '+p99 ms'];
     if (open) addHead.push('+p99.9 ms');
     if (streaming) addHead.push('+ttfb p50', '+ttfb p99');
-    addHead.push('req/s vs direct', 'CPU µs/req');
+    addHead.push('req/s vs direct', 'CPU µs/req', 'serving µs/req');
     const addRows = proxies.map((t) => {
       const a = cmp.added[t]!;
       const cells = [t, plusMs(a.p50), plusMs(a.p99)];
       if (open) cells.push(plusMs(a.p999));
       if (streaming) cells.push(plusMs(a.ttfbP50), plusMs(a.ttfbP99));
-      cells.push(pct(a.throughputShare), int(a.cpuUsPerReq));
+      cells.push(pct(a.throughputShare), int(a.cpuUsPerReq), int(a.servingUsPerReq));
       return cells;
     });
     out.push('', table(addHead, addRows));
@@ -146,14 +147,16 @@ export function renderHeadline(loads: LoadSpec[], comparisons: Comparison[]): st
       plusMs(stream?.ttfbP50 ?? NaN),
       plusMs(stream?.ttfbP99 ?? NaN),
       int(open?.cpuUsPerReq),
+      int(open?.servingUsPerReq),
       int(closed?.cpuUsPerReq),
+      int(closed?.servingUsPerReq),
       pct(closed?.throughputShare),
     ]);
   }
   const rate = loads.find((l) => l.name === 'open')?.ratePerSec;
   lines.push(
     table(
-      ['proxy', `+p50 @${rate}/s`, `+p99 @${rate}/s`, '+ttfb p50', '+ttfb p99', 'CPU µs/req (open)', 'CPU µs/req (closed)', 'max req/s vs direct'],
+      ['proxy', `+p50 @${rate}/s`, `+p99 @${rate}/s`, '+ttfb p50', '+ttfb p99', 'CPU µs/req (open)', 'serving thread (open)', 'CPU µs/req (closed)', 'serving thread (closed)', 'max req/s vs direct'],
       rows,
     ),
   );

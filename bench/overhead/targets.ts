@@ -32,6 +32,8 @@ export interface ServerOptions {
   gatewayProfileDir?: string | undefined;
   /** Start the gateway with `node --perf-basic-prof` (a /tmp/perf-PID.map for perf). */
   gatewayPerfMap?: boolean | undefined;
+  /** More environment for the gateway (e.g. FAST_PATH=off). */
+  env?: Record<string, string> | undefined;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -145,6 +147,7 @@ export async function startGateway(mock: Mock, opts: ServerOptions, onCleanup: (
       OPENAI_API_KEY: 'sk-bench',
       NODE_ENV: 'production',
       ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
+      ...opts.env,
     }),
   });
   const origin = `http://127.0.0.1:${port}`;
