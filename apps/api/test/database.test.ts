@@ -39,7 +39,7 @@ describe('the database', () => {
 
   it('applies every migration at start', async () => {
     const rows = (await gw.services.db.em().getConnection().execute('select name from mikro_orm_migrations order by id')) as { name: string }[];
-    expect(rows.map((r) => r.name)).toEqual(['0001-foundation', '0002-events', '0003-custom-providers', '0004-optimizer', '0005-steps-discovery', '0006-semantic-cache', '0007-lookup-indexes', '0008-call-totals', '0009-workflow-life', '0010-tenant-settings', '0012-billing', '0013-alerts', '0014-recordings', '0015-managed-agents', '0016-auto-topup', '0017-partitioned-calls', '0018-action-order', '0019-call-rollups', '0020-meter-quarantine', '0021-signup-allowance', '0022-evidence-texts', '0023-call-learning', '0024-paid-production', '0025-managed-schedules']);
+    expect(rows.map((r) => r.name)).toEqual(['0001-foundation', '0002-events', '0003-custom-providers', '0004-optimizer', '0005-steps-discovery', '0006-semantic-cache', '0007-lookup-indexes', '0008-call-totals', '0009-workflow-life', '0010-tenant-settings', '0012-billing', '0013-alerts', '0014-recordings', '0015-managed-agents', '0016-auto-topup', '0017-partitioned-calls', '0018-action-order', '0019-call-rollups', '0020-meter-quarantine', '0021-signup-allowance', '0022-evidence-texts', '0023-call-learning', '0024-paid-production', '0025-managed-schedules', '0026-fee-carry', '0027-schedule-catch-up']);
   });
 
   /** The plan PostgreSQL makes for a query when it may not read whole tables. */
