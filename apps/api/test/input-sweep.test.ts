@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIMock, startStripeMock, type MockVendor, type StripeMock } from '@optimizer/mock-providers';
 import { errorCatalogue } from '../src/errors.ts';
-import { toApiError } from '../src/http/error-handler.ts';
+import { toApiError } from '../src/failures/to-api-error.ts';
 import { authed, signup, startGateway, type TestGateway } from './support/gateway.ts';
 import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
 import { gql, trpcClient, trpcFailure } from './support/doors.ts';

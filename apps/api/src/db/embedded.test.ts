@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { BroadcastChannel, threadId } from 'node:worker_threads';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { isDependencyDown } from '../http/dependency-down.ts';
+import { isDependencyDown } from '../failures/dependency-down.ts';
 import { createLogger } from '../logger.ts';
 import { openDatabase } from './database.ts';
 import { EMBEDDED_THREAD_NAME, startEmbedded } from './embedded.ts';

@@ -11,7 +11,7 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, maskError as defaultMaskError, type Plugin, type YogaLogger } from 'graphql-yoga';
 import { ApiError, errorCatalogue, type ErrorCode } from '../errors.ts';
 import { bearer, controlPrincipal } from '../http/auth.ts';
-import { toApiError } from '../http/error-handler.ts';
+import { toApiError } from '../failures/to-api-error.ts';
 import { closeIfBodyPending } from '../http/door-guard.ts';
 import { csrfErrorOf } from '../http/session-cookie.ts';
 import type { Logger } from '../logger.ts';

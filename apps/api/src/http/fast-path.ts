@@ -10,7 +10,7 @@ import type { Logger } from '../logger.ts';
 import type { Principal } from '../tenancy/key-cache.ts';
 import { TENANT_KEY_PREFIX } from '../security/secrets.ts';
 import type { Metrics } from './metrics.ts';
-import { toApiError } from './error-handler.ts';
+import { toApiError } from '../failures/to-api-error.ts';
 import type { FastHandler, FastRequest, FastResponse, HotPath } from './fast-server.ts';
 import type { PipelineHandler, PipelineRequest, ResponseSink } from '../pipeline/sink.ts';
 import { parseJsonBody } from './json-body.ts';

@@ -2,7 +2,7 @@
 // tenant's call would (routed, cached, metered, billed): the pipeline's handler is run on a
 // request made here and answers on a response captured here instead of a socket.
 import { EventEmitter } from 'node:events';
-import { toApiError } from '../http/error-handler.ts';
+import { toApiError } from '../failures/to-api-error.ts';
 import type { PipelineHandler, ResponseSink, SinkStream } from '../pipeline/sink.ts';
 import type { Principal } from '../tenancy/key-cache.ts';
 

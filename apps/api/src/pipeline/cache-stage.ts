@@ -1,5 +1,5 @@
 // Stage: cache — look up before dispatch, store after a good answer.
-import { isDependencyDown } from '../http/dependency-down.ts';
+import { isDependencyDown } from '../failures/dependency-down.ts';
 import type { Services } from '../services.ts';
 import type { ResponseSink } from './sink.ts';
 import type { AnswerCache, CachedAnswer } from '../cache/answer-cache.ts';

@@ -10,7 +10,7 @@
 // (Fastify or the socket path) runs this handler.
 import type { PipelineHandler, PipelineRequest, ResponseSink } from './sink.ts';
 import { ApiError } from '../errors.ts';
-import { toApiError } from '../http/error-handler.ts';
+import { toApiError } from '../failures/to-api-error.ts';
 import type { Services } from '../services.ts';
 import { annotate } from './annotate.ts';
 import { newCallContext, type CallContext } from './context.ts';

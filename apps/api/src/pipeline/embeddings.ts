@@ -10,7 +10,7 @@
 // model puts vectors in another space, which a client's index cannot mix.
 import { z } from 'zod';
 import { ApiError } from '../errors.ts';
-import { toApiError } from '../http/error-handler.ts';
+import { toApiError } from '../failures/to-api-error.ts';
 import { parseWith } from '../input/validate.ts';
 import { embeddingAdapterFor } from '../providers/embedding-adapters.ts';
 import { assertModelId, assertModelName } from '../providers/model-id.ts';

@@ -7,7 +7,7 @@ import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import type { z } from 'zod';
 import type { Tenant } from '../domain/tenant.ts';
 import { ApiError, errorCatalogue, type ErrorCode } from '../errors.ts';
-import { toApiError } from '../http/error-handler.ts';
+import { toApiError } from '../failures/to-api-error.ts';
 import { parseWith, refuseUnstorable } from '../input/validate.ts';
 import type { Services } from '../services.ts';
 

@@ -4,7 +4,7 @@
 // REST gives, and a cookie-authenticated mutation must pass the same CSRF check.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
-import { toApiError } from '../http/error-handler.ts';
+import { toApiError } from '../failures/to-api-error.ts';
 import { controlPrincipal } from '../http/auth.ts';
 import { csrfErrorOf } from '../http/session-cookie.ts';
 import type { Services } from '../services.ts';
