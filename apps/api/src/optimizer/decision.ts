@@ -87,9 +87,10 @@ export function retentionOf(chosen: Policy, input: DecideInput, bound: number | 
 }
 
 /**
- * A trial call: its reasons say so. Its evidence is the client's outcome on it; the judge does not
- * grade it (see docs/decisions.md, "Learning by serving": an unpaired judge grade, read against a
- * few judged baseline answers, overstated weak candidates where no outcomes came).
+ * A trial call: its reasons say so. Its evidence is the client's outcome on it, or where no outcomes
+ * come its answer graded paired with the baseline's side answer after it is sent (`gradeTrialAnswer`);
+ * never an unpaired judge grade (docs/decisions.md, "Learning by serving": read against a few judged
+ * baseline answers, that overstated weak candidates where no outcomes came).
  */
 export function markTrial(d: Decision, trial: Trial): void {
   d.trial = { policy: policyKey(trial.candidate.policy), budgetUsed: trial.used };
