@@ -44,6 +44,9 @@ export async function startGateway(onCleanup: (fn: () => void) => void, fixedPor
       LOG_LEVEL: 'warn',
       ADMIN_KEY: adminKey,
       METER_FLUSH_MS: '100',
+      // the benchmark measures routing, not the wallet: a full run's spend plus the reservations of the
+      // calls and learning jobs in flight passed the default $25 dev allowance, and calls failed with 402
+      BILLING_DEV_ALLOWANCE_USD: '10000',
     },
   });
   const origin = `http://127.0.0.1:${port}`;

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authed } from './support/gateway.ts';
 import { routeOnMockOpenAI, startRig, type Rig } from './support/vendor.ts';
+import { explorationOf } from './support/optimizer.ts';
 
 let rig: Rig;
 beforeAll(async () => {
@@ -80,13 +81,25 @@ describe('learning by serving', () => {
     expect(learning.risk_used).toBeLessThanOrEqual(1);
   });
 
-  it('stops trying candidates by serving them on a step whose calls get no outcomes: they would teach nothing', { timeout: 60_000 }, async () => {
+  it("grades trials after the answer on a step whose calls get no outcomes: the baseline answers beside them, metered as the call's exploration", { timeout: 60_000 }, async () => {
     expect((await routeOnMockOpenAI(rig, { quality_floor: 0.95 })).status).toBe(200);
     const silent: Served[] = [];
-    for (let i = 0; i < 80; i++) silent.push(await call('silent', i, false));
+    for (let i = 0; i < 120; i++) silent.push(await call('silent', i, false));
     await rig.gw.learned();
-    // the first calls cannot yet know that no outcome comes; after them, no trial
-    expect(silent.slice(25).filter((s) => s.trial !== null)).toEqual([]);
+    await rig.gw.services.meter.flush();
+    // once the step knows no outcome comes (after 20 calls), its trials go on, graded after the answer
+    const late = silent.slice(25).filter((s) => s.trial !== null);
+    expect(late.length).toBeGreaterThan(0);
+    const records = await calls(late.map((s) => s.id));
+    const graded = records.filter((r) => r.reasons.some((x) => /^no outcomes come on this step: after the answer, the baseline answers the same request/.test(x)));
+    expect(graded.length).toBeGreaterThan(0);
+    // the side call (and any grade) is the call's exploration: it ran after the answer, on that call
+    for (const r of graded) expect(await explorationOf(rig, r.id)).toBeGreaterThan(0);
+    // and it is the candidate's evidence: the step view counts its samples
+    const steps = (await (await fetch(`${rig.gw.url}/v1/workflows/${rig.tenant.workflow_id}/steps`, { headers: authed(rig.tenant.api_key) })).json()) as { data: { label: string; candidates: { policy: string; n: number }[] }[] };
+    const view = steps.data.find((s) => s.label === 'silent')!;
+    const tried = new Set(late.map((s) => s.trial!));
+    expect(view.candidates.filter((c) => tried.has(c.policy)).reduce((a, c) => a + c.n, 0)).toBeGreaterThanOrEqual(graded.length);
   });
 
   it('never serves an unproven candidate under shadow, and learns nothing under off (set per step in the annotation too)', { timeout: 60_000 }, async () => {

@@ -39,6 +39,11 @@ export interface Decision {
 
   /** An unproven policy serves this call to learn (learning_mode serve): which, and the share of the step's risk budget its trials use. */
   trial?: { policy: string; budgetUsed: number };
+  /**
+   * Grade the trial's answer after it is sent (a step without outcomes): the baseline answers the
+   * same request beside it and the judge grades the two where they differ (serve-trial.ts, `silentTrials`).
+   */
+  gradeTrial?: boolean;
   /** Have the judge grade the baseline's probed answer a second time (its self-consistency). */
   regrade: boolean;
   /** Have the judge grade the baseline's answer at random (how good the baseline is, while outcomes do not say). */
@@ -82,9 +87,10 @@ export function retentionOf(chosen: Policy, input: DecideInput, bound: number | 
 }
 
 /**
- * A trial call: its reasons say so. Its evidence is the client's outcome on it; the judge does not
- * grade it (see docs/decisions.md, "Learning by serving": an unpaired judge grade, read against a
- * few judged baseline answers, overstated weak candidates where no outcomes came).
+ * A trial call: its reasons say so. Its evidence is the client's outcome on it, or where no outcomes
+ * come its answer graded paired with the baseline's side answer after it is sent (`gradeTrialAnswer`);
+ * never an unpaired judge grade (docs/decisions.md, "Learning by serving": read against a few judged
+ * baseline answers, that overstated weak candidates where no outcomes came).
  */
 export function markTrial(d: Decision, trial: Trial): void {
   d.trial = { policy: policyKey(trial.candidate.policy), budgetUsed: trial.used };
@@ -92,6 +98,16 @@ export function markTrial(d: Decision, trial: Trial): void {
   d.prune = false; // one thing in question at a time: the candidate, on the request as sent
   d.regrade = false;
   d.sampleBaseline = false;
+}
+
+/**
+ * A trial on a step without outcomes whose answer is graded after it is sent: the reasons say so,
+ * and while the baseline's quality is not known its side answer is graded at random, as a probe's is.
+ */
+export function gradeTrialAnswer(d: Decision, s: StepState, input: DecideInput): void {
+  d.gradeTrial = true;
+  d.sampleBaseline = !s.evidence.baselineKnown() && (input.draw * 7919) % 1 < BASELINE_SAMPLE_RATE;
+  d.reasons.push(`no outcomes come on this step: after the answer, the baseline answers the same request and the judge grades the two where they differ`);
 }
 
 /**

@@ -223,7 +223,7 @@ function provingCost(p: Prospect, input: ExploreInput, floor: number): number {
 }
 
 /** What is left of the step's budget share, with the start-up allowance; a share of 0 turns exploring off, allowance included. */
-function budgetLeft(input: ExploreInput): number {
+function budgetLeft(input: Pick<ExploreInput, 'traffic' | 'budgetShare' | 'allowanceCalls'>): number {
   const t = input.traffic;
   return input.budgetShare > 0 ? input.budgetShare * t.baselineMicros + input.allowanceCalls * perCall(t) - t.spentMicros : 0;
 }
@@ -231,6 +231,16 @@ function budgetLeft(input: ExploreInput): number {
 /** What the step may still cost over its baseline, exploration included, before it reaches MAX_NET_LOSS. */
 function lossLeft(t: Traffic): number {
   return MAX_NET_LOSS * t.baselineMicros - (t.actualMicros - t.baselineMicros);
+}
+
+/**
+ * What the step may still spend on learning now, in micro-dollars: the least of its budget share
+ * (with the start-up allowance) and its net-loss margin; 0 when a tenant-wide budget blocks it.
+ * Probes are planned within it, and so is the grading of trials where no outcomes come.
+ */
+export function learningRoom(input: Pick<ExploreInput, 'traffic' | 'budgetShare' | 'allowanceCalls' | 'blocked'>): number {
+  if (input.blocked) return 0;
+  return Math.max(0, Math.min(budgetLeft(input), lossLeft(input.traffic)));
 }
 
 /** What a candidate must promise per call (its chance to hold times its saving, as a share of a baseline call) for discovery to probe it. */

@@ -8,21 +8,24 @@ import type { EvidenceRow } from '../meter/rows.ts';
 import type { CallEvent } from '../wire/events.ts';
 import { ensemblePool, priced, shrink, TenantPriors } from './candidate-stats.ts';
 import type { DecideInput, LockedStep, StepKey } from './decide-input.ts';
-import { decisionFor, markTrial, MIN_OPEN_SAMPLES, mixReason, pickHolder, retentionOf, type Decision } from './decision.ts';
+import { decisionFor, gradeTrialAnswer, markTrial, MIN_OPEN_SAMPLES, mixReason, pickHolder, retentionOf, type Decision } from './decision.ts';
 import { DRIFT_CHECK_EVERY, watchDrift } from './drift.ts';
 import type { PolicyStats, Probe, ServedSample } from './evidence.ts';
 import { EvidenceRows, type LoadedRow } from './evidence-rows.ts';
 import { ExplorationSpend, learningBlock } from './exploration-budget.ts';
-import { HOLD_Z, levelFloor, MIN_EVIDENCE, MIN_PAYBACK, MIX_LEVELS, paybackBar, planExploration } from './exploration.ts';
+import { HOLD_Z, learningRoom, levelFloor, MIN_EVIDENCE, MIN_PAYBACK, MIX_LEVELS, paybackBar, planExploration } from './exploration.ts';
 import { JudgePanel, type JudgePair } from './judge-panel.ts';
 import { cheapestMix, holdBound, mixKey, servesUnder, type Weighed } from './mix.ts';
 import { candidatePolicies, describePolicy, parsePolicy, policyKey, policyModels, type Policy } from './policies.ts';
 import { pool } from './priors.ts';
 import { MIN_OUTCOME_SHARE, probeCosts, prospect, Z_STATS } from './prospects.ts';
-import { ledgerUse, triable, trialFor } from './serve-trial.ts';
+import { ledgerUse, silentTrials, triable, trialFor } from './serve-trial.ts';
 import { dropSuperseded, newStepState, stepId, type StepState } from './step-state.ts';
 import { candidateView, stepViews } from './step-view.ts';
 import { earn } from './trials.ts';
+
+/** A step's traffic as exploration reads it. */
+const exploreTraffic = (s: StepState) => ({ calls: s.traffic.calls, baselineMicros: s.traffic.baselineMicros, actualMicros: s.traffic.actualMicros, spentMicros: s.traffic.exploredMicros });
 
 /** Routed calls after which a step's share of calls with outcomes says whether its trials can teach anything. */
 const OUTCOMES_KNOWN_AFTER = 20;
@@ -200,10 +203,11 @@ export class Optimizer {
       chosenShare = mix.costMicros / baselineCost;
     }
     const costs = probeCosts(s, input);
+    const blocked = input.noProbe ?? learningBlock(input.learning) ?? this.#spend.overBudget(s, input, this.#states);
     // learning by serving: an unproven candidate may serve this call, within the step's quality-risk budget
-    // a trial's evidence is its outcome: on a step whose calls get none, trials would serve unproven answers and learn nothing
-    const trialsTeach = s.traffic.calls < OUTCOMES_KNOWN_AFTER || costs.outcomes >= MIN_OUTCOME_SHARE;
-    const trial = input.learning === 'serve' && !input.serveBaseline && !tiebroken && trialsTeach ? trialFor({ evidence: s.evidence, ledger: s.ledger, input, stats, own, costs, baselineCost }, open, chosenShare) : null;
+    // a trial's evidence is its outcome; on a step whose calls get none, its answer is graded after it is sent (silentTrials)
+    const silent = s.traffic.calls >= OUTCOMES_KNOWN_AFTER && costs.outcomes < MIN_OUTCOME_SHARE ? silentTrials(learningRoom({ traffic: exploreTraffic(s), budgetShare: input.budget?.share ?? DEFAULT_BUDGET_SHARE, allowanceCalls: input.budget?.allowanceCalls ?? DEFAULT_ALLOWANCE_CALLS, blocked }), (1 + 2 * costs.grade) * perCall, s.ledger) : null;
+    const trial = input.learning === 'serve' && !input.serveBaseline && !tiebroken ? trialFor({ evidence: s.evidence, ledger: s.ledger, input, stats, own, costs, baselineCost }, open, chosenShare, silent?.allow) : null;
     if (trial) [chosen, chosenStats] = [trial.candidate.policy, undefined];
     else earn(s.ledger, retentionOf(chosen, input, mix ? mix.bound : chosenStats?.lcb), input.floor);
     const chosenIsBase = chosen.kind === 'model' && chosen.model === input.baseline;
@@ -221,13 +225,13 @@ export class Optimizer {
     const servedInstead = (p: Policy) => input.learning === 'serve' && costs.outcomes >= MIN_OUTCOME_SHARE && s.evidence.freeForm() && triable(p, own.get(policyKey(p)));
     const stillOpen = open.filter((p) => (!s.drifted.length || policyModels(p).some((m) => s.drifted.includes(m))) && (chosenIsBase || policyKey(p) !== policyKey(chosen)) && !servedInstead(p));
     let plan = planExploration({
-      traffic: { calls: s.traffic.calls, baselineMicros: s.traffic.baselineMicros, actualMicros: s.traffic.actualMicros, spentMicros: s.traffic.exploredMicros },
+      traffic: exploreTraffic(s),
       floor,
       servingShare: chosenShare,
       gradeShare: costs.grade,
       budgetShare: input.budget?.share ?? DEFAULT_BUDGET_SHARE,
       allowanceCalls: input.budget?.allowanceCalls ?? DEFAULT_ALLOWANCE_CALLS,
-      blocked: input.noProbe ?? learningBlock(input.learning) ?? this.#spend.overBudget(s, input, this.#states),
+      blocked,
       prospects: stillOpen.flatMap((p) => prospect(s.evidence, costs, p, stats.get(policyKey(p))!, input, baselineCost, chosenIsBase, backed.has(policyKey(p)), own, anchors) ?? []),
       draw: input.draw,
       levels: mixing ? MIX_LEVELS : [1],
@@ -260,6 +264,7 @@ export class Optimizer {
     if (mix && !trial) d.reasons[0] = mixReason(mix, chosen, input);
     s.riskUsed = trial ? trial.used : s.ledger.trials.size > 0 ? ledgerUse({ evidence: s.evidence, ledger: s.ledger, input, stats, own, costs, baselineCost }) : 0;
     if (trial) markTrial(d, trial);
+    if (trial && silent?.grade) gradeTrialAnswer(d, s, input);
     // the cheap judge is measured against outcomes only while an investment it would grade for is under way
     d.gradeForTruth = plan.funded && costs.judging && input.judges !== undefined && !input.judges.panel.decided && costs.outcomes >= MIN_OUTCOME_SHARE;
     if (input.learning === 'off') {

@@ -76,11 +76,11 @@ export interface Trial extends TrialChoice {
  * or to serve in a mix), by posterior sampling, cheaper than what serves (`servingShare`), within
  * the step's quality-risk budget.
  */
-export function trialFor(t: TrialContext, open: readonly Policy[], servingShare: number): Trial | null {
+export function trialFor(t: TrialContext, open: readonly Policy[], servingShare: number, allow: (p: Policy, st: PolicyStats) => boolean = () => true): Trial | null {
   if (t.ledger.earned <= 0) return null; // no margin earned yet: nothing to weigh
   // only what could be cheaper than what serves is weighed: its models' prices alone are a lower bound of its cost
   const price = (p: Policy) => policyModels(p).reduce((a, m) => a + (t.input.priceShares?.[m] ?? 0), 0);
-  const candidates = open.flatMap((p) => (price(p) < servingShare ? (asCandidate(t, p) ?? []) : []));
+  const candidates = open.flatMap((p) => (price(p) < servingShare && allow(p, t.stats.get(policyKey(p))!) ? (asCandidate(t, p) ?? []) : []));
   if (candidates.length === 0) return null;
   const choice = chooseTrial({ candidates, servingShare, floor: t.input.floor, ledger: t.ledger, draw: t.input.draw });
   if (!choice) return null;
@@ -95,4 +95,26 @@ export function trialFor(t: TrialContext, open: readonly Policy[], servingShare:
 /** The share of the step's risk budget its trials use now, for the step view. */
 export function ledgerUse(t: TrialContext): number {
   return budgetUsed(t.ledger, t.input.floor, (k) => posteriorOf(t, k));
+}
+
+/** Graded samples a candidate needs before, on a step without outcomes, it may be tried without grading its answer. */
+export const UNGRADED_AFTER = 5;
+
+/**
+ * Trials on a step whose calls get no outcomes. A trial teaches there only if its answer is graded
+ * after it is sent: the baseline answers the same request beside it (a side call, metered as the
+ * call's exploration) and the judge grades the two where they differ (a cheap judge once its panel
+ * adopts it), a paired comparison as sound as a probe's; agreement alone settles the rest. Only a
+ * model is graded so (a gate's two answers are not kept with the call). The grading is paid from
+ * the step's learning room, as probes are (`learningRoom`); where the room is spent, a candidate
+ * with UNGRADED_AFTER graded samples, and fewer trials than twice its samples, may still be tried ungraded, within the risk budget priced on
+ * that evidence (its trials cost less than the baseline's calls, and what they save pays for the
+ * next grades), one without them is not tried: its posterior would be its prior alone.
+ */
+export function silentTrials(room: number, gradeCost: number, ledger: RiskLedger): { grade: boolean; allow: (p: Policy, st: PolicyStats) => boolean } {
+  const grade = room >= gradeCost;
+  // an ungraded trial adds nothing to the evidence it is priced on: a candidate's trials stay within twice its graded samples,
+  // so each one served ungraded is matched by one that taught (else a posterior stuck on a lucky start serves on and on)
+  const ungradedOk = (p: Policy, st: PolicyStats) => st.n >= UNGRADED_AFTER && (ledger.total.get(policyKey(p)) ?? 0) < 2 * st.n;
+  return { grade, allow: (p, st) => p.kind === 'model' && (grade || ungradedOk(p, st)) };
 }

@@ -15,6 +15,7 @@ import { evidenceText } from './capture-stage.ts';
 import { policyKey } from '../optimizer/policies.ts';
 import { attemptCost, explorationSpend } from './meter-call.ts';
 import { askJudge, grade } from './judge-grade.ts';
+import { gradesTrial, gradeTrial } from './grade-trial.ts';
 import { candidate, runOn, type Named, type RoutedPlan } from './routed-plan.ts';
 import type { ChatBody } from '../providers/types.ts';
 
@@ -23,7 +24,7 @@ const costOf = (c: Completed) => attemptCost(c.attempt);
 /** Whether a routed call has anything to learn once it is answered. */
 export function learnsAfter(plan: RoutedPlan): boolean {
   const d = plan.decision;
-  return d.probe.length > 0 || d.check === true || (d.gradeForTruth === true && plan.panel !== undefined && plan.runCall !== undefined);
+  return d.probe.length > 0 || d.check === true || gradesTrial(plan) || (d.gradeForTruth === true && plan.panel !== undefined && plan.runCall !== undefined);
 }
 
 /**
@@ -147,6 +148,7 @@ async function answerUnpruned(ctx: CallContext, s: Services, signal: AbortSignal
 /** Everything the step learns from an answered call: probes, the cheap judge's truth grade, a drift check. */
 export async function learnFrom(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan, served: Named): Promise<void> {
   if (plan.decision.probe.length > 0) await explore(ctx, s, signal, plan, served).catch(() => undefined);
+  if (gradesTrial(plan)) await gradeTrial(ctx, s, signal, plan, served).catch(() => undefined);
   await gradeForTruth(ctx, s, signal, plan, served);
   if (plan.decision.check && !signal.aborted) {
     const score = await grade(ctx, s, signal, plan, served.answer);
