@@ -15,9 +15,6 @@ export interface GatewayAnswer {
   body: Record<string, any>;
 }
 
-/** A request that never leaves: nobody can go away from an in-process call. */
-const STAYS = new AbortController().signal;
-
 /** Runs one completion for `principal`; never throws for an API error, which is the answer. */
 export async function gatewayCall(handler: PipelineHandler, principal: Principal, body: Record<string, unknown>, idempotencyKey: string): Promise<GatewayAnswer> {
   const start = performance.now();
@@ -25,7 +22,7 @@ export async function gatewayCall(handler: PipelineHandler, principal: Principal
   let text: string;
   let callId: string | null;
   try {
-    const reply = await handler({ headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey }, body, principal, elapsed: () => performance.now() - start, gone: STAYS });
+    const reply = await handler({ headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey }, body, principal, elapsed: () => performance.now() - start, gone: new AbortController().signal }); // nobody goes away from an in-process call
     status = reply.status;
     callId = reply.headers['x-optimizer-call-id'] ?? null;
     text = await bodyText(reply); // a managed agent asks for whole answers; a stream would be read whole
