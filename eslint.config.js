@@ -98,13 +98,13 @@ export default tseslint.config(
     },
   },
   {
-    // The pipeline answers on its own response sink (pipeline/sink.ts), whichever server received the request.
+    // The pipeline answers with a Reply value (pipeline/reply.ts), whichever transport received the request.
     files: ['apps/api/src/pipeline/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
-          paths: [...outboundClients, { name: 'fastify', message: 'Layering: the pipeline does not know Fastify; it reads a PipelineRequest and answers on a ResponseSink (pipeline/sink.ts).' }],
+          paths: [...outboundClients, { name: 'fastify', message: 'Layering: the pipeline does not know Fastify; it reads a PipelineRequest and returns a Reply (pipeline/reply.ts) that the transport renders.' }],
         },
       ],
     },

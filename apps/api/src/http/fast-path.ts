@@ -1,8 +1,8 @@
 // The data plane's hot path, in front of Fastify. A well-formed
 // `POST /v1/chat/completions` or `POST /v1/responses` (JSON body with a Content-Length
 // within the limit), read off the socket by fast-server.ts, is served here: bearer auth
-// from memory, body parsed once, then the same pipeline handler the Fastify route runs, with a small
-// reply object that answers exactly as Fastify would (status, headers, error envelope,
+// from memory, body parsed once, then the same pipeline handler the Fastify route runs, its Reply
+// rendered on a small reply object that answers exactly as Fastify would (status, headers, error envelope,
 // log line). Anything else, including every malformed variant of that request, goes to
 // Fastify, whose route and error handling stay the reference. See docs/decisions.md.
 import { ApiError } from '../errors.ts';
@@ -12,16 +12,17 @@ import { TENANT_KEY_PREFIX } from '../security/secrets.ts';
 import type { Metrics } from './metrics.ts';
 import { toApiError } from '../failures/to-api-error.ts';
 import type { FastHandler, FastRequest, FastResponse, HotPath } from './fast-server.ts';
-import type { PipelineHandler, PipelineRequest, ResponseSink } from '../pipeline/sink.ts';
+import type { PipelineHandler, PipelineRequest } from '../pipeline/reply.ts';
+import { clientOf, renderReply, type ReplySink } from './render-reply.ts';
 import { parseJsonBody } from './json-body.ts';
 import { clientAddress, type DoorThrottle } from '../limits/door-throttle.ts';
 
 /**
- * The pipeline's response sink (pipeline/sink.ts) on a FastResponse, answering as Fastify's reply would. `send` takes what
+ * The socket path's reply on a FastResponse (a ReplySink the pipeline's Reply is rendered on: render-reply.ts), answering as Fastify's reply would. `send` takes what
  * the pipeline sends (strings, or an object for the error envelope) and sets
  * Content-Type and Content-Length the way Fastify does for those.
  */
-export class RawReply implements ResponseSink {
+export class RawReply implements ReplySink {
   readonly raw: FastResponse;
   readonly #startedAt: number;
   statusCode = 200;
@@ -196,7 +197,7 @@ export class FastPath implements FastHandler {
     const reply = new RawReply(res, performance.now(), this.#d.written);
     const reqId = reqIdOf(h);
     res.once('finish', () => this.#d.metrics.incRoute(req.path, res.statusCode));
-    const request: PipelineRequest = { headers: h, body: undefined, principal: req.principal };
+    const request: PipelineRequest = { headers: h, body: undefined, principal: req.principal, ...clientOf(reply) };
     const fail = (err: unknown) => this.#fail(err, reqId, reply);
     try {
       request.body = parseJsonBody(req.body);
@@ -206,7 +207,7 @@ export class FastPath implements FastHandler {
       reply.header('connection', 'close');
       return fail(err);
     }
-    (req.path === '/v1/responses' ? this.#d.responses : this.#d.completion)(request, reply).catch(fail);
+    (req.path === '/v1/responses' ? this.#d.responses : this.#d.completion)(request).then((answer) => renderReply(answer, reply)).catch(fail);
   }
 
   #fail(err: unknown, reqId: string, reply: RawReply): void {

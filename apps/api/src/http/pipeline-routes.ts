@@ -1,14 +1,15 @@
 // The data plane's routes on Fastify: the completion and embeddings pipelines behind the
-// tenant's bearer key, and the Responses API on the completion pipeline. Fastify's reply is
-// handed to them as it is (it is a ResponseSink); the socket path (fast-path.ts) runs the
-// same completion and Responses handlers on its own reply.
-import type { FastifyInstance } from 'fastify';
+// tenant's bearer key, and the Responses API on the completion pipeline. Each handler returns
+// a Reply that is rendered on Fastify's reply (render-reply.ts); the socket path (fast-path.ts)
+// runs the same completion and Responses handlers and renders their Replies on its own reply.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { completionHandler } from '../pipeline/completions.ts';
 import { embeddingsHandler } from '../pipeline/embeddings.ts';
 import { responsesHandler } from '../pipeline/responses.ts';
-import type { PipelineHandler } from '../pipeline/sink.ts';
+import type { PipelineHandler } from '../pipeline/reply.ts';
 import type { Services } from '../services.ts';
 import { tenantAuth } from './auth.ts';
+import { clientOf, renderReply } from './render-reply.ts';
 
 /** The handlers the socket path serves, by route. */
 export interface HotHandlers {
@@ -16,14 +17,19 @@ export interface HotHandlers {
   responses: PipelineHandler;
 }
 
+/** Fastify's request and reply as a transport: the pipeline's request in, its Reply rendered. */
+const onFastify = (handler: PipelineHandler) => async (request: FastifyRequest, reply: FastifyReply) => {
+  const answer = await handler({ headers: request.headers, body: request.body, principal: request.principal, ...clientOf(reply) });
+  await renderReply(answer, reply);
+};
+
 /** Registers the routes; returns the handlers the socket path serves. */
 export function registerPipelineRoutes(app: FastifyInstance, s: Services): HotHandlers {
   const authenticate = tenantAuth(s.keys);
   const completion = completionHandler(s);
   const responses = responsesHandler(completion);
-  const embeddings = embeddingsHandler(s);
-  app.post('/v1/chat/completions', { onRequest: authenticate }, (request, reply) => completion(request, reply));
-  app.post('/v1/responses', { onRequest: authenticate }, (request, reply) => responses(request, reply));
-  app.post('/v1/embeddings', { onRequest: authenticate }, (request, reply) => embeddings(request, reply));
+  app.post('/v1/chat/completions', { onRequest: authenticate }, onFastify(completion));
+  app.post('/v1/responses', { onRequest: authenticate }, onFastify(responses));
+  app.post('/v1/embeddings', { onRequest: authenticate }, onFastify(embeddingsHandler(s)));
   return { completion, responses };
 }

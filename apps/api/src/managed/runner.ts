@@ -7,7 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chainConfig } from '@optimizer/schema';
 import type { Logger } from '../logger.ts';
-import type { PipelineHandler } from '../pipeline/sink.ts';
+import type { PipelineHandler } from '../pipeline/reply.ts';
 import { runLoop, type LoopContext } from './agent-loop.ts';
 import { gatewayCall, type GatewayAnswer } from './gateway-call.ts';
 import type { StepLedger } from './step-ledger.ts';

@@ -213,6 +213,14 @@ export class Meter {
   };
 
   /**
+   * Rows that are no call record: what a call learned after its answer, evidence, outcomes.
+   * Kept apart from `record` so that the call records have one writer (pipeline/meter-call.ts).
+   */
+  recordLearning(rows: Omit<MeterBatch, 'calls' | 'activity' | 'events'> & Partial<Pick<MeterBatch, 'activity' | 'events'>>): void {
+    this.record({ calls: [], activity: [], events: [], ...rows });
+  }
+
+  /**
    * Records one call's rows. Its line reaches the write-ahead file with the others
    * recorded in this turn of the event loop; acknowledge the call after `written()`.
    */

@@ -85,8 +85,7 @@ export class EvidenceRows {
   /** Writes evidence rows through the meter (write-ahead file, then the database). */
   persist(rows: EvidenceRow[], events: CallEvent[] = [], step?: StepKey): void {
     if (rows.length === 0 && events.length === 0) return;
-    this.#meter.record({
-      calls: [],
+    this.#meter.recordLearning({
       activity: [],
       events: events.map((e) => ({
         id: newId('evt'),

@@ -143,8 +143,7 @@ export class Outcomes {
       evidence.push(r.row);
       events.push(...r.events.map((e) => ({ id: newId('evt'), account_id: accountId, workflow_id: c.step.workflowId, kind: e.kind, created_at: e.at.toISOString(), call_id: c.callId, payload: e.payload })));
     }
-    this.#meter.record({
-      calls: [],
+    this.#meter.recordLearning({
       activity: [],
       events,
       evidence,

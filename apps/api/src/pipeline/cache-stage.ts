@@ -1,13 +1,11 @@
 // Stage: cache — look up before dispatch, store after a good answer.
 import { isDependencyDown } from '../failures/dependency-down.ts';
 import type { Services } from '../services.ts';
-import type { ResponseSink } from './sink.ts';
 import type { AnswerCache, CachedAnswer } from '../cache/answer-cache.ts';
 import { cacheable, exactKey, planKey } from './cache.ts';
 import type { CallContext, Costs } from './context.ts';
-import { meterCall } from './meter-call.ts';
+import type { CacheHit } from './outcome.ts';
 import { noUsage, type Usage } from '../wire/usage.ts';
-import { answerAsStream, responseHeaders, sendAnswer } from './respond.ts';
 import { semanticQuery } from './semantic.ts';
 import { judgeHit, sampleCheck } from './semantic-check.ts';
 import { completeVerification, verifyOrServe, type PendingVerification } from './semantic-verify.ts';
@@ -27,15 +25,6 @@ const PLAN_TTL_MS = 24 * 3600_000;
 
 function usageOf(a: CachedAnswer): Usage {
   return { ...noUsage, promptTokens: a.promptTokens, completionTokens: a.completionTokens };
-}
-
-async function replayStream(ctx: CallContext, s: Services, answer: CachedAnswer, reply: ResponseSink, kind?: string): Promise<void> {
-  const costs = meterCall(ctx, s.meter, { status: 200, errorCode: null, usage: usageOf(answer), latencyMs: reply.elapsedTime, overheadMs: reply.elapsedTime, vendorStatus: null, answer: answer.text });
-  const headers: Record<string, string> = { ...responseHeaders(ctx, reply.elapsedTime, 'text/event-stream; charset=utf-8'), ...ctx.cacheHeaders, 'cache-control': 'no-cache', 'x-optimizer-cache': 'hit' };
-  if (kind) headers['x-optimizer-cache-kind'] = kind;
-  const body = answerAsStream(ctx, ctx.guard?.vault.size ? ctx.guard.vault.restoreJson(answer.text) : answer.text, costs, answer, true);
-  if (ctx.claim) await s.idempotency.complete(ctx.claim, 200, headers, body);
-  await reply.code(200).headers(headers).send(body);
 }
 
 type Source = 'plan' | 'exact' | 'semantic';
@@ -64,10 +53,10 @@ function semanticFor(ctx: CallContext, s: Services, settings: { semantic?: boole
 
 /**
  * Serves the call from the plan cache (a run's opening call), the exact cache or the
- * semantic cache when it can, and otherwise arranges for a good answer to be stored.
- * True when served.
+ * semantic cache when it can (the CacheHit outcome), and otherwise arranges for a good
+ * answer to be stored (null: the call goes on to dispatch).
  */
-export async function serveFromCache(ctx: CallContext, s: Services, cacheControl: string | undefined, reply: ResponseSink): Promise<boolean> {
+export async function serveFromCache(ctx: CallContext, s: Services, cacheControl: string | undefined): Promise<CacheHit | null> {
   const accountId = ctx.principal.accountId;
   const settings = s.routingSettings.get(accountId).cache ?? {};
   const exactOn = settings.exact === true;
@@ -75,7 +64,7 @@ export async function serveFromCache(ctx: CallContext, s: Services, cacheControl
   const runId = ctx.annotation?.run?.id;
   const isStart = ctx.annotation?.run?.is_start === true && runId !== undefined;
   const semantic = skip ? null : semanticFor(ctx, s, settings);
-  if (!exactOn && !isStart && !semantic) return false;
+  if (!exactOn && !isStart && !semantic) return null;
   const cache: AnswerCache = s.answerCache;
   const exact = exactKey(ctx);
   const plan = planKey(ctx);
@@ -115,13 +104,9 @@ export async function serveFromCache(ctx: CallContext, s: Services, cacheControl
       }
       const reasons = source === 'semantic' ? (ctx.route?.reasons ?? []) : [REASONS[source]];
       ctx.route = { ...ctx.route!, model: hit.model, provider: hit.provider, profile: s.catalog.get(hit.model), reasons };
-      if (ctx.stream) await replayStream(ctx, s, hit, reply, source);
-      else {
-        ctx.cacheHeaders['x-optimizer-cache-kind'] = source;
-        ctx.served = { provider: hit.provider, model: hit.model, profile: undefined, startedAt: new Date(), latencyMs: 0, status: null, outcome: 'ok', usage: usageOf(hit), role: 'serve' };
-        await sendAnswer(ctx, hit.text, 0, 200, reply, s.meter, s.idempotency);
-      }
-      return true;
+      ctx.cacheHeaders['x-optimizer-cache-kind'] = source;
+      if (!ctx.stream) ctx.served = { provider: hit.provider, model: hit.model, profile: undefined, startedAt: new Date(), latencyMs: 0, status: null, outcome: 'ok', usage: usageOf(hit), role: 'serve' };
+      return { kind: 'cache-hit', answer: hit, source };
     }
     ctx.cacheHeaders['x-optimizer-cache'] = 'miss';
   }
@@ -147,7 +132,7 @@ export async function serveFromCache(ctx: CallContext, s: Services, cacheControl
     if (semantic && vector && !s.semanticCache.stepCheck(accountId, semantic.step).disabled) s.semanticCache.store(semantic, vector, answer, ttlMs);
     if (isStart) await cache.holdPlan(accountId, runId!, plan, answer);
   };
-  return false;
+  return null;
 }
 
 export { PLAN_TTL_MS };

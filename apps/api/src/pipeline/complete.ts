@@ -4,7 +4,7 @@
 import type { ChatBody } from '../providers/types.ts';
 import type { Attempt, CallContext, Candidate } from './context.ts';
 import { dispatchOnce, type DispatchDeps } from './dispatch.ts';
-import { estimateUsage, readAnswer } from './respond.ts';
+import { estimateUsage, readAnswer } from './read-answer.ts';
 
 export interface Completed {
   /** The OpenAI chat.completion JSON text, as the adapter produced it. */

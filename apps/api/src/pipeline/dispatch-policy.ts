@@ -16,7 +16,7 @@ import type { CallContext, Candidate } from './context.ts';
 import { candidateKey, dispatchOnce, transportError, type DispatchDeps, type Dispatched } from './dispatch.ts';
 import { breakerKey, type CircuitBreaker } from '../providers/circuit-breaker.ts';
 import { logInvalid } from '../providers/vendor-shape.ts';
-import { readAnswer } from './respond.ts';
+import { readAnswer } from './read-answer.ts';
 import { openStream } from './stream.ts';
 import { sameModel } from './failover.ts';
 

@@ -1,8 +1,10 @@
-// POST /v1/embeddings: OpenAI's embeddings wire in and out, for every vendor that embeds.
+// POST /v1/embeddings: OpenAI's embeddings wire in and out, for every vendor that embeds. Its
+// stages (`stages` below) run on the completion pipeline's runner (run-call.ts):
 //   authenticate → validate → route (the catalog; an embedding model only) → budget (the call's
 //   maximum cost reserved against the allowance, wallet and spend cap, and its rate limits, as
 //   chat's budget stage does) → dispatch (the vendor's adapter; retries before any answer, the
-//   circuit breaker) → meter (settles the reservation to the charge) → respond.
+//   circuit breaker) → outcome; then the runner's one exit: meter (settles the reservation to
+//   the charge) → respond.
 // The key goes where chat keys go: the client's key for that vendor (x-provider-key, bound to
 // the named model's vendor, or x-provider-key-<vendor>), else the tenant's stored key, else the
 // platform's; the body never chooses. An unlisted model is priced or refused as on chat
@@ -10,23 +12,21 @@
 // model puts vectors in another space, which a client's index cannot mix.
 import { z } from 'zod';
 import { ApiError } from '../errors.ts';
-import { toApiError } from '../failures/to-api-error.ts';
 import { parseWith } from '../input/validate.ts';
 import { embeddingAdapterFor } from '../providers/embedding-adapters.ts';
 import { assertModelId, assertModelName } from '../providers/model-id.ts';
 import { redactError, sentSecrets } from '../providers/redact.ts';
 import type { CallTarget, EmbeddingAdapter, EmbeddingAnswer, EmbeddingInput, ParsedEmbeddings } from '../providers/types.ts';
 import type { Services } from '../services.ts';
-import { newCallContext, type Attempt, type CallContext } from './context.ts';
-import type { PipelineHandler, PipelineRequest } from './sink.ts';
+import type { Attempt, CallContext } from './context.ts';
+import type { PipelineHandler } from './reply.ts';
+import type { Served } from './outcome.ts';
+import { runCall, type Call, type Pipeline } from './run-call.ts';
 import { circuitOpen, withRetries } from './dispatch-policy.ts';
 import { breakerKey } from '../providers/circuit-breaker.ts';
-import { logInvalid, upstreamInvalid } from '../providers/vendor-shape.ts';
+import { upstreamInvalid } from '../providers/vendor-shape.ts';
 import { keyFor, keySource, transportError } from './dispatch.ts';
-import { meterCall, meterFailure } from './meter-call.ts';
-import { upstreamSignal } from './upstream-signal.ts';
 import { noUsage, type Usage } from '../wire/usage.ts';
-import { optimizerBlock, responseHeaders } from './respond.ts';
 import { bindProviderKey, isRouted, priceUnlisted, resolvePinned } from './route.ts';
 import { countTokens } from './tokens.ts';
 import { reserveCall } from './budget-stage.ts';
@@ -90,11 +90,6 @@ export function embeddingsResponse(parsed: ParsedEmbeddings, model: string, usag
 function refuseUnnamable(body: EmbeddingsBody): void {
   assertModelName(body.model);
   if (body.user !== undefined && unstorable(body.user)) refuseUnstorableName('user');
-}
-
-function newContext(request: PipelineRequest): CallContext {
-  if (!request.principal) throw new ApiError('missing_api_key');
-  return newCallContext(request.principal, request.headers);
 }
 
 /** Route: the model from the catalog (or provider/model), which must make embeddings on a vendor that has them. */
@@ -191,52 +186,46 @@ async function dispatch(ctx: CallContext, s: Services, adapter: EmbeddingAdapter
   throw r.error;
 }
 
+async function stages({ ctx, request, upstream }: Call, s: Services): Promise<Served> {
+  const body = parseWith(embeddingsBodySchema, request.body, 'invalid_request');
+  refuseUnnamable(body);
+  ctx.requestedModel = body.model;
+  ctx.body = body;
+  markProduction(ctx, s); // a workflow in production runs on the tenant's own keys, embeddings too
+  const req: EmbeddingInput = { input: inputList(body.input), ...(body.dimensions !== undefined ? { dimensions: body.dimensions } : {}), ...(body.user !== undefined ? { user: body.user } : {}) };
+  const { adapter, target } = route(ctx, s);
+  const refused = adapter.unsupported(req, target);
+  if (refused) throw new ApiError('invalid_request', `${target.provider.name} cannot do this: ${refused}.`);
+
+  // budget: on the platform's key the vendor cost is charged (allowance first, then wallet); on
+  // the tenant's own, only the fee, which a pinned call (every embedding call) never owes
+  const source = keySource(ctx, target.provider.name, target.provider, s.providerKeys);
+  const paidBy = source === 'client' || source === 'tenant' ? 'tenant' : 'platform';
+  const profile = ctx.route!.profile;
+  const price = (tokens: number) => (profile ? Math.ceil(tokens * profile.input_per_mtok) : 0);
+  await reserveCall(ctx, s, {
+    bound: embeddingTokenBound(req.input),
+    count: () => estimateEmbeddingTokens(req.input),
+    cost: (tokens) => ({ all: price(tokens), baseline: 0, platform: paidBy === 'platform', learning: 0 }), // pinned: no saving, so no fee
+  });
+
+  const t0 = performance.now();
+  const { parsed, attempt } = await dispatch(ctx, s, adapter, target, req, upstream.signal, paidBy);
+  const upstreamMs = performance.now() - t0;
+  const usage: Usage = { ...noUsage, promptTokens: parsed.promptTokens ?? estimateEmbeddingTokens(req.input), estimated: parsed.promptTokens === null };
+  attempt.usage = usage;
+  ctx.served = attempt;
+  // respond adds the `optimizer` block before the list's closing brace, as to a completion
+  const text = JSON.stringify(embeddingsResponse(parsed, target.model, usage, body.encoding_format ?? 'float'));
+  return { kind: 'served', text, upstreamMs, vendorStatus: attempt.status, usage };
+}
+
+const embeddingsPipeline: Pipeline = {
+  stages,
+  metered: (ctx) => ctx.route !== null, // refused before its model was routed: unmetered
+};
+
 /** POST /v1/embeddings, registered on Fastify by http/pipeline-routes.ts. */
 export function embeddingsHandler(s: Services): PipelineHandler {
-  return async (request, reply) => {
-    const ctx = newContext(request);
-    const upstream = upstreamSignal(reply, s.config.UPSTREAM_TOTAL_TIMEOUT_MS);
-    try {
-      const body = parseWith(embeddingsBodySchema, request.body, 'invalid_request');
-      refuseUnnamable(body);
-      ctx.requestedModel = body.model;
-      ctx.body = body;
-      markProduction(ctx, s); // a workflow in production runs on the tenant's own keys, embeddings too
-      const req: EmbeddingInput = { input: inputList(body.input), ...(body.dimensions !== undefined ? { dimensions: body.dimensions } : {}), ...(body.user !== undefined ? { user: body.user } : {}) };
-      const { adapter, target } = route(ctx, s);
-      const refused = adapter.unsupported(req, target);
-      if (refused) throw new ApiError('invalid_request', `${target.provider.name} cannot do this: ${refused}.`);
-
-      // budget: on the platform's key the vendor cost is charged (allowance first, then wallet); on
-      // the tenant's own, only the fee, which a pinned call (every embedding call) never owes
-      const source = keySource(ctx, target.provider.name, target.provider, s.providerKeys);
-      const paidBy = source === 'client' || source === 'tenant' ? 'tenant' : 'platform';
-      const profile = ctx.route!.profile;
-      const price = (tokens: number) => (profile ? Math.ceil(tokens * profile.input_per_mtok) : 0);
-      await reserveCall(ctx, s, {
-        bound: embeddingTokenBound(req.input),
-        count: () => estimateEmbeddingTokens(req.input),
-        cost: (tokens) => ({ all: price(tokens), baseline: 0, platform: paidBy === 'platform', learning: 0 }), // pinned: no saving, so no fee
-      });
-
-      const t0 = performance.now();
-      const { parsed, attempt } = await dispatch(ctx, s, adapter, target, req, upstream.signal, paidBy);
-      const upstreamMs = performance.now() - t0;
-      const usage: Usage = { ...noUsage, promptTokens: parsed.promptTokens ?? estimateEmbeddingTokens(req.input), estimated: parsed.promptTokens === null };
-      attempt.usage = usage;
-      ctx.served = attempt;
-      const overheadMs = Math.max(0, reply.elapsedTime - upstreamMs);
-      const costs = meterCall(ctx, s.meter, { status: 200, errorCode: null, usage, latencyMs: reply.elapsedTime, overheadMs, vendorStatus: attempt.status });
-      const out = { ...embeddingsResponse(parsed, target.model, usage, body.encoding_format ?? 'float'), optimizer: optimizerBlock(costs) };
-      await reply.code(200).headers(responseHeaders(ctx, overheadMs, 'application/json')).send(JSON.stringify(out));
-    } catch (err) {
-      const e = toApiError(err);
-      logInvalid(s.logger, e, ctx.id);
-      if (ctx.route) meterFailure(ctx, s.meter, e, reply.elapsedTime);
-      throw e;
-    } finally {
-      upstream.done();
-      if (ctx.reservation) s.budget.release(ctx.reservation); // never metered: nothing charged (a no-op once settled)
-    }
-  };
+  return (request) => runCall(embeddingsPipeline, s, request);
 }

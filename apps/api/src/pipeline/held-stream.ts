@@ -2,7 +2,7 @@
 // structured output or tools and its policy serves a model other than the baseline, the
 // answer is read whole and checked first (serve-routed.ts), and only an answer that passed,
 // or the baseline's after an escalation, is sent, as the chunks a vendor would have streamed
-// (respond.ts, sendAnswer).
+// (respond.ts, `respond` of a Served outcome).
 // Nothing reaches the client before the gate's verdict, so an escalation costs no byte.
 import type { CallContext } from './context.ts';
 import type { RoutedPlan } from './routed-plan.ts';

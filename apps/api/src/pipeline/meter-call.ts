@@ -1,12 +1,15 @@
-// Stage: meter. Prices the call from the catalog in force now, works out the saving,
-// and hands the call record and one activity entry per upstream attempt to the
-// meter (write-ahead file at once, database in batches).
+// The meter exit. Every outcome a pipeline's runner ends with passes through `meterOutcome`
+// once: it prices the call from the catalog in force now, works out the saving, settles the
+// budget's reservation (the ledger legs) and hands the call record and one activity entry per
+// upstream attempt to the meter (write-ahead file at once, database in batches). `meterCall`
+// is the one writer of call records in the code base (one-meter-exit.test.ts holds it so);
+// what a call learns after its answer is not a call record (`meterLearning`, recordLearning).
 import type { Meter, ActivityRow, CallRow, EventRow, LedgerRow } from '../meter/meter.ts';
 import type { LearningRow } from '../meter/rows.ts';
 import { newId } from '../security/secrets.ts';
 import type { Attempt, CallContext, Costs } from './context.ts';
 import { costMicros, micros, noUsage, type Usage } from '../wire/usage.ts';
-import type { ApiError } from '../errors.ts';
+import type { Outcome } from './outcome.ts';
 import { recordingRow } from './capture-stage.ts';
 
 export interface MeterInput {
@@ -49,9 +52,31 @@ export function priceCall(ctx: CallContext, usage: Usage): Costs {
   return { baseline, served, actual, exploration, saving: baseline - actual, ...(unpriced ? { unpriced: true as const } : {}) };
 }
 
-/** Meters a call that failed: its error, no usage, and what its attempts spent. */
-export function meterFailure(ctx: CallContext, meter: Meter, e: ApiError, latencyMs: number): void {
-  meterCall(ctx, meter, { status: e.status, errorCode: e.code, usage: noUsage, latencyMs, overheadMs: 0, vendorStatus: ctx.attempts.at(-1)?.status ?? null });
+/** What the record of an outcome says (status, usage, timings); `elapsedMs` is the call's time so far. */
+export function meterInput(ctx: CallContext, outcome: Exclude<Outcome, { kind: 'refused' | 'replayed' }>, elapsedMs: number): MeterInput {
+  switch (outcome.kind) {
+    case 'served':
+      return { status: 200, errorCode: null, usage: outcome.usage, latencyMs: elapsedMs, overheadMs: Math.max(0, elapsedMs - outcome.upstreamMs), vendorStatus: outcome.vendorStatus, answer: outcome.text };
+    case 'cache-hit': {
+      const usage = { ...noUsage, promptTokens: outcome.answer.promptTokens, completionTokens: outcome.answer.completionTokens };
+      return { status: 200, errorCode: null, usage, latencyMs: elapsedMs, overheadMs: elapsedMs, vendorStatus: ctx.stream ? null : 200, answer: outcome.answer.text };
+    }
+    case 'streamed':
+      return { status: outcome.status, errorCode: outcome.errorCode, usage: outcome.usage, latencyMs: elapsedMs, overheadMs: outcome.overheadMs, vendorStatus: outcome.vendorStatus, answer: outcome.assembled ?? undefined };
+    case 'failed':
+      // its error, no usage, and what its attempts spent
+      return { status: outcome.error.status, errorCode: outcome.error.code, usage: noUsage, latencyMs: elapsedMs, overheadMs: 0, vendorStatus: ctx.attempts.at(-1)?.status ?? null };
+  }
+}
+
+/**
+ * The meter exit: records an outcome once (a refusal or a replay is no call: null). Returns
+ * what it cost and the record's input (its overhead goes in the answer's headers).
+ */
+export function meterOutcome(ctx: CallContext, meter: Meter, outcome: Outcome, elapsedMs: number): { costs: Costs; input: MeterInput } | null {
+  if (outcome.kind === 'refused' || outcome.kind === 'replayed') return null;
+  const input = meterInput(ctx, outcome, elapsedMs);
+  return { costs: meterCall(ctx, meter, input), input };
 }
 
 /**
@@ -104,7 +129,8 @@ function eventRows(ctx: CallContext, events: CallContext['events']): EventRow[] 
   }));
 }
 
-export function meterCall(ctx: CallContext, meter: Meter, m: MeterInput): Costs {
+/** Writes one call's record, its activity, events, evidence, recording and ledger legs: the only call-record writer. */
+function meterCall(ctx: CallContext, meter: Meter, m: MeterInput): Costs {
   const costs = priceCall(ctx, m.usage);
   ctx.priced = costs;
   const charged = ctx.settle?.(costs) ?? null; // the charge goes in the call's own line: as durable as the record
@@ -186,6 +212,6 @@ export function meterLearning(ctx: CallContext, meter: Meter, mark: LearningMark
         ]
       : [];
   if (learning.length === 0 && ledger.length === 0) return 0;
-  meter.record({ calls: [], activity: activityRows(ctx, attempts, mark.attempts), events: eventRows(ctx, ctx.events.slice(mark.events)), evidence, learning, ...(ledger.length ? { ledger } : {}) });
+  meter.recordLearning({ activity: activityRows(ctx, attempts, mark.attempts), events: eventRows(ctx, ctx.events.slice(mark.events)), evidence, learning, ...(ledger.length ? { ledger } : {}) });
   return spent;
 }

@@ -1,16 +1,13 @@
-// Stage: respond (non-stream). Reads the vendor's answer, meters it, and sends it
-// back unchanged but for the `optimizer` block.
-import type { Meter } from '../meter/meter.ts';
-import type { ResponseSink } from './sink.ts';
+// Stage: respond. Turns a metered outcome into the Reply: a vendor's answer (or a cached one)
+// back unchanged but for the `optimizer` block, as JSON or as the vendor's events; a stream's
+// last piece; an idempotent replay. Nothing here meters or writes to a transport.
+import type { Reply } from './reply.ts';
+import type { CacheHit, Replayed, Served, Streamed } from './outcome.ts';
 import type { CallContext, Costs } from './context.ts';
-import type { Dispatched, ReadAnswer } from './dispatch.ts';
-import { transportError } from './dispatch.ts';
-import type { Idempotency } from './idempotency.ts';
-import { meterCall } from './meter-call.ts';
+import type { Dispatched } from './dispatch.ts';
+import { completionText, estimateUsage, readAnswer } from './read-answer.ts';
+import type { ApiError } from '../errors.ts';
 import { usd, type Usage } from '../wire/usage.ts';
-import { countPromptTokens, countTokens } from './tokens.ts';
-import { sentSecrets } from '../providers/redact.ts';
-import { upstreamInvalid } from '../providers/vendor-shape.ts';
 import { WARNING_HEADER, warningHeaderValue } from '../settings/tier-warnings.ts';
 import { completionAsChunks } from './cache.ts';
 
@@ -40,55 +37,15 @@ export function responseHeaders(ctx: CallContext, overheadMs: number, contentTyp
   };
 }
 
-function estimateUsage(ctx: CallContext, completionText: string): Usage {
-  const messages = Array.isArray(ctx.body.messages) ? (ctx.body.messages as unknown[]) : [];
-  return { promptTokens: countPromptTokens(messages), completionTokens: countTokens(completionText), cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, estimated: true };
-}
-
-export { estimateUsage };
-
-function completionText(json: string): string {
-  try {
-    const j = JSON.parse(json) as { choices?: { message?: { content?: string | null } }[] };
-    return (j.choices ?? []).map((c) => c.message?.content ?? '').join('');
-  } catch {
-    return '';
-  }
-}
-
-/**
- * Reads a dispatched JSON answer whole and checks it is the vendor's shape: a transfer that
- * fails is the catalogue's transport error, an answer not in the shape a 502 `upstream_invalid`
- * (never a 200 with what the vendor sent). The dispatch policy calls this before it counts the
- * vendor as having answered, so both count on the vendor's circuit and may fail over.
- */
-export async function readAnswer(d: Dispatched): Promise<ReadAnswer> {
-  let text: string;
-  try {
-    text = await d.response.body.text();
-  } catch (err) {
-    d.attempt.outcome = 'error';
-    d.attempt.latencyMs = performance.now() - d.startedAt;
-    throw transportError(err, d.target.provider.name);
-  }
-  const upstreamMs = performance.now() - d.startedAt;
-  try {
-    return { parsed: d.adapter.parseResponse(text, d.target), upstreamMs };
-  } catch (err) {
-    d.attempt.outcome = 'error';
-    d.attempt.latencyMs = upstreamMs;
-    throw upstreamInvalid(d.target.provider.name, err, text, sentSecrets(d.target));
-  }
-}
-
-export async function respondJson(ctx: CallContext, d: Dispatched, reply: ResponseSink, meter: Meter, idempotency: Idempotency): Promise<void> {
+/** Reads a dispatched JSON answer (the dispatch policy may have read it already): the Served outcome. */
+export async function readServed(ctx: CallContext, d: Dispatched): Promise<Served> {
   const { parsed, upstreamMs } = d.answer ?? (await readAnswer(d));
   const text = parsed.text;
   const usage = parsed.usage ?? estimateUsage(ctx, completionText(text));
   d.attempt.usage = usage;
   d.attempt.latencyMs = upstreamMs;
   ctx.served = d.attempt;
-  await sendAnswer(ctx, text, upstreamMs, d.response.statusCode, reply, meter, idempotency);
+  return { kind: 'served', text, upstreamMs, vendorStatus: d.response.statusCode, usage };
 }
 
 /**
@@ -104,31 +61,70 @@ export function answerAsStream(ctx: CallContext, answer: string, costs: Costs, u
   return [...chunks, JSON.stringify(final)].map((c) => `data: ${c}\n\n`).join('') + 'data: [DONE]\n\n';
 }
 
-/**
- * Meters a whole answer and sends it: as JSON, or to a stream request as the vendor's events
- * (`held` says why the stream was answered whole: `quality-gate`, the gate checked it before any
- * byte left; `policy`, its policy needed the whole answer first).
- */
-export async function sendAnswer(ctx: CallContext, text: string, upstreamMs: number, vendorStatus: number, reply: ResponseSink, meter: Meter, idempotency: Idempotency, held?: 'quality-gate' | 'policy'): Promise<void> {
-  const usage = ctx.served?.usage ?? ctx.attempts.at(-1)!.usage;
-  const overheadMs = Math.max(0, reply.elapsedTime - upstreamMs);
-  const costs = meterCall(ctx, meter, { status: 200, errorCode: null, usage, latencyMs: reply.elapsedTime, overheadMs, vendorStatus, answer: text });
-  const written = meter.written(); // the answer leaves only once its call is in the write-ahead file
-  if (written) await written;
-  if (ctx.afterAnswer) await ctx.afterAnswer(text, costs).catch(() => undefined); // a cache write never fails the call
-  // the caches above kept the redacted answer; the client gets its own values back
+/** A whole answer's body and headers: as JSON with its `optimizer` block, or to a stream request as the vendor's events. */
+function wholeAnswer(ctx: CallContext, text: string, costs: Costs, usage: Usage, overheadMs: number, held?: 'quality-gate' | 'policy'): Reply {
+  // the caches kept the redacted answer; the client gets its own values back
   const answer = ctx.guard?.vault.size ? ctx.guard.vault.restoreJson(text) : text;
-  let body: string;
-  let headers: Record<string, string>;
   if (ctx.stream) {
     // a routed stream served whole (its policy needed the whole answer first): replayed as the vendor's events
-    body = answerAsStream(ctx, answer, costs, usage, false);
-    headers = { ...responseHeaders(ctx, overheadMs, 'text/event-stream; charset=utf-8'), ...ctx.cacheHeaders, 'cache-control': 'no-cache', ...(held ? { 'x-optimizer-held': held } : {}) };
-  } else {
-    const end = answer.lastIndexOf('}');
-    body = `${answer.slice(0, end)},"optimizer":${JSON.stringify(optimizerBlock(costs, ctx.cacheHit !== null))}}`;
-    headers = { ...responseHeaders(ctx, overheadMs, 'application/json'), ...ctx.cacheHeaders, ...(ctx.cacheHit ? { 'x-optimizer-cache': 'hit' } : {}) };
+    const headers = { ...responseHeaders(ctx, overheadMs, 'text/event-stream; charset=utf-8'), ...ctx.cacheHeaders, 'cache-control': 'no-cache', ...(held ? { 'x-optimizer-held': held } : {}) };
+    return { status: 200, headers, body: answerAsStream(ctx, answer, costs, usage, false) };
   }
-  if (ctx.claim) await idempotency.complete(ctx.claim, 200, headers, body);
-  await reply.code(200).headers(headers).send(body);
+  const end = answer.lastIndexOf('}');
+  const body = `${answer.slice(0, end)},"optimizer":${JSON.stringify(optimizerBlock(costs, ctx.cacheHit !== null))}}`;
+  return { status: 200, headers: { ...responseHeaders(ctx, overheadMs, 'application/json'), ...ctx.cacheHeaders, ...(ctx.cacheHit ? { 'x-optimizer-cache': 'hit' } : {}) }, body };
+}
+
+/** A cached answer: replayed as the vendor's events to a stream request, else as a whole answer. */
+function cachedAnswer(ctx: CallContext, hit: CacheHit, costs: Costs, overheadMs: number): Reply {
+  const { answer } = hit;
+  if (!ctx.stream) return wholeAnswer(ctx, answer.text, costs, ctx.served!.usage, overheadMs);
+  const headers: Record<string, string> = { ...responseHeaders(ctx, overheadMs, 'text/event-stream; charset=utf-8'), ...ctx.cacheHeaders, 'cache-control': 'no-cache', 'x-optimizer-cache': 'hit' };
+  const body = answerAsStream(ctx, ctx.guard?.vault.size ? ctx.guard.vault.restoreJson(answer.text) : answer.text, costs, answer, true);
+  return { status: 200, headers, body };
+}
+
+/**
+ * A relayed stream's last piece: what the guard's restorer held back, then an error event (the
+ * stream failed, or its call could not be recorded: `unrecorded`) or the final chunk with the
+ * `optimizer` block and [DONE]. Its status and headers went with the stream's head.
+ */
+function streamTail(ctx: CallContext, s: Streamed, costs: Costs, unrecorded: ApiError | null): Reply {
+  const answered = s.status === 200 && !unrecorded;
+  const failure = s.failure ?? (s.status === 200 ? unrecorded : null); // a stream that already failed keeps its own error event
+  let tail = s.held ? `data: ${s.held}\n\n` : '';
+  if (failure) tail += `data: ${JSON.stringify(failure.toBody())}\n\n`;
+  if (answered) {
+    const block = optimizerBlock(costs);
+    const finalChunk =
+      s.usageChunk && ctx.clientWantsUsage
+        ? { ...(JSON.parse(s.usageChunk) as Record<string, unknown>), optimizer: block }
+        : { id: s.meta?.id, object: 'chat.completion.chunk', created: s.meta?.created, model: s.meta?.model, choices: [], optimizer: block };
+    tail += `data: ${JSON.stringify(finalChunk)}\n\ndata: [DONE]\n\n`;
+  }
+  return { status: s.status, headers: {}, body: tail };
+}
+
+/** An Idempotency-Key's earlier answer, as it was sent. */
+function replayed(r: Replayed): Reply {
+  const headers = JSON.parse(r.record.headers) as Record<string, string>;
+  return { status: r.record.status, headers: { ...headers, 'idempotent-replayed': 'true' }, body: r.record.body };
+}
+
+/**
+ * The Reply for an outcome the runner metered (`costs`; `overheadMs` as metered). A failure is
+ * no Reply: the runner throws it for the transport's error handler. `unrecorded`: the
+ * write-ahead file refused a stream's line, so its end is an error event, not an answer.
+ */
+export function respond(ctx: CallContext, outcome: Served | CacheHit | Streamed | Replayed, costs: Costs, overheadMs: number, unrecorded: ApiError | null = null): Reply {
+  switch (outcome.kind) {
+    case 'served':
+      return wholeAnswer(ctx, outcome.text, costs, outcome.usage, overheadMs, outcome.held);
+    case 'cache-hit':
+      return cachedAnswer(ctx, outcome, costs, overheadMs);
+    case 'streamed':
+      return streamTail(ctx, outcome, costs, unrecorded);
+    case 'replayed':
+      return replayed(outcome);
+  }
 }

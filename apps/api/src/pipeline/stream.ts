@@ -1,20 +1,17 @@
-// Stage: respond (stream). Relays the vendor's SSE chunk by chunk as it arrives,
-// keeps the usage chunk for metering (passing it on only if the client asked), and
-// ends with the `optimizer` block on the final chunk before [DONE]. A client that
-// goes away cancels the upstream call; what was delivered is metered. The dispatch policy
+// Stage: relay (stream). Yields the vendor's SSE as it arrives, one piece per upstream read,
+// keeps the usage chunk for metering (passing it on only if the client asked), and returns
+// how the stream ended (a `Streamed` outcome): the runner meters it and `respond` makes its
+// tail (the `optimizer` block on the final chunk before [DONE]). A client that goes away
+// cancels the upstream call (the transport's `gone` signal); what was delivered is metered. The dispatch policy
 // opens the stream first (`openStream`): nothing is sent until the vendor's first event
 // is read, so a first event not in the vendor's shape, or a vendor error before any
 // content, is a real HTTP error that counts on the vendor's circuit and may fail over.
 import { ApiError } from '../errors.ts';
-import type { Meter } from '../meter/meter.ts';
-import type { ResponseSink } from './sink.ts';
 import type { CallContext } from './context.ts';
 import { completionFromChunks } from './assemble.ts';
 import { transportError, type Dispatched, type Opening } from './dispatch.ts';
-import type { Idempotency } from './idempotency.ts';
-import { meterCall } from './meter-call.ts';
 import { answerOf } from './complete.ts';
-import type { Named } from './routed-plan.ts';
+import type { Streamed } from './outcome.ts';
 import type { Usage } from '../wire/usage.ts';
 import type { StreamEvent } from '../providers/types.ts';
 import type { BodySink } from '../providers/outbound.ts';
@@ -22,7 +19,8 @@ import { streamError, tryJson, vendorIdentifier, vendorMessage } from '../provid
 import type { ErrorCode } from '../errors.ts';
 import { sentSecrets } from '../providers/redact.ts';
 import { logInvalid, upstreamInvalid } from '../providers/vendor-shape.ts';
-import { estimateUsage, optimizerBlock, responseHeaders } from './respond.ts';
+import { responseHeaders } from './respond.ts';
+import { estimateUsage } from './read-answer.ts';
 import { ChunkRestorer } from '../guard/chunk-restorer.ts';
 
 interface ChunkMeta {
@@ -150,53 +148,35 @@ export function openStream(d: Dispatched): Promise<void> {
   });
 }
 
+/** Bytes of vendor pieces held for a client that is not reading before the vendor is no longer read. */
+const HELD_BYTES = 64 * 1024;
+
+/** A stream being relayed: the headers to send, and the pieces, whose iteration returns how the stream ended. */
+export interface Relay {
+  kind: 'relay';
+  headers: Record<string, string>;
+  pieces: AsyncGenerator<string, Streamed, undefined>;
+}
+
 /**
  * `log` hears of a stream event that is not the vendor's shape (its raw text, redacted): the
  * stream ends there with an `upstream_invalid` error event, and nothing after it is relayed.
- * With `keepAnswer` (a routed call that learns once it ends), returns the whole answer it
- * delivered, as a completion; else, or when the stream did not end in an answer, null.
+ * With `keepAnswer` (a routed call that learns once it ends), the outcome keeps the whole answer
+ * it delivered. `elapsed` is the call's time so far; `gone` aborts when the client leaves.
  */
-export async function relayStream(ctx: CallContext, d: Dispatched, reply: ResponseSink, abort: AbortController, meter: Meter, idempotency: Idempotency, log?: { warn(obj: object, msg: string): void }, keepAnswer = false): Promise<Named | null> {
+export function relayStream(ctx: CallContext, d: Dispatched, elapsed: () => number, gone: AbortSignal, log?: { warn(obj: object, msg: string): void }, keepAnswer = false): Relay {
   const headersAt = performance.now();
-  const overheadMs = Math.max(0, reply.elapsedTime - (headersAt - d.startedAt));
+  const overheadMs = Math.max(0, elapsed() - (headersAt - d.startedAt));
   // the cache stage's verdict (a miss, here) goes with the stream's headers
   const headers: Record<string, string> = { ...responseHeaders(ctx, overheadMs, 'text/event-stream; charset=utf-8'), ...ctx.cacheHeaders, 'cache-control': 'no-cache', connection: 'keep-alive' };
-  reply.hijack();
-  const res = reply.raw;
-  res.writeHead(200, headers);
-  res.flushHeaders();
+  return { kind: 'relay', headers, pieces: relayPieces(ctx, d, headers, overheadMs, gone, log, keepAnswer) };
+}
 
+async function* relayPieces(ctx: CallContext, d: Dispatched, headers: Record<string, string>, overheadMs: number, gone: AbortSignal, log: { warn(obj: object, msg: string): void } | undefined, keepAnswer: boolean): AsyncGenerator<string, Streamed, undefined> {
   const recorded: string[] | null = ctx.claim ? [] : null;
-  // Backpressure: when the client's socket is full, the vendor's is not read until it drains.
-  // node:http's response emits 'drain', the socket path's socket does: whichever comes first.
-  let draining = false;
-  const socket = res.socket;
-  const drained = () => {
-    if (!draining) return;
-    draining = false;
-    res.removeListener('drain', drained);
-    socket?.removeListener('drain', drained);
-    d.response.body.resume();
-  };
-  const write = (s: string) => {
-    if (!res.writableEnded && !res.destroyed && !res.write(s) && !draining) {
-      draining = true;
-      d.response.body.pause();
-      res.once('drain', drained);
-      socket?.once('drain', drained);
-    }
-    recorded?.push(s);
-  };
-  let clientGone = false;
-  res.on('close', () => {
-    if (!res.writableFinished) {
-      clientGone = true;
-      abort.abort();
-    }
-  });
-
+  const body = d.response.body;
   // the events the dispatch policy read before the head, then the rest of the body
-  const opening: Opening = d.opening ?? { decoder: d.adapter.streamDecoder(d.target), events: [], attach: (sink) => d.response.body.consume(sink) };
+  const opening: Opening = d.opening ?? { decoder: d.adapter.streamDecoder(d.target), events: [], attach: (sink) => body.consume(sink) };
   const decoder = opening.decoder;
   // the guard's placeholders go back to the client's values, chunk by chunk
   const restorer = ctx.guard?.vault.size ? new ChunkRestorer(ctx.guard.vault) : null;
@@ -208,17 +188,27 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Respon
   let vendorError = null as string | null;
   let failure: ApiError | null = null;
 
-  // What one upstream read brought goes out in one write (corked), not one write per event.
-  const handle = (events: StreamEvent[]) => {
-    const corked = events.length > 1 && !res.writableEnded && !res.destroyed;
-    if (corked) res.cork();
-    try {
-      relay(events);
-    } finally {
-      if (corked) res.uncork();
+  // Backpressure: the transport pulls a piece only once the client took the last one; past
+  // HELD_BYTES waiting here, the vendor is not read until the client catches up.
+  const queue: string[] = [];
+  let queued = 0;
+  let paused = false;
+  let settled = false;
+  let wake: (() => void) | null = null;
+  const push = (piece: string) => {
+    if (piece === '') return;
+    queue.push(piece);
+    queued += piece.length;
+    if (!paused && queued > HELD_BYTES) {
+      paused = true;
+      body.pause();
     }
+    wake?.();
   };
-  const relay = (events: StreamEvent[]) => {
+
+  // What one upstream read brought is one piece (one write), not one write per event.
+  const relay = (events: StreamEvent[]): string => {
+    let piece = '';
     for (const ev of events) {
       switch (ev.kind) {
         case 'done':
@@ -230,107 +220,85 @@ export async function relayStream(ctx: CallContext, d: Dispatched, reply: Respon
           break;
         case 'error':
           vendorError = streamError(d.target.provider.name, ev.data, sentSecrets(d.target)); // our words, never the vendor's text
-          write(`data: ${vendorError}\n\n`);
+          piece += `data: ${vendorError}\n\n`;
           break;
         case 'chunk':
           if (meta === null) meta = JSON.parse(ev.data) as ChunkMeta;
           delivered.push(ev.data); // as the vendor sent it: the caches keep the redacted answer
-          write(`data: ${restorer ? restorer.chunk(ev.data) : ev.data}\n\n`);
+          piece += `data: ${restorer ? restorer.chunk(ev.data) : ev.data}\n\n`;
           break;
       }
     }
+    return piece;
   };
-  // Read as it arrives, with callbacks: no promise per chunk on the relay path.
-  await new Promise<void>((resolve) => {
-    const body = d.response.body;
-    let settled = false;
-    const finish = (err?: unknown, unreadable = false) => {
-      if (settled) return;
-      settled = true;
-      if (err !== undefined && !clientGone) {
-        // what the vendor sent could not be read as its stream: never relayed, never a 200's end
-        failure = unreadable ? upstreamInvalid(d.target.provider.name, err, '', sentSecrets(d.target)) : transportError(err, d.target.provider.name);
-        if (unreadable && log) logInvalid(log, failure, ctx.id);
-      }
-      resolve();
-    };
+  const finish = (err?: unknown, unreadable = false) => {
+    if (settled) return;
+    settled = true;
+    if (err !== undefined && !gone.aborted) {
+      // what the vendor sent could not be read as its stream: never relayed, never a 200's end
+      failure = unreadable ? upstreamInvalid(d.target.provider.name, err, '', sentSecrets(d.target)) : transportError(err, d.target.provider.name);
+      if (unreadable && log) logInvalid(log, failure, ctx.id);
+    }
+    wake?.();
+  };
+  // Read as it arrives, with callbacks: the vendor's reads fill the queue the transport pulls from.
+  const handle = (read: () => StreamEvent[]) => {
     try {
-      handle(opening.events);
+      push(relay(read()));
     } catch (err) {
       finish(err, true);
       body.destroy();
     }
-    opening.attach({
-      data: (buf) => {
-        if (settled) return;
-        try {
-          handle(decoder.push(buf));
-        } catch (err) {
-          finish(err, true);
-          body.destroy();
-        }
-      },
-      end: () => {
-        if (settled) return;
-        try {
-          handle(decoder.end());
-        } catch (err) {
-          return finish(err, true);
-        }
-        finish();
-      },
-      error: (err) => finish(err),
-    });
-    if (!draining) body.resume(); // an opened stream was held paused until now
+  };
+  handle(() => opening.events);
+  opening.attach({
+    data: (buf) => {
+      if (!settled) handle(() => decoder.push(buf));
+    },
+    end: () => {
+      if (settled) return;
+      try {
+        push(relay(decoder.end()));
+      } catch (err) {
+        return finish(err, true);
+      }
+      finish();
+    },
+    error: (err) => finish(err),
   });
-  res.removeListener('drain', drained);
-  socket?.removeListener('drain', drained);
+  if (!settled) body.resume(); // an opened stream was held paused until now
+
+  for (;;) {
+    const piece = queue.shift();
+    if (piece !== undefined) {
+      queued -= piece.length;
+      if (paused && queued <= HELD_BYTES / 2) {
+        paused = false;
+        body.resume();
+      }
+      recorded?.push(piece);
+      yield piece;
+      continue;
+    }
+    if (settled) break;
+    await new Promise<void>((resolve) => (wake = resolve));
+    wake = null;
+  }
+
+  const clientGone = gone.aborted;
   if (!clientGone && !vendorError && !failure && !sawDone) {
     failure = new ApiError('upstream_error', `${d.target.provider.name} ended the stream before it finished.`);
   }
-
   const upstreamMs = performance.now() - d.startedAt;
   const finalUsage = usage ?? estimateUsage(ctx, deliveredText(delivered));
   d.attempt.usage = finalUsage;
   d.attempt.latencyMs = upstreamMs;
   const ok = !clientGone && !vendorError && !failure;
   d.attempt.outcome = clientGone ? 'cancelled' : ok ? 'ok' : 'error';
-  const status = clientGone ? 499 : ok ? 200 : failure ? failure.status : 502;
-  const errorCode = clientGone ? 'client_closed_request' : vendorError ? 'upstream_stream_error' : (failure?.code ?? null);
-  // the whole answer as one chat.completion: for the recording, and for the caches below
+  const status = clientGone ? 499 : ok ? 200 : failure ? (failure as ApiError).status : 502;
+  const errorCode = clientGone ? 'client_closed_request' : vendorError ? 'upstream_stream_error' : ((failure as ApiError | null)?.code ?? null);
+  // the whole answer as one chat.completion: for the recording, the caches and learning
   const assembled = ok && (keepAnswer || ctx.afterAnswer || ctx.capture?.content === 'full') ? completionFromChunks(delivered, { prompt_tokens: finalUsage.promptTokens, completion_tokens: finalUsage.completionTokens }) : null;
-  const costs = meterCall(ctx, meter, { status, errorCode, usage: finalUsage, latencyMs: reply.elapsedTime, overheadMs, vendorStatus: d.response.statusCode, answer: assembled ?? undefined });
-  // the stream ends only once its call is in the write-ahead file. One the file cannot take (a full
-  // disk) is not recorded, so it is not a finished answer: the client gets an error event where the
-  // final chunk and [DONE] would be, and the stream still ends (its headers are sent: no 500 can)
-  const written = meter.written();
-  const unrecorded = written ? await written.then(() => null, (err: unknown) => new ApiError('internal', undefined, { cause: err })) : null;
-  const answered = ok && !unrecorded;
-  if (ok && unrecorded) failure = unrecorded; // a stream that already failed keeps its own error event
-
-  // The tail (an error event, or the final chunk and [DONE]) goes out with the end, in one write.
-  let tail = '';
-  const held = restorer?.end();
-  if (held) tail += `data: ${held}\n\n`;
-  if (failure) tail += `data: ${JSON.stringify(failure.toBody())}\n\n`;
-  if (answered) {
-    const block = optimizerBlock(costs);
-    const finalChunk =
-      usageChunk && ctx.clientWantsUsage
-        ? { ...(JSON.parse(usageChunk) as Record<string, unknown>), optimizer: block }
-        : { id: meta?.id, object: 'chat.completion.chunk', created: meta?.created, model: meta?.model, choices: [], optimizer: block };
-    tail += `data: ${JSON.stringify(finalChunk)}\n\ndata: [DONE]\n\n`;
-  }
-  // a whole streamed answer is stored like a non-stream one, before the stream ends: a
-  // client that asks again once it has the answer finds it
-  if (answered) ctx.served = d.attempt;
-  if (answered && ctx.afterAnswer && assembled) await ctx.afterAnswer(assembled, costs).catch(() => undefined); // a cache write never fails the call
-  if (tail) recorded?.push(tail);
-  if (!res.writableEnded && !res.destroyed) res.end(tail);
-  if (ctx.claim) {
-    if (answered) await idempotency.complete(ctx.claim, 200, headers, recorded!.join(''));
-    else await idempotency.release(ctx.claim);
-  }
-  if (!answered || !keepAnswer || !assembled) return null;
-  return { text: assembled, ...answerOf(assembled), attempt: d.attempt, status: d.response.statusCode, name: d.attempt.model };
+  const named = ok && keepAnswer && assembled ? { text: assembled, ...answerOf(assembled), attempt: d.attempt, status: d.response.statusCode, name: d.attempt.model } : null;
+  return { kind: 'streamed', headers, attempt: d.attempt, status, errorCode, failure, usage: finalUsage, overheadMs, vendorStatus: d.response.statusCode, assembled, meta, usageChunk, held: restorer?.end() ?? '', recorded, named };
 }

@@ -1,7 +1,5 @@
-// One signal ends a call's upstream work: the client going away, or the total upstream
-// timeout. Completions and embeddings both run under it.
-import type { ResponseSink } from './sink.ts';
-
+// One signal ends a call's upstream work: the client going away (the transport's `gone`), or
+// the total upstream timeout. Completions and embeddings both run under it.
 export interface UpstreamSignal {
   abort: AbortController;
   signal: AbortSignal;
@@ -9,12 +7,21 @@ export interface UpstreamSignal {
   done(): void;
 }
 
-export function upstreamSignal(reply: ResponseSink, totalMs: number): UpstreamSignal {
+export function upstreamSignal(gone: AbortSignal, totalMs: number): UpstreamSignal {
   const abort = new AbortController();
   const total = setTimeout(() => abort.abort(new DOMException('total upstream timeout', 'TimeoutError')), totalMs);
-  reply.raw.on('close', () => {
+  const left = () => {
     clearTimeout(total);
-    if (!reply.raw.writableFinished) abort.abort();
-  });
-  return { abort, signal: abort.signal, done: () => clearTimeout(total) };
+    abort.abort();
+  };
+  if (gone.aborted) left();
+  else gone.addEventListener('abort', left, { once: true });
+  return {
+    abort,
+    signal: abort.signal,
+    done: () => {
+      clearTimeout(total);
+      gone.removeEventListener('abort', left);
+    },
+  };
 }
