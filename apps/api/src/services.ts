@@ -65,55 +65,28 @@ import { SignupSettings } from './tenancy/signup-settings.ts';
 import { SignupAllowance } from './billing/signup-allowance.ts';
 import { DoorThrottle, doorLimits } from './limits/door-throttle.ts';
 import { LearningQueue } from './pipeline/learning-queue.ts';
+import type { PipelineDeps } from './pipeline/deps.ts';
 
-export interface Services {
-  config: Config;
-  logger: Logger;
+/** The gateway's services, built once: what the pipeline uses (PipelineDeps) and the rest the doors and jobs use. */
+export interface Services extends PipelineDeps {
   db: Database;
   hot: HotStore;
   metrics: Metrics;
-  /** OpenTelemetry spans per pipeline stage, or null when no OTLP endpoint is configured (the pipeline then makes no tracer call). */
-  tracing: Tracing | null;
-  meter: Meter;
   keys: KeyCache;
   sessions: Sessions;
   accounts: Accounts;
-  providerKeys: ProviderKeys;
   adminAuth: AdminAuth;
-  catalog: Catalog;
-  providers: ProviderRegistry;
-  outbound: Outbound;
   /** The one client for tenant-directed calls to alert webhooks (WEBHOOK_ADDRESS_POLICY). */
   webhookOutbound: TenantOutbound;
   connections: Connections;
   managedAgents: ManagedAgents;
-  idempotency: Idempotency;
   callViews: CallViews;
-  breaker: CircuitBreaker;
   customProviders: CustomProviders;
-  optimizer: Optimizer;
-  routingSettings: RoutingSettings;
-  outcomes: Outcomes;
-  steps: StepRegistry;
-  discovery: Discovery;
-  answerCache: AnswerCache;
-  semanticCache: SemanticCache;
-  workflowLife: WorkflowLife;
-  guardSettings: TopicSettings<GuardSettings>;
   alertSettings: TopicSettings<AlertSettings>;
   webhookEndpoints: WebhookEndpoints;
   alerts: Alerts;
-  /** Observed latency per model (latency tiebreaks). */
-  latency: LatencyBoard;
-  /** Capture settings, recordings and their retention sweep. */
-  recordings: Recordings;
   /** The monthly partitions of calls and activity: made ahead, dropped past the retention. */
   partitions: Partitions;
-  budget: Budget;
-  /** Routed calls' learning after their answers (probes, judge grades), off the request path. */
-  learning: LearningQueue;
-  /** The tenants' rate limits (requests and tokens per minute) within the platform's ceiling. */
-  rateLimits: RateLimits;
   limitSettings: TopicSettings<RateLimitSettings>;
   billing: BillingView;
   payments: Payments;

@@ -7,7 +7,8 @@ import { completionHandler } from '../pipeline/completions.ts';
 import { embeddingsHandler } from '../pipeline/embeddings.ts';
 import { responsesHandler } from '../pipeline/responses.ts';
 import type { PipelineHandler } from '../pipeline/reply.ts';
-import type { Services } from '../services.ts';
+import type { PipelineDeps } from '../pipeline/deps.ts';
+import type { KeyCache } from '../tenancy/key-cache.ts';
 import { tenantAuth } from './auth.ts';
 import { clientOf, renderReply } from './render-reply.ts';
 
@@ -24,7 +25,7 @@ const onFastify = (handler: PipelineHandler) => async (request: FastifyRequest, 
 };
 
 /** Registers the routes; returns the handlers the socket path serves. */
-export function registerPipelineRoutes(app: FastifyInstance, s: Services): HotHandlers {
+export function registerPipelineRoutes(app: FastifyInstance, s: PipelineDeps & { keys: KeyCache }): HotHandlers {
   const authenticate = tenantAuth(s.keys);
   const completion = completionHandler(s);
   const responses = responsesHandler(completion);

@@ -20,7 +20,7 @@
 // and its prompt's tokens plus the output it may write (max_tokens, else a default) against the
 // key's and the tenant's limits per minute, or is refused 429 with Retry-After; its tokens settle
 // to what the answer used when it is metered, and are given back when it fails.
-import type { Services } from '../services.ts';
+import type { PipelineDeps } from './deps.ts';
 import type { CallContext, Costs } from './context.ts';
 import type { RoutedPlan } from './routed-plan.ts';
 import type { Reservation } from '../billing/budget.ts';
@@ -39,7 +39,7 @@ const closerCountMayAdmit = (e: unknown): boolean => (e instanceof RateLimitedEr
 /** The tokens a call used, for its rate limits: the answer's (a cache hit used none). */
 export const tokensUsed = (ctx: CallContext): number => (ctx.cacheHit || !ctx.served ? 0 : ctx.served.usage.promptTokens + ctx.served.usage.completionTokens);
 
-export async function budgetStage(ctx: CallContext, s: Services, plan: RoutedPlan | null): Promise<void> {
+export async function budgetStage(ctx: CallContext, s: PipelineDeps, plan: RoutedPlan | null): Promise<void> {
   const messages = (ctx.body.messages as unknown[] | undefined) ?? [];
   await reserveCall(ctx, s, { bound: promptTokenBound(messages), count: () => countPromptTokens(messages), cost: (tokens) => maxCost(ctx, s, plan, tokens), output: outputReserve(ctx.body) });
 }
@@ -58,7 +58,7 @@ export interface CallSize {
  * `ctx.reservation` and `ctx.settle`. The chat path and the embeddings path both size their calls
  * through this, so both are charged, capped and limited alike.
  */
-export async function reserveCall(ctx: CallContext, s: Services, size: CallSize): Promise<void> {
+export async function reserveCall(ctx: CallContext, s: PipelineDeps, size: CallSize): Promise<void> {
   const feeRate = s.config.BILLING_FEE_RATE;
   // a production workflow whose past-due subscription's grace is over is paused (402 subscription_required)
   s.workflowLife.refusePaused(ctx.principal.accountId, ctx.principal.workflowId);

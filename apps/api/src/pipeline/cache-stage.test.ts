@@ -2,7 +2,7 @@
 // runner meters and answers it), a miss is null with the answer's store arranged for later.
 import { describe, expect, it } from 'vitest';
 import type { CachedAnswer } from '../cache/answer-cache.ts';
-import type { Services } from '../services.ts';
+import type { PipelineDeps } from './deps.ts';
 import { serveFromCache } from './cache-stage.ts';
 import { newCallContext, type CallContext } from './context.ts';
 
@@ -14,7 +14,7 @@ function setup(stored: CachedAnswer | null, stream = false) {
     routingSettings: { get: () => ({ cache: { exact: true } }) },
     answerCache: { get: async () => stored, put: async (key: string) => void puts.push(key) },
     catalog: { get: () => undefined },
-  } as unknown as Services;
+  } as unknown as PipelineDeps;
   const ctx: CallContext = newCallContext({ accountId: 'acct_1', workflowId: 'wf_1', keyId: 'k' });
   ctx.stream = stream;
   ctx.requestedModel = 'gpt-4.1';

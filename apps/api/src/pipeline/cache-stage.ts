@@ -1,6 +1,6 @@
 // Stage: cache — look up before dispatch, store after a good answer.
 import { isDependencyDown } from '../failures/dependency-down.ts';
-import type { Services } from '../services.ts';
+import type { PipelineDeps } from './deps.ts';
 import type { AnswerCache, CachedAnswer } from '../cache/answer-cache.ts';
 import { cacheable, exactKey, planKey } from './cache.ts';
 import type { CallContext, Costs } from './context.ts';
@@ -36,7 +36,7 @@ const REASONS: Record<Source, string> = {
 };
 
 /** The semantic part of the stage, when the tenant turned it on and the call is eligible. */
-function semanticFor(ctx: CallContext, s: Services, settings: { semantic?: boolean; semantic_threshold?: number }): SemanticQuery | null {
+function semanticFor(ctx: CallContext, s: PipelineDeps, settings: { semantic?: boolean; semantic_threshold?: number }): SemanticQuery | null {
   if (settings.semantic !== true) return null; // off: nothing is computed, no embedder exists
   const { query, why } = semanticQuery(ctx, settings.semantic_threshold);
   if (!query) {
@@ -56,7 +56,7 @@ function semanticFor(ctx: CallContext, s: Services, settings: { semantic?: boole
  * semantic cache when it can (the CacheHit outcome), and otherwise arranges for a good
  * answer to be stored (null: the call goes on to dispatch).
  */
-export async function serveFromCache(ctx: CallContext, s: Services, cacheControl: string | undefined): Promise<CacheHit | null> {
+export async function serveFromCache(ctx: CallContext, s: PipelineDeps, cacheControl: string | undefined): Promise<CacheHit | null> {
   const accountId = ctx.principal.accountId;
   const settings = s.routingSettings.get(accountId).cache ?? {};
   const exactOn = settings.exact === true;

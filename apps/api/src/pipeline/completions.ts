@@ -10,7 +10,7 @@
 // routing identifies. Budget runs after route, where design §2 has it before: a call's maximum
 // cost is priced on the models routing chose. Every transport (Fastify, the socket path, a
 // managed agent's in-process call) runs this handler and renders its Reply.
-import type { Services } from '../services.ts';
+import type { PipelineDeps } from './deps.ts';
 import { annotate } from './annotate.ts';
 import { dispatchWithPolicy } from './dispatch-policy.ts';
 import { readKey } from './idempotency.ts';
@@ -31,7 +31,7 @@ import type { Outcome } from './outcome.ts';
 import type { PipelineHandler } from './reply.ts';
 import { runCall, type Call, type Pipeline } from './run-call.ts';
 
-async function stages(call: Call, s: Services): Promise<Outcome | Relay> {
+async function stages(call: Call, s: PipelineDeps): Promise<Outcome | Relay> {
   const { ctx, request, trace } = call;
   trace?.stage('idempotency'); // a key seen before replays its answer
   ctx.idempotencyKey = readKey(request.headers['idempotency-key']);
@@ -86,7 +86,7 @@ const completionPipeline: Pipeline = {
 };
 
 /** The handler every transport runs: Fastify's route (http/pipeline-routes.ts), the socket path, a managed agent's call. */
-export function completionHandler(s: Services): PipelineHandler {
+export function completionHandler(s: PipelineDeps): PipelineHandler {
   const tracing = s.tracing;
   // decided at boot: without tracing each `trace?.…` is a null check, and no tracer is called
   if (tracing === null) return (request) => runCall(completionPipeline, s, request);

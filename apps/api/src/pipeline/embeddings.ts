@@ -17,7 +17,7 @@ import { embeddingAdapterFor } from '../providers/embedding-adapters.ts';
 import { assertModelId, assertModelName } from '../providers/model-id.ts';
 import { redactError, sentSecrets } from '../providers/redact.ts';
 import type { CallTarget, EmbeddingAdapter, EmbeddingAnswer, EmbeddingInput, ParsedEmbeddings } from '../providers/types.ts';
-import type { Services } from '../services.ts';
+import type { PipelineDeps } from './deps.ts';
 import type { Attempt, CallContext } from './context.ts';
 import type { PipelineHandler } from './reply.ts';
 import type { Served } from './outcome.ts';
@@ -93,7 +93,7 @@ function refuseUnnamable(body: EmbeddingsBody): void {
 }
 
 /** Route: the model from the catalog (or provider/model), which must make embeddings on a vendor that has them. */
-function route(ctx: CallContext, s: Services): { adapter: EmbeddingAdapter; target: CallTarget } {
+function route(ctx: CallContext, s: PipelineDeps): { adapter: EmbeddingAdapter; target: CallTarget } {
   // Vectors from different models cannot be compared, so nothing chooses the model but the client.
   if (isRouted(ctx.requestedModel)) throw new ApiError('not_embedding_model', `Embeddings take a named embedding model, not "${ctx.requestedModel}".`, { param: 'model' });
   const resolved = resolvePinned(ctx.requestedModel, s.catalog, s.providers);
@@ -125,7 +125,7 @@ function route(ctx: CallContext, s: Services): { adapter: EmbeddingAdapter; targ
 }
 
 /** Sends every vendor call of one attempt (a few at a time) and reads their bodies; the first failure wins. */
-async function sendAll(s: Services, adapter: EmbeddingAdapter, target: CallTarget, req: EmbeddingInput, signal: AbortSignal, attempt: Attempt): Promise<EmbeddingAnswer[]> {
+async function sendAll(s: PipelineDeps, adapter: EmbeddingAdapter, target: CallTarget, req: EmbeddingInput, signal: AbortSignal, attempt: Attempt): Promise<EmbeddingAnswer[]> {
   const built = adapter.buildRequests(req, target);
   const requests = adapter.sign ? await Promise.all(built.map((r) => adapter.sign!(r, target))) : built;
   const answers: EmbeddingAnswer[] = new Array<EmbeddingAnswer>(requests.length);
@@ -160,7 +160,7 @@ async function sendAll(s: Services, adapter: EmbeddingAdapter, target: CallTarge
 }
 
 /** Dispatch with the policy chat uses (pipeline/dispatch-policy.ts), on the one vendor that makes this model's vectors. */
-async function dispatch(ctx: CallContext, s: Services, adapter: EmbeddingAdapter, target: CallTarget, req: EmbeddingInput, signal: AbortSignal, paidBy: 'platform' | 'tenant'): Promise<{ parsed: ParsedEmbeddings; attempt: Attempt }> {
+async function dispatch(ctx: CallContext, s: PipelineDeps, adapter: EmbeddingAdapter, target: CallTarget, req: EmbeddingInput, signal: AbortSignal, paidBy: 'platform' | 'tenant'): Promise<{ parsed: ParsedEmbeddings; attempt: Attempt }> {
   const provider = target.provider.name;
   const circuit = breakerKey(provider, target.apiKey); // this vendor with this key: another key's faults never shut it
   if (!s.breaker.allow(circuit)) throw circuitOpen(provider, s.breaker, circuit);
@@ -186,7 +186,7 @@ async function dispatch(ctx: CallContext, s: Services, adapter: EmbeddingAdapter
   throw r.error;
 }
 
-async function stages({ ctx, request, upstream }: Call, s: Services): Promise<Served> {
+async function stages({ ctx, request, upstream }: Call, s: PipelineDeps): Promise<Served> {
   const body = parseWith(embeddingsBodySchema, request.body, 'invalid_request');
   refuseUnnamable(body);
   ctx.requestedModel = body.model;
@@ -226,6 +226,6 @@ const embeddingsPipeline: Pipeline = {
 };
 
 /** POST /v1/embeddings, registered on Fastify by http/pipeline-routes.ts. */
-export function embeddingsHandler(s: Services): PipelineHandler {
+export function embeddingsHandler(s: PipelineDeps): PipelineHandler {
   return (request) => runCall(embeddingsPipeline, s, request);
 }

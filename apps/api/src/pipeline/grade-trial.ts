@@ -6,7 +6,7 @@
 // request as every probe is: the candidate's answer is the one the client got, the baseline's the
 // side answer. A grade of the trial's answer alone, read against the judge's grades of other
 // requests, overstated weak candidates (docs/decisions.md, "Learning by serving").
-import type { Services } from '../services.ts';
+import type { PipelineDeps } from './deps.ts';
 import type { CallContext } from './context.ts';
 import { agree } from '../optimizer/normalize.ts';
 import { storedProbe, type Probe } from '../optimizer/evidence.ts';
@@ -22,7 +22,7 @@ export function gradesTrial(plan: RoutedPlan): boolean {
 }
 
 /** Grades a trial's served answer against the baseline's answer to the same request, and records it as the candidate's probe. */
-export async function gradeTrial(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan, served: Named): Promise<void> {
+export async function gradeTrial(ctx: CallContext, s: PipelineDeps, signal: AbortSignal, plan: RoutedPlan, served: Named): Promise<void> {
   const key = plan.decision.trial?.policy;
   if (!key || !served.answer) return;
   const policy = parsePolicy(key);

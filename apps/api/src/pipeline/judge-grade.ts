@@ -3,7 +3,7 @@
 // paired grades that measure the cheaper one recorded as evidence. Used by serving (a verify
 // policy's check) and by learning after the answer (probes, drift checks).
 import { randomInt } from 'node:crypto';
-import type { Services } from '../services.ts';
+import type { PipelineDeps } from './deps.ts';
 import type { CallContext } from './context.ts';
 import { completeOn } from './complete.ts';
 import { judgeBody, parseGrade } from '../optimizer/judge.ts';
@@ -13,7 +13,7 @@ import { candidate, type RoutedPlan } from './routed-plan.ts';
 import type { ChatBody } from '../providers/types.ts';
 
 /** One judge model's grade of `answer` to `messages`, and what it cost; a null score when it gave none. */
-export async function askJudge(ctx: CallContext, s: Services, signal: AbortSignal, model: string, messages: unknown[], answer: string, role: 'judge' | 'serve', resample = false): Promise<{ score: number | null; micros: number }> {
+export async function askJudge(ctx: CallContext, s: PipelineDeps, signal: AbortSignal, model: string, messages: unknown[], answer: string, role: 'judge' | 'serve', resample = false): Promise<{ score: number | null; micros: number }> {
   try {
     const structured = s.catalog.get(model)?.structured_outputs ?? true;
     const c = await completeOn(ctx, s, signal, candidate(s, model), role, judgeBody(model, messages, answer, { structured, resample }) as ChatBody);
@@ -29,7 +29,7 @@ export async function askJudge(ctx: CallContext, s: Services, signal: AbortSigna
  * audited by the configured judge); until then the configured judge grades and the
  * cheaper one grades beside it, and now and then twice, to measure both.
  */
-export async function grade(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan, answer: string, role: 'judge' | 'serve' = 'judge', spent?: { micros: number }, messages = (ctx.body.messages as unknown[]) ?? []): Promise<number | null> {
+export async function grade(ctx: CallContext, s: PipelineDeps, signal: AbortSignal, plan: RoutedPlan, answer: string, role: 'judge' | 'serve' = 'judge', spent?: { micros: number }, messages = (ctx.body.messages as unknown[]) ?? []): Promise<number | null> {
   const ask = (model: string, as: 'judge' | 'serve', resample = false) => askJudge(ctx, s, signal, model, messages, answer, as, resample);
   const panel = plan.panel;
   const pair = (kind: 'cross' | 'self', a: number | null, b: number | null) => ctx.evidence.push(s.optimizer.recordJudgePair(plan.step, panel!, JudgePanel.pair(kind, a, b)));

@@ -5,7 +5,7 @@
 // (learning-queue.ts), never on the request path. Their spend is metered on the call that
 // caused it, in a line of its own (meter-learning.ts), and settled on the share of the call's
 // reservation set apart for it (budget-stage.ts).
-import type { Services } from '../services.ts';
+import type { PipelineDeps } from './deps.ts';
 import type { CallContext } from './context.ts';
 import type { Completed } from './complete.ts';
 import { completeOn } from './complete.ts';
@@ -33,7 +33,7 @@ export function learnsAfter(plan: RoutedPlan): boolean {
  * differ (and then for the baseline's too), for a verify candidate's own answer, and for
  * the baseline's answer on a random share of probes (the bar every policy is held to).
  */
-async function explore(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan, served: Named): Promise<void> {
+async function explore(ctx: CallContext, s: PipelineDeps, signal: AbortSignal, plan: RoutedPlan, served: Named): Promise<void> {
   const settled = await Promise.allSettled(plan.decision.probe.map((m) => runOn(ctx, s, signal, m, 'probe')));
   const answers = new Map<string, Completed>();
   plan.decision.probe.forEach((m, i) => {
@@ -123,7 +123,7 @@ async function explore(ctx: CallContext, s: Services, signal: AbortSignal, plan:
  * measures the judge against the truth, for the price of a cheap grade and no configured
  * judge's. Only a baseline answer: the judge is measured where it grades.
  */
-async function gradeForTruth(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan, served: Named): Promise<void> {
+async function gradeForTruth(ctx: CallContext, s: PipelineDeps, signal: AbortSignal, plan: RoutedPlan, served: Named): Promise<void> {
   const panel = plan.panel;
   if (!panel || !plan.runCall || served.name !== plan.baseline || !panel.wantsTruth() || !plan.decision.gradeForTruth) return;
   const g = await askJudge(ctx, s, signal, panel.cheap, (ctx.body.messages as unknown[]) ?? [], served.answer, 'judge');
@@ -135,7 +135,7 @@ async function gradeForTruth(ctx: CallContext, s: Services, signal: AbortSignal,
  * When pruning changed this request: the baseline's answer to the request as the client
  * sent it, graded unless it agrees with its answer to the pruned one (pruning's evidence).
  */
-async function answerUnpruned(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan, prunedAnswer: string): Promise<{ text: string; score: number | null } | null> {
+async function answerUnpruned(ctx: CallContext, s: PipelineDeps, signal: AbortSignal, plan: RoutedPlan, prunedAnswer: string): Promise<{ text: string; score: number | null } | null> {
   if (!ctx.unprunedMessages) return null;
   const body = { ...ctx.body, model: plan.baseline, messages: ctx.unprunedMessages } as ChatBody;
   const c = await completeOn(ctx, s, signal, candidate(s, plan.baseline), 'probe', body).catch(() => null);
@@ -146,7 +146,7 @@ async function answerUnpruned(ctx: CallContext, s: Services, signal: AbortSignal
 }
 
 /** Everything the step learns from an answered call: probes, the cheap judge's truth grade, a drift check. */
-export async function learnFrom(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan, served: Named): Promise<void> {
+export async function learnFrom(ctx: CallContext, s: PipelineDeps, signal: AbortSignal, plan: RoutedPlan, served: Named): Promise<void> {
   if (plan.decision.probe.length > 0) await explore(ctx, s, signal, plan, served).catch(() => undefined);
   if (gradesTrial(plan)) await gradeTrial(ctx, s, signal, plan, served).catch(() => undefined);
   await gradeForTruth(ctx, s, signal, plan, served);

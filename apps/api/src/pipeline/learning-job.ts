@@ -3,14 +3,14 @@
 // meterLearning) and settles the share of the call's reservation set apart for it. A job the
 // queue refuses (back-pressure, shutdown) is dropped and gives that share back: learning is
 // never worth an answer, nor a wait.
-import type { Services } from '../services.ts';
+import type { PipelineDeps } from './deps.ts';
 import type { CallContext } from './context.ts';
 import { learnFrom, learnsAfter } from './learn.ts';
 import { learningMark, meterLearning } from './meter-call.ts';
 import type { Named, RoutedPlan } from './routed-plan.ts';
 
 /** Gives back the reservation set apart for learning that will not run. */
-export function dropLearning(ctx: CallContext, s: Services): void {
+export function dropLearning(ctx: CallContext, s: PipelineDeps): void {
   if (ctx.learningReservation) s.budget.release(ctx.learningReservation);
   ctx.learningReservation = null;
 }
@@ -19,7 +19,7 @@ export function dropLearning(ctx: CallContext, s: Services): void {
  * Queues what the step learns from this answered call; false when it has nothing to learn or the
  * queue refuses it (the caller then drops the learning: `dropLearning`).
  */
-export function enqueueLearning(ctx: CallContext, s: Services, plan: RoutedPlan, served: Named): boolean {
+export function enqueueLearning(ctx: CallContext, s: PipelineDeps, plan: RoutedPlan, served: Named): boolean {
   if (!learnsAfter(plan)) return false;
   return s.learning.offer({
     run: async (signal) => {
@@ -42,7 +42,7 @@ export function enqueueLearning(ctx: CallContext, s: Services, plan: RoutedPlan,
  * Settles the learning's reservation: what its platform-key attempts cost, less the fee the
  * call no longer owes (the fee is a share of the saving, and learning spend lowers the saving).
  */
-function settleLearning(ctx: CallContext, s: Services, spent: number, platform: number) {
+function settleLearning(ctx: CallContext, s: PipelineDeps, spent: number, platform: number) {
   const res = ctx.learningReservation;
   ctx.learningReservation = null;
   if (!res) return [];

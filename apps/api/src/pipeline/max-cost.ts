@@ -4,7 +4,7 @@
 // two cheap models and escalate to the baseline, probe candidates and have the judge grade the
 // answers (exploration included). An upper bound: the reservation is settled to the actual.
 import type { ModelProfile } from '@optimizer/schema';
-import type { Services } from '../services.ts';
+import type { PipelineDeps } from './deps.ts';
 import type { CallContext } from './context.ts';
 import type { RoutedPlan } from './routed-plan.ts';
 import { keySource } from './dispatch.ts';
@@ -32,7 +32,7 @@ function outputLimit(body: Record<string, unknown>, p: ModelProfile): number {
 const price = (p: ModelProfile | undefined, input: number, output: number): number => (p ? Math.ceil(input * p.input_per_mtok + output * p.output_per_mtok) : 0);
 
 /** `promptTokens`: the prompt's tokens, counted or bounded (`promptTokenBound`): either way the result bounds the call. */
-export function maxCost(ctx: CallContext, s: Services, plan: RoutedPlan | null, promptTokens: number): CostBound {
+export function maxCost(ctx: CallContext, s: PipelineDeps, plan: RoutedPlan | null, promptTokens: number): CostBound {
   const input = promptTokens + (ctx.body.tools ? Math.ceil(JSON.stringify(ctx.body.tools).length / 3) : 0);
   const one = (p: ModelProfile | undefined) => (p ? price(p, input, outputLimit(ctx.body, p)) : 0);
   // the platform's vendors: its keys, or a keyless vendor it configured (the tenant holds no key for either)

@@ -5,7 +5,7 @@ import { createHash, randomInt } from 'node:crypto';
 import type { ModelProfile } from '@optimizer/schema';
 import { ApiError } from '../errors.ts';
 import { hasAdapter } from '../providers/adapters.ts';
-import type { Services } from '../services.ts';
+import type { PipelineDeps } from './deps.ts';
 import type { CallContext } from './context.ts';
 import { fits, needsOf } from './failover.ts';
 import type { RoutedPlan } from './routed-plan.ts';
@@ -60,7 +60,7 @@ export function strengthShares(cheaper: ModelProfile[], baseline: ModelProfile, 
 }
 
 /** Routes only among vendors the call holds a key for: one the client sent for that vendor, the tenant's stored one, or the platform's. */
-function reachable(s: Services, ctx: CallContext, p: ModelProfile, allowed: string[] | undefined): boolean {
+function reachable(s: PipelineDeps, ctx: CallContext, p: ModelProfile, allowed: string[] | undefined): boolean {
   if (p.disabled || p.search_only || p.moderation_only) return false;
   if (!p.output_modalities.includes('text')) return false;
   if (allowed && !allowed.includes(p.provider)) return false;
@@ -115,7 +115,7 @@ const SIZE_REASONS = 3;
  * tier's ladder when the tenant set one. The baseline: the tenant's baseline model when it is
  * usable, else the ladder's top usable rung, else the strongest usable model.
  */
-function candidatesFor(ctx: CallContext, s: Services, settings: ReturnType<Services['routingSettings']['get']>, opts: RoutingOptions) {
+function candidatesFor(ctx: CallContext, s: PipelineDeps, settings: ReturnType<PipelineDeps['routingSettings']['get']>, opts: RoutingOptions) {
   const needs = needsOf(ctx.body);
   const size = requestSize(ctx.body);
   const tooSmall: string[] = [];
@@ -155,14 +155,14 @@ export function tieredIdentity(id: { fingerprint: string; label: string }, tier:
  * unrouted). Routing then reaches that vendor with the client's key and others only with keys
  * the call holds for them.
  */
-function bareKeyVendor(ctx: CallContext, s: Services, settings: ReturnType<Services['routingSettings']['get']>, opts: RoutingOptions): string {
+function bareKeyVendor(ctx: CallContext, s: PipelineDeps, settings: ReturnType<PipelineDeps['routingSettings']['get']>, opts: RoutingOptions): string {
   const named = settings.baseline_model ? s.catalog.get(settings.baseline_model) : undefined;
   if (named) return named.provider;
   const anyVendor = new Map(s.catalog.all().map((p) => [p.provider, ctx.providerKeyHeader!]));
   return candidatesFor({ ...ctx, clientKeys: anyVendor }, s, settings, opts).baseline.provider;
 }
 
-export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
+export function planRouted(ctx: CallContext, s: PipelineDeps): RoutedPlan {
   const accountId = ctx.principal.accountId;
   const settings = s.routingSettings.get(accountId);
   const opts = routingOptions(settings, ctx, s.latency);
@@ -259,7 +259,7 @@ export function planRouted(ctx: CallContext, s: Services): RoutedPlan {
  * A pinned call is never rerouted, but its step is still known: outcomes reported
  * for it are accepted and recorded as evidence for the pinned model on that step.
  */
-export function notePinned(ctx: CallContext, s: Services): void {
+export function notePinned(ctx: CallContext, s: PipelineDeps): void {
   const runId = ctx.annotation?.run?.id;
   if (!runId || !ctx.route) return;
   const accountId = ctx.principal.accountId;

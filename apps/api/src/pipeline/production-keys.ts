@@ -3,12 +3,12 @@
 // rule itself is in dispatch.ts (`keySource`, `keyFor`); this is the refusal a routed call gets
 // when, without the platform's keys, no model is left to route to.
 import { ApiError } from '../errors.ts';
-import type { Services } from '../services.ts';
+import type { PipelineDeps } from './deps.ts';
 import type { CallContext } from './context.ts';
 import { keyless, productionKeyMissing } from './dispatch.ts';
 
 /** Marks the call as production's when its workflow is in production (a finalized lockfile in force). */
-export function markProduction(ctx: CallContext, s: Services): void {
+export function markProduction(ctx: CallContext, s: PipelineDeps): void {
   ctx.production = s.workflowLife.inProduction(ctx.principal.accountId, ctx.principal.workflowId);
 }
 
@@ -16,7 +16,7 @@ export function markProduction(ctx: CallContext, s: Services): void {
  * Plans a routed call; in production, a plan that finds no model because the tenant holds no key
  * of its own for the vendors that could serve is refused 409 `production_key_required`, naming them.
  */
-export function withOwnKeys<T>(ctx: CallContext, s: Services, allowed: string[] | undefined, plan: () => T): T {
+export function withOwnKeys<T>(ctx: CallContext, s: PipelineDeps, allowed: string[] | undefined, plan: () => T): T {
   try {
     return plan();
   } catch (e) {

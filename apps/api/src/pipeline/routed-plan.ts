@@ -1,6 +1,6 @@
 // What routing decided for an `auto` call (plan-routed.ts), as serving and learning read it,
 // and how either runs one named candidate on the call's request.
-import type { Services } from '../services.ts';
+import type { PipelineDeps } from './deps.ts';
 import type { Candidate, CallContext } from './context.ts';
 import { completeOn, type Completed } from './complete.ts';
 import type { Decision, StepKey } from '../optimizer/optimizer.ts';
@@ -23,7 +23,7 @@ export interface RoutedPlan {
 /** A completion of one named candidate (`model` or `model@effort`). */
 export type Named = Completed & { name: string };
 
-export function candidate(s: Services, model: string): Candidate {
+export function candidate(s: PipelineDeps, model: string): Candidate {
   const p = s.catalog.get(model);
   return { model, provider: p?.provider ?? 'openai', profile: p };
 }
@@ -32,7 +32,7 @@ export function candidate(s: Services, model: string): Candidate {
  * Runs one named candidate: a model, or `model@effort` — the same model at a lower
  * reasoning effort (test-time compute as a candidate like a cheaper model).
  */
-export async function runOn(ctx: CallContext, s: Services, signal: AbortSignal, name: string, role: 'serve' | 'probe'): Promise<Named> {
+export async function runOn(ctx: CallContext, s: PipelineDeps, signal: AbortSignal, name: string, role: 'serve' | 'probe'): Promise<Named> {
   const at = name.lastIndexOf('@');
   const model = at > 0 ? name.slice(0, at) : name;
   const body = at > 0 ? ({ ...ctx.body, model, reasoning_effort: name.slice(at + 1) } as unknown as ChatBody) : undefined;

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../errors.ts';
 import type { MeterBatch } from '../meter/rows.ts';
-import type { Services } from '../services.ts';
+import type { PipelineDeps } from './deps.ts';
 import type { Outcome } from './outcome.ts';
 import { bodyText, type PipelineRequest } from './reply.ts';
 import { runCall, type Pipeline } from './run-call.ts';
@@ -34,7 +34,7 @@ function fakeServices() {
     budget: { release: () => void log.push('released') },
     idempotency: { complete: async (_c: unknown, status: number) => void log.push(`kept ${status}`), release: async () => void log.push('unclaimed') },
   };
-  return { s: s as unknown as Services, batches, log };
+  return { s: s as unknown as PipelineDeps, batches, log };
 }
 
 const request = (): PipelineRequest => ({ headers: {}, body: {}, principal: { accountId: 'acct_1', workflowId: 'wf_1', keyId: 'k' }, elapsed: () => 12, gone: new AbortController().signal });

@@ -9,7 +9,7 @@
 import { ApiError } from '../errors.ts';
 import { toApiError } from '../failures/to-api-error.ts';
 import { logInvalid } from '../providers/vendor-shape.ts';
-import type { Services } from '../services.ts';
+import type { PipelineDeps } from './deps.ts';
 import type { CallTrace } from '../telemetry/tracing.ts';
 import { newCallContext, type CallContext, type Costs } from './context.ts';
 import { keepsFailure } from './idempotency.ts';
@@ -35,17 +35,17 @@ export interface Call {
 }
 
 export interface Pipeline {
-  stages(call: Call, s: Services): Promise<Outcome | Relay>;
+  stages(call: Call, s: PipelineDeps): Promise<Outcome | Relay>;
   /** Whether a call that failed here is metered (it got as far as a model) or refused. */
   metered(ctx: CallContext): boolean;
   /** What the pipeline notes once a call has ended (the step's traffic, latencies). */
-  ended?(call: Call, s: Services): void;
+  ended?(call: Call, s: PipelineDeps): void;
 }
 
 const NO_COSTS: Costs = { baseline: 0, served: 0, actual: 0, exploration: 0, saving: 0 };
 
 /** Runs one request through `pipeline`: its Reply, or the catalogue's error thrown (metered when it was a call). */
-export async function runCall(pipeline: Pipeline, s: Services, request: PipelineRequest, trace: CallTrace | null = null): Promise<Reply> {
+export async function runCall(pipeline: Pipeline, s: PipelineDeps, request: PipelineRequest, trace: CallTrace | null = null): Promise<Reply> {
   if (!request.principal) {
     trace?.end(401, 'missing_api_key');
     throw new ApiError('missing_api_key'); // authenticate: the transport checked the key; this is its principal
@@ -72,7 +72,7 @@ function learnAfter(call: Call): void {
 }
 
 /** Arranges for a routed call that was answered to learn from its answer (`named`) once it has gone. */
-function learnLater(call: Call, s: Services, named: Named | null | undefined): void {
+function learnLater(call: Call, s: PipelineDeps, named: Named | null | undefined): void {
   const { ctx, plan } = call;
   if (!plan || !named) return;
   call.learn = () => {
@@ -81,7 +81,7 @@ function learnLater(call: Call, s: Services, named: Named | null | undefined): v
 }
 
 /** A live stream's body: the relay's pieces, then the last piece its outcome makes through `finish`. */
-async function* streamBody(pipeline: Pipeline, call: Call, s: Services, relay: Relay): AsyncGenerator<string, string, undefined> {
+async function* streamBody(pipeline: Pipeline, call: Call, s: PipelineDeps, relay: Relay): AsyncGenerator<string, string, undefined> {
   let streamed: Streamed;
   try {
     streamed = yield* relay.pieces;
@@ -97,7 +97,7 @@ async function* streamBody(pipeline: Pipeline, call: Call, s: Services, relay: R
  * The one exit: meters the outcome (the only `meterOutcome` call), then makes its Reply, or
  * throws its error once its Idempotency-Key is kept or released. The call ends here.
  */
-async function finish(pipeline: Pipeline, call: Call, s: Services, outcome: Outcome): Promise<Reply> {
+async function finish(pipeline: Pipeline, call: Call, s: PipelineDeps, outcome: Outcome): Promise<Reply> {
   const { ctx } = call;
   let error: ApiError | null = null;
   try {
@@ -130,7 +130,7 @@ async function finish(pipeline: Pipeline, call: Call, s: Services, outcome: Outc
  * A whole answer (a vendor's or a cache's): it leaves only once its call is in the write-ahead
  * file (a refused line answers 500, unmetered and its key released), after the caches have it.
  */
-async function answer(call: Call, s: Services, o: Served | CacheHit, { costs, input }: { costs: Costs; input: MeterInput }): Promise<Reply> {
+async function answer(call: Call, s: PipelineDeps, o: Served | CacheHit, { costs, input }: { costs: Costs; input: MeterInput }): Promise<Reply> {
   const { ctx } = call;
   const written = s.meter.written();
   if (written) await written;
@@ -146,7 +146,7 @@ async function answer(call: Call, s: Services, o: Served | CacheHit, { costs, in
  * cannot take (a full disk) is not recorded, so it is not a finished answer: the client gets an
  * error event where the final chunk and [DONE] would be (its head is sent: no 500 can).
  */
-async function streamEnd(call: Call, s: Services, o: Streamed, { costs, input }: { costs: Costs; input: MeterInput }): Promise<Reply> {
+async function streamEnd(call: Call, s: PipelineDeps, o: Streamed, { costs, input }: { costs: Costs; input: MeterInput }): Promise<Reply> {
   const { ctx } = call;
   const written = s.meter.written();
   const unrecorded = written ? await written.then(() => null, (err: unknown) => new ApiError('internal', undefined, { cause: err })) : null;
@@ -164,7 +164,7 @@ async function streamEnd(call: Call, s: Services, o: Streamed, { costs, input }:
 }
 
 /** The call is over (answered, failed, or its stream ended). */
-function end(pipeline: Pipeline, call: Call, s: Services, error: ApiError | null): void {
+function end(pipeline: Pipeline, call: Call, s: PipelineDeps, error: ApiError | null): void {
   const { ctx } = call;
   call.upstream.done();
   if (ctx.reservation) s.budget.release(ctx.reservation); // never metered: nothing charged (a no-op once settled)

@@ -7,7 +7,7 @@ import { randomInt } from 'node:crypto';
 import { SETTLE_CHECKS, type SemanticHit, type SemanticQuery } from '../cache/semantic-cache.ts';
 import { judgeBody, parseGrade } from '../optimizer/judge.ts';
 import type { ChatBody } from '../providers/types.ts';
-import type { Services } from '../services.ts';
+import type { PipelineDeps } from './deps.ts';
 import { answerOf, completeOn } from './complete.ts';
 import type { CallContext } from './context.ts';
 
@@ -16,7 +16,7 @@ const PASS = 0.5;
 const JUDGE_TIMEOUT_MS = 60_000;
 
 /** Whether this hit gets a judge check: its step is still exploring, and the draw says so. */
-export function sampleCheck(ctx: CallContext, s: Services, q: SemanticQuery): boolean {
+export function sampleCheck(ctx: CallContext, s: PipelineDeps, q: SemanticQuery): boolean {
   const rate = s.config.SEMANTIC_CHECK_RATE;
   if (rate <= 0) return false;
   const c = s.semanticCache.stepCheck(q.accountId, q.step);
@@ -26,7 +26,7 @@ export function sampleCheck(ctx: CallContext, s: Services, q: SemanticQuery): bo
 }
 
 /** The judge model: the tenant's, else the call's baseline (or its pinned model). */
-function judgeModel(ctx: CallContext, s: Services): string {
+function judgeModel(ctx: CallContext, s: PipelineDeps): string {
   const named = s.routingSettings.get(ctx.principal.accountId).judge_model;
   if (named && s.catalog.get(named)) return named;
   return ctx.route?.baselineModel ?? ctx.route?.model ?? ctx.requestedModel;
@@ -36,7 +36,7 @@ function judgeModel(ctx: CallContext, s: Services): string {
  * Grades a semantic hit's answer against the new question. True when it may be served:
  * the judge passed it, or gave no usable grade (no verdict is not a failure).
  */
-export async function judgeHit(ctx: CallContext, s: Services, q: SemanticQuery, hit: SemanticHit): Promise<boolean> {
+export async function judgeHit(ctx: CallContext, s: PipelineDeps, q: SemanticQuery, hit: SemanticHit): Promise<boolean> {
   const model = judgeModel(ctx, s);
   const profile = s.catalog.get(model);
   const messages = (ctx.body.messages as unknown[]) ?? [];

@@ -4,7 +4,7 @@
 // cached one (agreement of normalized answers) and the step's verified record grows. So a
 // verification costs no call beyond the one a miss makes: its price is a hit not served.
 import type { SemanticHit, SemanticQuery } from '../cache/semantic-cache.ts';
-import type { Services } from '../services.ts';
+import type { PipelineDeps } from './deps.ts';
 import { answerOf } from './complete.ts';
 import type { CallContext } from './context.ts';
 
@@ -43,7 +43,7 @@ export interface PendingVerification {
  * Whether a would-be hit is served under the tenant's bound; when it is not, the verification
  * to complete after the upstream answer. Null bound: no verification (the threshold alone).
  */
-export function verifyOrServe(ctx: CallContext, s: Services, q: SemanticQuery, hit: SemanticHit, bound: number | null | undefined): PendingVerification | null {
+export function verifyOrServe(ctx: CallContext, s: PipelineDeps, q: SemanticQuery, hit: SemanticHit, bound: number | null | undefined): PendingVerification | null {
   if (bound === null || bound === undefined) return null;
   const floor = q.threshold ?? s.semanticCache.defaultThreshold;
   const d = s.semanticCache.verification.decide(q.accountId, q.step, bound, floor, hit.similarity);
@@ -62,7 +62,7 @@ export function verifyOrServe(ctx: CallContext, s: Services, q: SemanticQuery, h
 }
 
 /** Compares the upstream answer with the held-back hit's and records the verdict. */
-export function completeVerification(s: Services, q: SemanticQuery, pending: PendingVerification, freshText: string): boolean {
+export function completeVerification(s: PipelineDeps, q: SemanticQuery, pending: PendingVerification, freshText: string): boolean {
   const agreed = answersAgree(answerOf(pending.hit.answer.text).answer, answerOf(freshText).answer);
   s.semanticCache.verification.record(q.accountId, q.step, pending.hit.similarity, agreed, pending.sampled);
   return agreed;

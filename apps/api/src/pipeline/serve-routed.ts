@@ -3,14 +3,14 @@
 // judge verifies — behind the quality gate. What the step learns from the call (probes of
 // candidates, judge grades) runs after the answer is sent (learn.ts), never here.
 import { ApiError } from '../errors.ts';
-import type { Services } from '../services.ts';
+import type { PipelineDeps } from './deps.ts';
 import type { CallContext } from './context.ts';
 import { validateAnswer } from './quality-gate.ts';
 import { serveEnsemble } from './ensembles.ts';
 import { grade } from './judge-grade.ts';
 import { runOn, type Named, type RoutedPlan } from './routed-plan.ts';
 
-async function serveOne(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan, model: string): Promise<Named> {
+async function serveOne(ctx: CallContext, s: PipelineDeps, signal: AbortSignal, plan: RoutedPlan, model: string): Promise<Named> {
   const c = await runOn(ctx, s, signal, model, 'serve');
   const problem = model === plan.baseline ? null : validateAnswer(ctx.body, c);
   if (!problem) return c;
@@ -22,7 +22,7 @@ async function serveOne(ctx: CallContext, s: Services, signal: AbortSignal, plan
   return runOn(ctx, s, signal, plan.baseline, 'serve');
 }
 
-async function servePolicy(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan): Promise<Named> {
+async function servePolicy(ctx: CallContext, s: PipelineDeps, signal: AbortSignal, plan: RoutedPlan): Promise<Named> {
   const p = plan.decision.policy;
   if (p.kind === 'model') return serveOne(ctx, s, signal, plan, p.model);
   if (p.kind === 'verify') {
@@ -44,7 +44,7 @@ async function servePolicy(ctx: CallContext, s: Services, signal: AbortSignal, p
 }
 
 /** Serves a routed JSON call by its policy; the answer the client gets, and which candidate gave it. */
-export async function serveRouted(ctx: CallContext, s: Services, signal: AbortSignal, plan: RoutedPlan): Promise<Named> {
+export async function serveRouted(ctx: CallContext, s: PipelineDeps, signal: AbortSignal, plan: RoutedPlan): Promise<Named> {
   let served: Named;
   try {
     served = await servePolicy(ctx, s, signal, plan);
