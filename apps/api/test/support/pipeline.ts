@@ -54,21 +54,30 @@ export function completion(content: string, finishReason = 'stop', usage = { pro
   return JSON.stringify({ id: 'c1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: finishReason }], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } });
 }
 
+/** One request as the scripted vendor got it; `n` counts the requests for that model on that vendor from 0. */
+export interface VendorRequest {
+  vendor: string;
+  model: string;
+  body: Record<string, unknown>;
+  n: number;
+}
+
 /**
- * The vendor's side of the outbound module: `answer(model, body, n)` scripts each reply (`n` counts
- * that model's requests from 0). `sent` lists each request as it went (vendor, model, key).
+ * The vendor's side of the outbound module: `answer` scripts each reply. `sent` lists each
+ * request as it went (vendor, model, the key it carried).
  */
-export function scriptedVendor(answer: (model: string, body: Record<string, unknown>, n: number) => VendorAnswer) {
+export function scriptedVendor(answer: (req: VendorRequest) => VendorAnswer) {
   const sent: { vendor: string; model: string; key: string | undefined; body: Record<string, unknown> }[] = [];
   const counts = new Map<string, number>();
   const outbound = {
     request: async (req: OutboundRequest): Promise<OutboundResponse> => {
       const body = JSON.parse(req.body ?? '{}') as Record<string, unknown>;
       const model = String(body.model);
-      const n = counts.get(model) ?? 0;
-      counts.set(model, n + 1);
-      sent.push({ vendor: req.url.pathname.split('/')[1]!, model, key: req.headers.authorization?.replace(/^Bearer /, ''), body });
-      const a = answer(model, body, n);
+      const vendor = req.url.pathname.split('/')[1]!;
+      const n = counts.get(`${vendor}/${model}`) ?? 0;
+      counts.set(`${vendor}/${model}`, n + 1);
+      sent.push({ vendor, model, key: req.headers.authorization?.replace(/^Bearer /, ''), body });
+      const a = answer({ vendor, model, body, n });
       if (a instanceof Error) throw a;
       const { status, text, headers } = typeof a === 'string' ? { status: 200, text: completion(a), headers: {} } : { status: a.status, text: a.body ?? JSON.stringify({ error: { message: 'failed', type: 'server_error' } }), headers: a.headers ?? {} };
       const out = new OutboundBody(() => undefined);
