@@ -88,3 +88,35 @@ export function scriptedVendor(answer: (req: VendorRequest) => VendorAnswer) {
   };
   return { outbound, sent };
 }
+
+/**
+ * The services a routed call's serving and learning use (serve-routed, learn, grade-trial,
+ * learning-job), on a scripted vendor: `answers` by model, a function of the request for a judge
+ * that grades what it reads. Records what the optimizer, the meter and the budget were told.
+ */
+export function routedServices(models: ModelProfile[], answers: Record<string, VendorAnswer | ((req: VendorRequest) => VendorAnswer)>) {
+  const vendor = scriptedVendor((req) => {
+    const a = answers[req.model] ?? { status: 500 };
+    return typeof a === 'function' ? a(req) : a;
+  });
+  const told: { op: string; args: unknown[] }[] = [];
+  const tell = (op: string) => (...args: unknown[]) => void told.push({ op, args });
+  const providers = [...new Set(models.map((m) => m.provider))];
+  const s = {
+    config: { BILLING_FEE_RATE: 0.25 },
+    catalog: catalogOf(models),
+    providers: providersOf(Object.fromEntries(providers.map((p) => [p, {}]))),
+    providerKeys: storedKeys(),
+    outbound: vendor.outbound,
+    optimizer: {
+      recordServed: (step: unknown, sample: Record<string, unknown>) => (tell('recordServed')(step, sample), { row: { id: `ev-${told.length}`, kind: 'served', sample }, events: [{ kind: 'drift', at: new Date(), payload: {} }] }),
+      recordProbe: (step: unknown, probe: Record<string, unknown>) => (tell('recordProbe')(step, probe), { id: `ev-${told.length}`, kind: 'probe', sample: probe }),
+      recordJudgePair: (...args: unknown[]) => (tell('recordJudgePair')(...args), { id: `ev-${told.length}`, kind: 'judge', sample: {} }),
+      noteExploration: tell('noteExploration'),
+    },
+    discovery: { charge: tell('discovery.charge') },
+    meter: { recordLearning: tell('meter.recordLearning') },
+    budget: { release: tell('budget.release'), settle: (...args: unknown[]) => (tell('budget.settle')(...args), []) },
+  };
+  return { s, told, sent: vendor.sent, ops: () => told.map((t) => t.op) };
+}
