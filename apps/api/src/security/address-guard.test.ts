@@ -2,7 +2,7 @@
 // form node:net accepts, public addresses let through, IPv4 addresses never caught by an
 // IPv6 rule, and the operator allow-list opening exactly what it lists.
 import { describe, expect, it } from 'vitest';
-import { AllowList, isPrivateAddress, isReachable, parseAllowEntry, refusalOfUrl } from '../src/security/address-guard.ts';
+import { AllowList, isPrivateAddress, isReachable, parseAllowEntry, refusalOfUrl } from './address-guard.ts';
 
 describe('the address guard', () => {
   it.each([

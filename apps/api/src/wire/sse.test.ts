@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SseSplitter, eventData } from '../src/wire/sse.ts';
+import { SseSplitter, eventData } from './sse.ts';
 
 describe('the SSE splitter', () => {
   it('yields whole events across arbitrary byte splits, LF or CRLF', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currentPeriod, periodBounds, periodOf } from '../src/billing/month.ts';
+import { currentPeriod, periodBounds, periodOf } from './month.ts';
 
 describe('the billing period', () => {
   it('is the UTC calendar month, also when asked for the period now, across a month end and back', () => {

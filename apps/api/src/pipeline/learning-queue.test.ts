@@ -2,8 +2,8 @@
 // job is refused (its caller drops it); shutdown drops what waits, lets what runs finish within
 // its grace and aborts the rest, waiting for each to end (it meters what it spent).
 import { describe, expect, it } from 'vitest';
-import { LearningQueue, type LearningJob } from '../src/pipeline/learning-queue.ts';
-import { createLogger } from '../src/logger.ts';
+import { LearningQueue, type LearningJob } from './learning-queue.ts';
+import { createLogger } from '../logger.ts';
 import { Writable } from 'node:stream';
 
 const logger = createLogger('error', new Writable({ write: (_c, _e, cb) => cb() }));

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BlockedAddressError, Outbound, type BodySink } from '../src/providers/outbound.ts';
+import { BlockedAddressError, Outbound, type BodySink } from './outbound.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 

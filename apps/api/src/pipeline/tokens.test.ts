@@ -1,7 +1,7 @@
 // The prompt's size bounds its tokens: the budget stage reserves on that bound and counts with
 // the tokenizer only when a reservation on it is refused; the size check of routing likewise.
 import { describe, expect, it } from 'vitest';
-import { countPromptTokens, promptTokenBound } from '../src/pipeline/tokens.ts';
+import { countPromptTokens, promptTokenBound } from './tokens.ts';
 
 const samples: unknown[][] = [
   [],

@@ -5,7 +5,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Http1Client, type ResponseHandler } from '../src/providers/http1-client.ts';
+import { Http1Client, type ResponseHandler } from './http1-client.ts';
 
 type Script = (socket: Socket, request: string, index: number) => void | Promise<void>;
 

@@ -13,9 +13,9 @@ import {
   scopeKey,
   SemanticIndex,
   WordPieceTokenizer,
-} from '../src/cache/semantic/index.ts';
+} from './index.ts';
 
-const repoRoot = join(import.meta.dirname, '..', '..', '..');
+const repoRoot = join(import.meta.dirname, '..', '..', '..', '..', '..');
 const modelDir = join(repoRoot, '..', 'shared', 'models', 'all-MiniLM-L6-v2');
 
 function vec(...xs: number[]): Float32Array {

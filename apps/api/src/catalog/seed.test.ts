@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { modelProfileSchema } from '@optimizer/schema';
-import { seedCatalog } from '../src/catalog/seed.ts';
+import { seedCatalog } from './seed.ts';
 
 const byName = new Map(seedCatalog.map((m) => [m.model, m]));
 

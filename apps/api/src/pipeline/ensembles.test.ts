@@ -1,6 +1,6 @@
 // Serving multi-model policies: who is asked, in what order, and when agreement serves.
 import { describe, expect, it } from 'vitest';
-import { serveEnsemble, type Ensemble, type EnsembleDeps } from '../src/pipeline/ensembles.ts';
+import { serveEnsemble, type Ensemble, type EnsembleDeps } from './ensembles.ts';
 
 function fake(answers: Record<string, string>, unusable: string[] = []) {
   const asked: string[] = [];
@@ -58,7 +58,7 @@ describe('gate and vote', () => {
 
 describe('policy names', () => {
   it('round-trip through their keys, model names with slashes, dots and efforts included', async () => {
-    const { parsePolicy, policyKey, primaryModel } = await import('../src/optimizer/policies.ts');
+    const { parsePolicy, policyKey, primaryModel } = await import('../optimizer/policies.ts');
     for (const key of ['model:meta/llama-2-70b', 'verify:o4-mini@low', 'gate:a/b+c.d', 'confirm:zero-one-ai/Yi-34B<mistralai/mixtral-8x7b,gpt-3.5', 'vote:a+b/c+d@low']) {
       expect(policyKey(parsePolicy(key))).toBe(key);
     }

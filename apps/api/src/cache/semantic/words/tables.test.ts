@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadWordTables, WordTableError, WORDS } from '../src/cache/semantic/words/tables.ts';
+import { loadWordTables, WordTableError, WORDS } from './tables.ts';
 
-const wordsDir = join(import.meta.dirname, '..', 'src', 'cache', 'semantic', 'words');
+const wordsDir = import.meta.dirname;
 const copies: string[] = [];
 
 /** A copy of the tables with one file's JSON changed by `edit`. */
@@ -96,7 +96,7 @@ describe('a word table not of its shape stops the load, naming the file and what
 
 describe('run from source', () => {
   it('finds the tables beside the code when Node runs the guards as TypeScript, as `npm start` does', async () => {
-    const guards = join(import.meta.dirname, '..', 'src', 'cache', 'semantic', 'guards.ts');
+    const guards = join(import.meta.dirname, '..', 'guards.ts');
     const script = `const m = await import(${JSON.stringify(guards)}); console.log(JSON.stringify(m.admissible('How do I lose weight fast?', 'How do I gain weight fast?')));`;
     const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: tmpdir() });
     expect(JSON.parse(stdout)).toEqual({ ok: false, reason: 'antonym:gain/lose' });

@@ -1,7 +1,7 @@
 // A streamed answer put back together, so the caches can store it like a non-stream one.
 import { describe, expect, it } from 'vitest';
-import { completionFromChunks } from '../src/pipeline/assemble.ts';
-import { cacheable, completionAsChunks } from '../src/pipeline/cache.ts';
+import { completionFromChunks } from './assemble.ts';
+import { cacheable, completionAsChunks } from './cache.ts';
 
 const base = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1700000000, model: 'gpt-4o-mini' };
 const chunk = (choice: Record<string, unknown>) => JSON.stringify({ ...base, choices: [{ index: 0, finish_reason: null, ...choice }] });
