@@ -1,4 +1,4 @@
-// POST /v1/chat/completions: the completion pipeline, as its list of stages (`stages` below, one
+// POST /v1/chat/completions: the completion pipeline, as its list of stages (`STAGES` below, one
 // line each, each marked for tracing when OpenTelemetry is on, telemetry/otel.ts):
 //   authenticate → idempotency → annotate → guard → capture → route → budget → cache → prune →
 //   dispatch (the quality gate inside it) → outcome; then the runner's one exit (run-call.ts):
@@ -29,54 +29,69 @@ import { captureStage } from './capture-stage.ts';
 import { budgetStage } from './budget-stage.ts';
 import type { Outcome } from './outcome.ts';
 import type { PipelineHandler } from './reply.ts';
-import { runCall, type Call, type Pipeline } from './run-call.ts';
+import { runCall, runStages, type Call, type Pipeline, type Stage } from './run-call.ts';
 
-async function stages(call: Call, s: PipelineDeps): Promise<Outcome | Relay> {
-  const { ctx, request, trace } = call;
-  trace?.stage('idempotency'); // a key seen before replays its answer
+/** Idempotency: a key seen before replays its answer; a new one is claimed for this call. */
+async function idempotency({ ctx, request, trace }: Call, s: PipelineDeps): Promise<Outcome | null> {
   ctx.idempotencyKey = readKey(request.headers['idempotency-key']);
-  if (ctx.idempotencyKey) {
-    const begun = await s.idempotency.begin(ctx.principal.accountId, ctx.idempotencyKey, request.body);
-    if (begun.kind === 'replay') return (trace?.replayed(begun.record.status), { kind: 'replayed', record: begun.record });
-    ctx.claim = begun.claim;
-  }
-  trace?.stage('annotate');
-  annotate(ctx, request.body, request.rawBody);
-  trace?.stage('guard');
-  guardStage(ctx, s.guardSettings.get(ctx.principal.accountId));
-  trace?.stage('capture');
-  captureStage(ctx, s.recordings.settings.get(ctx.principal.accountId)); // after the guard: nothing it replaced is kept in clear
-  trace?.stage('route');
-  markProduction(ctx, s); // a workflow in production runs on the tenant's own keys only
-  const plan = (call.plan = isRouted(ctx.requestedModel) ? planRouted(ctx, s) : (route(ctx, s), notePinned(ctx, s), null));
-  trace?.stage('budget');
-  await budgetStage(ctx, s, plan); // after route: the bound is priced on the models the call may reach
-  trace?.stage('cache');
-  const hit = await serveFromCache(ctx, s, request.headers['cache-control']);
-  if (hit) return hit;
-  trace?.stage('prune');
+  if (!ctx.idempotencyKey) return null;
+  const begun = await s.idempotency.begin(ctx.principal.accountId, ctx.idempotencyKey, request.body);
+  if (begun.kind === 'replay') return (trace?.replayed(begun.record.status), { kind: 'replayed', record: begun.record });
+  ctx.claim = begun.claim;
+  return null;
+}
+
+/** Route: a workflow in production runs on the tenant's own keys only; `auto` is planned by the optimizer, a named model routed as pinned. */
+function routeCall(call: Call, s: PipelineDeps): void {
+  const { ctx } = call;
+  markProduction(ctx, s);
+  call.plan = isRouted(ctx.requestedModel) ? planRouted(ctx, s) : (route(ctx, s), notePinned(ctx, s), null);
+}
+
+/** Prune what the plan says to; a discovery whose credit is used up probes no more. */
+function prune({ ctx, plan }: Call, s: PipelineDeps): void {
   if (plan?.decision.prune) pruneStage(ctx, ctx.route?.baselineProfile, plan.decision.pruneMinShare);
-  if (plan && s.discovery.creditSpent(ctx.principal.workflowId)) plan.decision.probe = []; // discovery credit used up
-  trace?.stage('dispatch');
-  const { signal } = call.upstream;
-  // a routed call through its policy (gates, verify, the quality gate); a routed stream is answered whole, then replayed as
-  // the vendor's events, when its policy needs the whole answer first or the quality gate must pass it before any byte leaves
+  if (plan && s.discovery.creditSpent(ctx.principal.workflowId)) plan.decision.probe = [];
+}
+
+/**
+ * Dispatch: a routed call through its policy (gates, verify, the quality gate), where a routed stream
+ * is answered whole, then replayed as the vendor's events, when its policy needs the whole answer
+ * first or the quality gate must pass it before any byte leaves; else one vendor (failover inside),
+ * a stream relayed as it comes.
+ */
+async function dispatch({ ctx, request, trace, plan, upstream }: Call, s: PipelineDeps): Promise<Outcome | Relay> {
   if (plan && (!ctx.stream || plan.decision.policy.kind !== 'model' || holdsStream(ctx, plan))) {
     const t0 = performance.now();
-    const named = await serveRouted(ctx, s, signal, plan);
+    const named = await serveRouted(ctx, s, upstream.signal, plan);
     s.discovery.charge(ctx.principal.workflowId, explorationSpend(ctx));
     trace?.stage('respond');
     const held = ctx.stream ? (holdsStream(ctx, plan) ? 'quality-gate' : 'policy') : undefined;
     return { kind: 'served', text: named.text, upstreamMs: performance.now() - t0, vendorStatus: named.status, usage: ctx.served?.usage ?? ctx.attempts.at(-1)!.usage, named, ...(held ? { held } : {}) };
   }
-  const dispatched = await dispatchWithPolicy(ctx, s, signal); // else one vendor (failover inside)
+  const dispatched = await dispatchWithPolicy(ctx, s, upstream.signal);
   trace?.stage('respond'); // a stream's relay is in this stage
   if (!ctx.stream) return readServed(ctx, dispatched);
   return relayStream(ctx, dispatched, request.elapsed, request.gone, s.logger, plan !== null);
 }
 
+/** The completion's stages, in the order a call passes them: each `(call, deps)`, each ending the call or passing it on. */
+const STAGES: readonly Stage[] = [
+  { name: 'idempotency', run: idempotency },
+  { name: 'annotate', run: ({ ctx, request }) => annotate(ctx, request.body, request.rawBody) },
+  { name: 'guard', run: ({ ctx }, s) => guardStage(ctx, s.guardSettings.get(ctx.principal.accountId)) },
+  // after the guard: nothing it replaced is kept in clear
+  { name: 'capture', run: ({ ctx }, s) => captureStage(ctx, s.recordings.settings.get(ctx.principal.accountId)) },
+  { name: 'route', run: routeCall },
+  // after route: the bound is priced on the models the call may reach
+  { name: 'budget', run: ({ ctx, plan }, s) => budgetStage(ctx, s, plan) },
+  { name: 'cache', run: ({ ctx, request }, s) => serveFromCache(ctx, s, request.headers['cache-control']) },
+  { name: 'prune', run: prune },
+  { name: 'dispatch', run: dispatch },
+];
+
 const completionPipeline: Pipeline = {
-  stages,
+  stages: (call, s) => runStages(STAGES, call, s),
   metered: (ctx) => ctx.requestedModel !== '', // a call that never named a model (an invalid body) is refused, unmetered
   ended({ ctx, plan }, s) {
     // the step's traffic, for its payback rule and exploration budget (cache hits and failures count too)

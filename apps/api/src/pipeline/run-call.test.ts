@@ -7,7 +7,7 @@ import type { MeterBatch } from '../meter/rows.ts';
 import type { PipelineDeps } from './deps.ts';
 import type { Outcome } from './outcome.ts';
 import { bodyText, type PipelineRequest } from './reply.ts';
-import { runCall, type Pipeline } from './run-call.ts';
+import { runCall, runStages, type Call, type Pipeline, type Stage } from './run-call.ts';
 import type { Relay } from './stream.ts';
 import type { Streamed } from './outcome.ts';
 import { noUsage } from '../wire/usage.ts';
@@ -107,5 +107,29 @@ describe('runCall', () => {
       ),
     ).rejects.toBeInstanceOf(ApiError);
     expect(log).toEqual(['released']);
+  });
+});
+
+describe('the stage list', () => {
+  const call = (marks: string[]) => ({ trace: { stage: (n: string) => marks.push(n) } }) as unknown as Call;
+  const deps = {} as PipelineDeps;
+  const replayed: Outcome = { kind: 'refused', error: new ApiError('invalid_request') };
+
+  it('runs the stages in order, each marked, until one ends the call; the rest do not run', async () => {
+    const marks: string[] = [];
+    const ran: string[] = [];
+    const stages: Stage[] = [
+      { name: 'annotate', run: () => void ran.push('annotate') },
+      { name: 'guard', run: async () => (ran.push('guard'), null) },
+      { name: 'cache', run: () => (ran.push('cache'), replayed) },
+      { name: 'dispatch', run: () => (ran.push('dispatch'), replayed) },
+    ];
+    expect(await runStages(stages, call(marks), deps)).toBe(replayed);
+    expect(ran).toEqual(['annotate', 'guard', 'cache']);
+    expect(marks).toEqual(['annotate', 'guard', 'cache']);
+  });
+
+  it('refuses a list whose last stage ends nothing', async () => {
+    await expect(runStages([{ name: 'annotate', run: () => undefined }], call([]), deps)).rejects.toThrow(/annotate.*no outcome/);
   });
 });

@@ -10,7 +10,7 @@ import { ApiError } from '../errors.ts';
 import { toApiError } from '../failures/to-api-error.ts';
 import { logInvalid } from '../providers/vendor-shape.ts';
 import type { PipelineDeps } from './deps.ts';
-import type { CallTrace } from '../telemetry/tracing.ts';
+import type { CallTrace, StageName } from '../telemetry/tracing.ts';
 import { newCallContext, type CallContext, type Costs } from './context.ts';
 import { keepsFailure } from './idempotency.ts';
 import { dropLearning, enqueueLearning } from './learning-job.ts';
@@ -32,6 +32,27 @@ export interface Call {
   plan: RoutedPlan | null;
   /** Learning to queue once the answer has gone (learning-job.ts): the Reply's `after` runs it. */
   learn: (() => void) | null;
+}
+
+/**
+ * One stage of a pipeline, the same shape for every one: it works on the call (its context, its
+ * plan) with the services it reads, and either ends the call, returning its Outcome (or a live
+ * stream's Relay), or returns nothing and the next stage runs.
+ */
+export interface Stage {
+  /** Its mark in the call's trace. */
+  name: StageName;
+  run(call: Call, s: PipelineDeps): Outcome | Relay | null | void | Promise<Outcome | Relay | null | void>;
+}
+
+/** Runs `stages` in order, each marked in the trace, until one ends the call; the last must. */
+export async function runStages(stages: readonly Stage[], call: Call, s: PipelineDeps): Promise<Outcome | Relay> {
+  for (const stage of stages) {
+    call.trace?.stage(stage.name);
+    const out = await stage.run(call, s);
+    if (out) return out;
+  }
+  throw new Error(`the last stage (${stages.at(-1)?.name}) returned no outcome`);
 }
 
 export interface Pipeline {
