@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { asst, image, lines, RUNS, SEED, sys, tc, tool, user } from '../../../test/support/conversation.ts';
 import {
   droppableTurns,
   estimateTokens,
@@ -12,21 +13,8 @@ import {
   type Message,
   type PruneOptions,
   type PruneResult,
-  type ToolCall,
 } from './index.ts';
 
-const SEED = 20_250_611;
-const RUNS = 600;
-
-function tc(id: string, name = 'read_file', args: unknown = { path: 'src/a.ts' }): ToolCall {
-  return { id, type: 'function', function: { name, arguments: JSON.stringify(args) } };
-}
-const sys = (content: string): Message => ({ role: 'system', content });
-const user = (content: Message['content']): Message => ({ role: 'user', content });
-const asst = (content: string | null, calls?: ToolCall[]): Message => (calls ? { role: 'assistant', content, tool_calls: calls } : { role: 'assistant', content });
-const tool = (id: string, content: Message['content']): Message => ({ role: 'tool', tool_call_id: id, content });
-const image = (n: number): ContentPart => ({ type: 'image_url', image_url: { url: `data:image/png;base64,iVBORw0KGgo${n}`, detail: 'low' } });
-const lines = (n: number, tag = 'row'): string => Array.from({ length: n }, (_, i) => `${tag} ${i}: ${'lorem ipsum dolor '.repeat(3).trimEnd()}`).join('\n');
 
 function isInstruction(m: Message): boolean {
   return m.role === 'system' || m.role === 'developer';
