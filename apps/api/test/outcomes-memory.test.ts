@@ -5,7 +5,7 @@ import { MAX_CALLS_PER_RUN_STEP, Outcomes } from '../src/optimizer/outcomes.ts';
 
 function outcomes(graded: string[]) {
   const optimizer = { recordServed: (_step: unknown, sample: { policy: string }) => (graded.push(sample.policy), { row: {}, events: [] }) };
-  const meter = { record: () => undefined, flush: async () => undefined };
+  const meter = { recordLearning: () => undefined, flush: async () => undefined };
   return new Outcomes({} as never, meter as never, optimizer as never, {} as never);
 }
 

@@ -11,7 +11,7 @@ function outcomes(visibleFrom: number, peerFlushMs: number) {
   let lookups = 0;
   const db = { em: () => ({ getConnection: () => ({ execute: async () => (++lookups >= visibleFrom ? [row] : []) }) }) };
   const optimizer = { recordServed: () => ({ row: {}, events: [] }) };
-  const meter = { record: () => undefined, flush: async () => undefined };
+  const meter = { recordLearning: () => undefined, flush: async () => undefined };
   return { o: new Outcomes(db as never, meter as never, optimizer as never, {} as never, peerFlushMs), lookups: () => lookups };
 }
 
