@@ -20,7 +20,7 @@ const CHEAPER = Array.from({ length: 10 }, (_, i) => `small-${i}`);
 
 /** A step warmed with `CALLS` calls: each decided, noted, its probe (when asked) recorded and an outcome on a third of them. */
 function warmed(learning: 'serve' | 'shadow'): { optimizer: Optimizer; input: (draw: number) => DecideInput } {
-  const optimizer = new Optimizer({} as Database, { record: () => undefined } as unknown as Meter);
+  const optimizer = new Optimizer({} as Database, { recordLearning: () => undefined } as unknown as Meter);
   const step = { accountId: 'acct', workflowId: 'wf', fingerprint: `fp-${learning}`, label: 'triage', release: '' };
   const input = (draw: number): DecideInput => ({
     step,
