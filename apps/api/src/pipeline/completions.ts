@@ -13,12 +13,11 @@
 import type { Services } from '../services.ts';
 import { annotate } from './annotate.ts';
 import { dispatchWithPolicy } from './dispatch-policy.ts';
-import { readKey } from './idempotency.ts';
-import { explorationSpend } from './meter-call.ts';
+import { idempotencyStage } from './idempotency-stage.ts';
 import { readServed } from './respond.ts';
 import { isRouted, route } from './route.ts';
 import { notePinned, planRouted } from './plan-routed.ts';
-import { serveRouted } from './serve-routed.ts';
+import { serveRoutedCall } from './serve-routed.ts';
 import { holdsStream } from './held-stream.ts';
 import { markProduction } from './production-keys.ts';
 import { relayStream, type Relay } from './stream.ts';
@@ -27,19 +26,15 @@ import { pruneStage } from './prune-stage.ts';
 import { guardStage } from './guard-stage.ts';
 import { captureStage } from './capture-stage.ts';
 import { budgetStage } from './budget-stage.ts';
-import type { Outcome } from './outcome.ts';
+import type { Outcome, Served } from './outcome.ts';
 import type { PipelineHandler } from './reply.ts';
 import { runCall, type Call, type Pipeline } from './run-call.ts';
 
 async function stages(call: Call, s: Services): Promise<Outcome | Relay> {
   const { ctx, request, trace } = call;
-  trace?.stage('idempotency'); // a key seen before replays its answer
-  ctx.idempotencyKey = readKey(request.headers['idempotency-key']);
-  if (ctx.idempotencyKey) {
-    const begun = await s.idempotency.begin(ctx.principal.accountId, ctx.idempotencyKey, request.body);
-    if (begun.kind === 'replay') return (trace?.replayed(begun.record.status), { kind: 'replayed', record: begun.record });
-    ctx.claim = begun.claim;
-  }
+  trace?.stage('idempotency');
+  const replayed = await idempotencyStage(ctx, s.idempotency, request.headers['idempotency-key'], request.body);
+  if (replayed) return (trace?.replayed(replayed.record.status), replayed);
   trace?.stage('annotate');
   annotate(ctx, request.body, request.rawBody);
   trace?.stage('guard');
@@ -59,21 +54,15 @@ async function stages(call: Call, s: Services): Promise<Outcome | Relay> {
   if (plan && s.discovery.creditSpent(ctx.principal.workflowId)) plan.decision.probe = []; // discovery credit used up
   trace?.stage('dispatch');
   const { signal } = call.upstream;
-  // a routed call through its policy (gates, verify, the quality gate); a routed stream is answered whole, then replayed as
-  // the vendor's events, when its policy needs the whole answer first or the quality gate must pass it before any byte leaves
-  if (plan && (!ctx.stream || plan.decision.policy.kind !== 'model' || holdsStream(ctx, plan))) {
-    const t0 = performance.now();
-    const named = await serveRouted(ctx, s, signal, plan);
-    s.discovery.charge(ctx.principal.workflowId, explorationSpend(ctx));
-    trace?.stage('respond');
-    const held = ctx.stream ? (holdsStream(ctx, plan) ? 'quality-gate' : 'policy') : undefined;
-    return { kind: 'served', text: named.text, upstreamMs: performance.now() - t0, vendorStatus: named.status, usage: ctx.served?.usage ?? ctx.attempts.at(-1)!.usage, named, ...(held ? { held } : {}) };
-  }
+  // a routed call through its policy (gates, verify, the quality gate); a routed stream too when its policy needs the whole answer first
+  if (plan && (!ctx.stream || plan.decision.policy.kind !== 'model' || holdsStream(ctx, plan))) return routedAnswer(await serveRoutedCall(ctx, s, signal, plan), trace);
   const dispatched = await dispatchWithPolicy(ctx, s, signal); // else one vendor (failover inside)
   trace?.stage('respond'); // a stream's relay is in this stage
   if (!ctx.stream) return readServed(ctx, dispatched);
   return relayStream(ctx, dispatched, request.elapsed, request.gone, s.logger, plan !== null);
 }
+
+const routedAnswer = (served: Served, trace: Call['trace']): Served => (trace?.stage('respond'), served);
 
 const completionPipeline: Pipeline = {
   stages,
