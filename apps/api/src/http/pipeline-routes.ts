@@ -20,7 +20,7 @@ export interface HotHandlers {
 
 /** Fastify's request and reply as a transport: the pipeline's request in, its Reply rendered. */
 const onFastify = (handler: PipelineHandler) => async (request: FastifyRequest, reply: FastifyReply) => {
-  const answer = await handler({ headers: request.headers, body: request.body, principal: request.principal, ...clientOf(reply) });
+  const answer = await handler({ headers: request.headers, body: request.body, rawBody: request.rawBody, principal: request.principal, ...clientOf(reply) });
   await renderReply(answer, reply);
 };
 

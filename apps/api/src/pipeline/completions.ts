@@ -13,12 +13,11 @@
 import type { PipelineDeps } from './deps.ts';
 import { annotate } from './annotate.ts';
 import { dispatchWithPolicy } from './dispatch-policy.ts';
-import { readKey } from './idempotency.ts';
-import { explorationSpend } from './meter-call.ts';
+import { idempotencyStage } from './idempotency-stage.ts';
 import { readServed } from './respond.ts';
 import { isRouted, route } from './route.ts';
 import { notePinned, planRouted } from './plan-routed.ts';
-import { serveRouted } from './serve-routed.ts';
+import { serveRoutedCall } from './serve-routed.ts';
 import { holdsStream } from './held-stream.ts';
 import { markProduction } from './production-keys.ts';
 import { relayStream, type Relay } from './stream.ts';
@@ -31,14 +30,10 @@ import type { Outcome } from './outcome.ts';
 import type { PipelineHandler } from './reply.ts';
 import { runCall, runStages, type Call, type Pipeline, type Stage } from './run-call.ts';
 
-/** Idempotency: a key seen before replays its answer; a new one is claimed for this call. */
+/** Idempotency (idempotency-stage.ts): a key seen before ends the call in its earlier answer, marked in the trace. */
 async function idempotency({ ctx, request, trace }: Call, s: PipelineDeps): Promise<Outcome | null> {
-  ctx.idempotencyKey = readKey(request.headers['idempotency-key']);
-  if (!ctx.idempotencyKey) return null;
-  const begun = await s.idempotency.begin(ctx.principal.accountId, ctx.idempotencyKey, request.body);
-  if (begun.kind === 'replay') return (trace?.replayed(begun.record.status), { kind: 'replayed', record: begun.record });
-  ctx.claim = begun.claim;
-  return null;
+  const replayed = await idempotencyStage(ctx, s.idempotency, request.headers['idempotency-key'], request.body);
+  return replayed && (trace?.replayed(replayed.record.status), replayed);
 }
 
 /** Route: a workflow in production runs on the tenant's own keys only; `auto` is planned by the optimizer, a named model routed as pinned. */
@@ -62,12 +57,9 @@ function prune({ ctx, plan }: Call, s: PipelineDeps): void {
  */
 async function dispatch({ ctx, request, trace, plan, upstream }: Call, s: PipelineDeps): Promise<Outcome | Relay> {
   if (plan && (!ctx.stream || plan.decision.policy.kind !== 'model' || holdsStream(ctx, plan))) {
-    const t0 = performance.now();
-    const named = await serveRouted(ctx, s, upstream.signal, plan);
-    s.discovery.charge(ctx.principal.workflowId, explorationSpend(ctx));
+    const served = await serveRoutedCall(ctx, s, upstream.signal, plan);
     trace?.stage('respond');
-    const held = ctx.stream ? (holdsStream(ctx, plan) ? 'quality-gate' : 'policy') : undefined;
-    return { kind: 'served', text: named.text, upstreamMs: performance.now() - t0, vendorStatus: named.status, usage: ctx.served?.usage ?? ctx.attempts.at(-1)!.usage, named, ...(held ? { held } : {}) };
+    return served;
   }
   const dispatched = await dispatchWithPolicy(ctx, s, upstream.signal);
   trace?.stage('respond'); // a stream's relay is in this stage

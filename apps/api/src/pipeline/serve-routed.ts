@@ -5,6 +5,9 @@
 import { ApiError } from '../errors.ts';
 import type { PipelineDeps } from './deps.ts';
 import type { CallContext } from './context.ts';
+import { holdsStream } from './held-stream.ts';
+import { explorationSpend } from './meter-call.ts';
+import type { Served } from './outcome.ts';
 import { validateAnswer } from './quality-gate.ts';
 import { serveEnsemble } from './ensembles.ts';
 import { grade } from './judge-grade.ts';
@@ -54,4 +57,17 @@ export async function serveRouted(ctx: CallContext, s: PipelineDeps, signal: Abo
   ctx.served = served.attempt;
   Object.assign(ctx.route!, { model: served.attempt.model, provider: served.attempt.provider, profile: served.attempt.profile });
   return served;
+}
+
+/**
+ * Stage: dispatch a routed call through its policy, to its Served outcome. A routed stream
+ * served this way is answered whole, then replayed as the vendor's events: its policy needed the
+ * whole answer first, or the quality gate must pass it before any byte leaves (`held`).
+ */
+export async function serveRoutedCall(ctx: CallContext, s: PipelineDeps, signal: AbortSignal, plan: RoutedPlan): Promise<Served> {
+  const t0 = performance.now();
+  const named = await serveRouted(ctx, s, signal, plan);
+  s.discovery.charge(ctx.principal.workflowId, explorationSpend(ctx));
+  const held = ctx.stream ? (holdsStream(ctx, plan) ? 'quality-gate' : 'policy') : undefined;
+  return { kind: 'served', text: named.text, upstreamMs: performance.now() - t0, vendorStatus: named.status, usage: ctx.served?.usage ?? ctx.attempts.at(-1)!.usage, named, ...(held ? { held } : {}) };
 }
