@@ -11,6 +11,7 @@ import { modelProfileSchema, unknownModelPriceSchema, type ModelProfile, type Un
 import type { Database } from '../db/database.ts';
 import { CatalogModel } from '../db/entities.ts';
 import type { HotStore } from '../hot/store.ts';
+import { NewestRead } from '../hot/newest-read.ts';
 import { seedCatalog } from './seed.ts';
 
 const CHANGED_CHANNEL = 'catalog:changed';
@@ -55,6 +56,8 @@ export class Catalog {
   #aliases = new Map<string, string>();
   #unknownPrice: UnknownModelPrice | null = null;
   readonly #defaultUnknownPrice: UnknownModelPrice | null;
+  /** Overlapping reloads: an older read never replaces a newer one. */
+  readonly #reads = new NewestRead();
 
   constructor(db: Database, hot: HotStore, defaultUnknownPrice: UnknownModelPrice | null = null) {
     this.#db = db;
@@ -78,7 +81,9 @@ export class Catalog {
   }
 
   async reload(): Promise<void> {
+    const ticket = this.#reads.begin();
     const rows = await this.#db.em().find(CatalogModel, {}, { orderBy: { model: 'asc' } });
+    if (!this.#reads.apply(ticket)) return; // a reload begun later is in memory already
     const next = new Map<string, ModelProfile>();
     const aliases = new Map<string, string>();
     let unknownPrice: UnknownModelPrice | null = null;

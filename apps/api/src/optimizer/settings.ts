@@ -7,6 +7,7 @@ import { routingSettingsWrite, type RoutingSettingsPatch, type RoutingSettingsVi
 import type { Database } from '../db/database.ts';
 import { RoutingSetting } from '../db/entities.ts';
 import type { HotStore } from '../hot/store.ts';
+import { NewestRead } from '../hot/newest-read.ts';
 import { mergeSettings, mergeWrite, type Stored } from '../settings/merge.ts';
 
 const CHANGED = 'routing-settings:changed';
@@ -48,6 +49,8 @@ export class RoutingSettings {
   readonly #db: Database;
   readonly #hot: HotStore;
   #byAccount = new Map<string, RoutingSettingsWrite>();
+  /** Overlapping reloads and writes: an older read never replaces a newer one. */
+  readonly #reads = new NewestRead();
 
   constructor(db: Database, hot: HotStore) {
     this.#db = db;
@@ -60,7 +63,9 @@ export class RoutingSettings {
   }
 
   async #reload(): Promise<void> {
+    const ticket = this.#reads.begin();
     const rows = await this.#db.em().find(RoutingSetting, {});
+    if (!this.#reads.apply(ticket)) return; // a reload begun later is in memory already
     this.#byAccount = new Map(rows.map((r) => [r.accountId, withCurrentNames(r.settings as RoutingSettingsWrite)]));
   }
 
@@ -82,7 +87,7 @@ export class RoutingSettings {
   async put(accountId: string, patch: RoutingSettingsPatch): Promise<RoutingSettingsView> {
     const { stored } = mergeWrite(routingSettingsWrite, this.get(accountId) as Stored, patch);
     await this.#db.em().upsert(RoutingSetting, { accountId, settings: stored, updatedAt: new Date() });
-    this.#byAccount.set(accountId, stored as RoutingSettingsWrite);
+    await this.#reload(); // read back rather than set here: a reload begun before this write is then older, and dropped
     await this.#hot.publish(CHANGED, accountId);
     return this.effective(accountId);
   }

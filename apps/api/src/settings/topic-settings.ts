@@ -10,6 +10,7 @@ import { alertSettings, captureSettings, guardSettings, rateLimitSettings } from
 import type { Database } from '../db/database.ts';
 import { TenantSetting } from '../db/entities.ts';
 import type { HotStore } from '../hot/store.ts';
+import { NewestRead } from '../hot/newest-read.ts';
 import { mergeWrite, type Stored } from './merge.ts';
 
 /** Each topic's full schema: what a merged write is checked against and what fills the defaults in. */
@@ -22,6 +23,8 @@ export class TopicSettings<T extends object> {
   readonly #schema: z.ZodType<T>;
   readonly #defaults: T;
   #byAccount = new Map<string, { stored: Stored; effective: T }>();
+  /** Overlapping reloads and writes: an older read never replaces a newer one. */
+  readonly #reads = new NewestRead();
 
   /** `defaults`: what a tenant that never wrote the topic reads (the topic's schema parsing `{}`). */
   constructor(deps: { db: Database; hot: HotStore }, topic: string, defaults: T) {
@@ -44,7 +47,9 @@ export class TopicSettings<T extends object> {
   }
 
   async #reload(): Promise<void> {
+    const ticket = this.#reads.begin();
     const rows = await this.#db.em().find(TenantSetting, { topic: this.#topic });
+    if (!this.#reads.apply(ticket)) return; // a reload begun later is in memory already
     this.#byAccount = new Map(rows.map((r) => [r.accountId, { stored: r.settings as Stored, effective: this.#effective(r.settings as Stored) }]));
   }
 
@@ -80,8 +85,9 @@ export class TopicSettings<T extends object> {
   /** Stores a merge `preview` made. */
   async store(accountId: string, next: { stored: Stored; effective: T }): Promise<T> {
     await this.#db.em().upsert(TenantSetting, { accountId, topic: this.#topic, settings: next.stored, updatedAt: new Date() });
-    this.#byAccount.set(accountId, next);
+    // read back rather than set here: a reload begun before this write is then older, and dropped
+    await this.#reload();
     await this.#hot.publish(this.#notice, accountId);
-    return next.effective;
+    return this.get(accountId);
   }
 }

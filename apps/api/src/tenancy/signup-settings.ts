@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Database } from '../db/database.ts';
 import { PlatformSetting } from '../db/entities.ts';
 import type { HotStore } from '../hot/store.ts';
+import { NewestRead } from '../hot/newest-read.ts';
 
 export const signupSettingsSchema = z
   .object({
@@ -35,6 +36,8 @@ export class SignupSettings {
   readonly #hot: HotStore;
   readonly #defaults: SignupSettingsValue;
   #value: SignupSettingsValue;
+  /** Overlapping reloads and writes: an older read never replaces a newer one. */
+  readonly #reads = new NewestRead();
 
   constructor(deps: { db: Database; hot: HotStore; defaultAllowanceUsd: number }) {
     this.#db = deps.db;
@@ -49,7 +52,9 @@ export class SignupSettings {
   }
 
   async #reload(): Promise<void> {
+    const ticket = this.#reads.begin();
     const row = await this.#db.em().findOne(PlatformSetting, { topic: TOPIC });
+    if (!this.#reads.apply(ticket)) return; // a reload begun later is in memory already
     const stored = signupSettingsSchema.partial().safeParse(row?.settings ?? {});
     this.#value = { ...this.#defaults, ...(stored.success ? stored.data : {}) };
   }
@@ -72,8 +77,8 @@ export class SignupSettings {
       (next as Record<string, unknown>)[k] = v === null ? this.#defaults[k] : v;
     }
     await this.#db.em().upsert(PlatformSetting, { topic: TOPIC, settings: next, updatedAt: new Date() });
-    this.#value = next;
+    await this.#reload(); // read back rather than set here: a reload begun before this write is then older, and dropped
     await this.#hot.publish(NOTICE, TOPIC);
-    return next;
+    return this.#value;
   }
 }
