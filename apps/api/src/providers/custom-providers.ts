@@ -7,6 +7,7 @@ import type { Database } from '../db/database.ts';
 import { CustomProvider } from '../db/entities.ts';
 import { ApiError } from '../errors.ts';
 import type { HotStore } from '../hot/store.ts';
+import { NewestRead } from '../hot/newest-read.ts';
 import type { Envelope, SealedSecret } from '../security/envelope.ts';
 import type { ProviderRegistry } from './registry.ts';
 import type { Wire } from './types.ts';
@@ -41,6 +42,8 @@ export class CustomProviders {
   readonly #registry: ProviderRegistry;
   readonly #policy: 'any' | 'public-only';
   #rows: CustomProvider[] = [];
+  /** Overlapping reloads: an older read never replaces a newer one. */
+  readonly #reads = new NewestRead();
 
   constructor(db: Database, hot: HotStore, envelope: Envelope, registry: ProviderRegistry, policy: 'any' | 'public-only' = 'any') {
     this.#policy = policy;
@@ -56,7 +59,10 @@ export class CustomProviders {
   }
 
   async reload(): Promise<void> {
-    this.#rows = await this.#db.em().find(CustomProvider, {}, { orderBy: { name: 'asc' } });
+    const ticket = this.#reads.begin();
+    const rows = await this.#db.em().find(CustomProvider, {}, { orderBy: { name: 'asc' } });
+    if (!this.#reads.apply(ticket)) return; // a reload begun later is in memory already
+    this.#rows = rows;
     this.#registry.setCustom(
       this.#rows
         .filter((r) => r.enabled)

@@ -4,6 +4,7 @@
 import type { Database } from '../db/database.ts';
 import { ProviderKey } from '../db/entities.ts';
 import type { HotStore } from '../hot/store.ts';
+import { NewestRead } from '../hot/newest-read.ts';
 import type { Envelope, SealedSecret } from '../security/envelope.ts';
 import { newId } from '../security/secrets.ts';
 
@@ -21,6 +22,8 @@ export class ProviderKeys {
   readonly #envelope: Envelope;
   /** accountId → provider → sealed row */
   readonly #held = new Map<string, Map<string, Held>>();
+  /** Overlapping reloads of one tenant's keys: an older read never replaces a newer one (a removed key must not come back). */
+  readonly #reads = new Map<string, NewestRead>();
 
   constructor(db: Database, hot: HotStore, envelope: Envelope) {
     this.#db = db;
@@ -40,7 +43,11 @@ export class ProviderKeys {
   }
 
   async #reload(accountId: string): Promise<void> {
+    let reads = this.#reads.get(accountId);
+    if (!reads) this.#reads.set(accountId, (reads = new NewestRead()));
+    const ticket = reads.begin();
     const rows = await this.#db.em().find(ProviderKey, { accountId });
+    if (!reads.apply(ticket)) return; // a reload begun later is in memory already
     this.#held.delete(accountId);
     for (const r of rows) this.#hold(r);
   }

@@ -10,6 +10,7 @@
 import type { Database } from '../db/database.ts';
 import { ApiError } from '../errors.ts';
 import type { HotStore } from '../hot/store.ts';
+import { NewestRead } from '../hot/newest-read.ts';
 import type { StepRegistry, WorkflowSummary } from '../optimizer/registry.ts';
 import type { RoutingSettings } from '../optimizer/settings.ts';
 import type { Accounts } from '../tenancy/accounts.ts';
@@ -51,6 +52,8 @@ export class WorkflowLife {
    * invoice rather than the wallet. The hot path reads it; no database wait.
    */
   #inForce = new Map<string, { accountId: string; lock: Lockfile | undefined; pausedFrom: number | null; feesInvoiced: boolean }>();
+  /** Overlapping reloads: an older read never replaces a newer one. */
+  readonly #reads = new NewestRead();
 
   constructor(opts: { db: Database; hot: HotStore; accounts: Accounts; steps: StepRegistry; routing: RoutingSettings; subscribed?: SubscriptionCheck }) {
     this.#db = opts.db;
@@ -68,6 +71,7 @@ export class WorkflowLife {
 
   /** Reads every production workflow's newest stored report into memory. */
   async #load(): Promise<void> {
+    const ticket = this.#reads.begin();
     const rows = (await this.#db.em().getConnection().execute(
       `select w.id, w.account_id, r.version, r.finalized_at, r.body, s.paused_from, (s.stripe_subscription_id is not null) as invoiced
          from workflows w
@@ -75,6 +79,7 @@ export class WorkflowLife {
          left join subscriptions s on s.workflow_id = w.id
         where w.stage = 'production'`,
     )) as ({ id: string; account_id: string; paused_from: Date | string | null; invoiced: boolean | null } & Partial<StoredVersion>)[];
+    if (!this.#reads.apply(ticket)) return; // a reload begun later is in memory already
     this.#inForce = new Map(
       rows.map((r) => [
         r.id,
