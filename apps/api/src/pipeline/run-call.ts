@@ -49,7 +49,8 @@ export interface Stage {
 export async function runStages(stages: readonly Stage[], call: Call, s: PipelineDeps): Promise<Outcome | Relay> {
   for (const stage of stages) {
     call.trace?.stage(stage.name);
-    const out = await stage.run(call, s);
+    const ran = stage.run(call, s);
+    const out = ran instanceof Promise ? await ran : ran; // a stage that ran in full costs the call no extra turn of the loop
     if (out) return out;
   }
   throw new Error(`the last stage (${stages.at(-1)?.name}) returned no outcome`);
