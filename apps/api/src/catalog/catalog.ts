@@ -81,9 +81,8 @@ export class Catalog {
   }
 
   async reload(): Promise<void> {
-    const ticket = this.#reads.begin();
-    const rows = await this.#db.em().find(CatalogModel, {}, { orderBy: { model: 'asc' } });
-    if (!this.#reads.apply(ticket)) return; // a reload begun later is in memory already
+    const rows = await this.#reads.read(() => this.#db.em().find(CatalogModel, {}, { orderBy: { model: 'asc' } }));
+    if (rows === undefined) return; // a reload begun later is in memory already
     const next = new Map<string, ModelProfile>();
     const aliases = new Map<string, string>();
     let unknownPrice: UnknownModelPrice | null = null;

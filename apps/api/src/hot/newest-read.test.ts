@@ -15,4 +15,13 @@ describe('the newest read', () => {
     expect(r.apply(r.begin())).toBe(true);
     expect(r.apply(r.begin())).toBe(true);
   });
+
+  it('reads through a query: an older read that finishes last comes back undefined', async () => {
+    const r = new NewestRead();
+    let releaseOlder: (v: string) => void = () => {};
+    const older = r.read(() => new Promise<string>((resolve) => (releaseOlder = resolve)));
+    expect(await r.read(async () => 'newer')).toBe('newer');
+    releaseOlder('older');
+    expect(await older).toBeUndefined();
+  });
 });

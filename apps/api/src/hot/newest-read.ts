@@ -12,6 +12,13 @@ export class NewestRead {
     return ++this.#begun;
   }
 
+  /** A reload's read: what `query` read, or undefined when a reload begun later is in memory already (drop it). */
+  async read<T>(query: () => Promise<T>): Promise<T | undefined> {
+    const ticket = this.begin();
+    const rows = await query();
+    return this.apply(ticket) ? rows : undefined;
+  }
+
   /** Whether the reload begun at `ticket` may replace what is in memory (it is then what is in memory). */
   apply(ticket: number): boolean {
     if (ticket < this.#applied) return false;

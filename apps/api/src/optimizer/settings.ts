@@ -63,9 +63,8 @@ export class RoutingSettings {
   }
 
   async #reload(): Promise<void> {
-    const ticket = this.#reads.begin();
-    const rows = await this.#db.em().find(RoutingSetting, {});
-    if (!this.#reads.apply(ticket)) return; // a reload begun later is in memory already
+    const rows = await this.#reads.read(() => this.#db.em().find(RoutingSetting, {}));
+    if (rows === undefined) return; // a reload begun later is in memory already
     this.#byAccount = new Map(rows.map((r) => [r.accountId, withCurrentNames(r.settings as RoutingSettingsWrite)]));
   }
 

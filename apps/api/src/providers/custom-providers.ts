@@ -59,9 +59,8 @@ export class CustomProviders {
   }
 
   async reload(): Promise<void> {
-    const ticket = this.#reads.begin();
-    const rows = await this.#db.em().find(CustomProvider, {}, { orderBy: { name: 'asc' } });
-    if (!this.#reads.apply(ticket)) return; // a reload begun later is in memory already
+    const rows = await this.#reads.read(() => this.#db.em().find(CustomProvider, {}, { orderBy: { name: 'asc' } }));
+    if (rows === undefined) return; // a reload begun later is in memory already
     this.#rows = rows;
     this.#registry.setCustom(
       this.#rows

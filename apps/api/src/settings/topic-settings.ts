@@ -47,9 +47,8 @@ export class TopicSettings<T extends object> {
   }
 
   async #reload(): Promise<void> {
-    const ticket = this.#reads.begin();
-    const rows = await this.#db.em().find(TenantSetting, { topic: this.#topic });
-    if (!this.#reads.apply(ticket)) return; // a reload begun later is in memory already
+    const rows = await this.#reads.read(() => this.#db.em().find(TenantSetting, { topic: this.#topic }));
+    if (rows === undefined) return; // a reload begun later is in memory already
     this.#byAccount = new Map(rows.map((r) => [r.accountId, { stored: r.settings as Stored, effective: this.#effective(r.settings as Stored) }]));
   }
 

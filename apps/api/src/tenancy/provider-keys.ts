@@ -45,9 +45,8 @@ export class ProviderKeys {
   async #reload(accountId: string): Promise<void> {
     let reads = this.#reads.get(accountId);
     if (!reads) this.#reads.set(accountId, (reads = new NewestRead()));
-    const ticket = reads.begin();
-    const rows = await this.#db.em().find(ProviderKey, { accountId });
-    if (!reads.apply(ticket)) return; // a reload begun later is in memory already
+    const rows = await reads.read(() => this.#db.em().find(ProviderKey, { accountId }));
+    if (rows === undefined) return; // a reload begun later is in memory already
     this.#held.delete(accountId);
     for (const r of rows) this.#hold(r);
   }

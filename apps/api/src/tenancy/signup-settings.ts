@@ -52,9 +52,8 @@ export class SignupSettings {
   }
 
   async #reload(): Promise<void> {
-    const ticket = this.#reads.begin();
-    const row = await this.#db.em().findOne(PlatformSetting, { topic: TOPIC });
-    if (!this.#reads.apply(ticket)) return; // a reload begun later is in memory already
+    const row = await this.#reads.read(() => this.#db.em().findOne(PlatformSetting, { topic: TOPIC }));
+    if (row === undefined) return; // a reload begun later is in memory already
     const stored = signupSettingsSchema.partial().safeParse(row?.settings ?? {});
     this.#value = { ...this.#defaults, ...(stored.success ? stored.data : {}) };
   }

@@ -71,15 +71,14 @@ export class WorkflowLife {
 
   /** Reads every production workflow's newest stored report into memory. */
   async #load(): Promise<void> {
-    const ticket = this.#reads.begin();
-    const rows = (await this.#db.em().getConnection().execute(
+    const rows = (await this.#reads.read(() => this.#db.em().getConnection().execute(
       `select w.id, w.account_id, r.version, r.finalized_at, r.body, s.paused_from, (s.stripe_subscription_id is not null) as invoiced
          from workflows w
          left join lateral (select version, finalized_at, body from workflow_reports where workflow_id = w.id order by version desc limit 1) r on true
          left join subscriptions s on s.workflow_id = w.id
         where w.stage = 'production'`,
-    )) as ({ id: string; account_id: string; paused_from: Date | string | null; invoiced: boolean | null } & Partial<StoredVersion>)[];
-    if (!this.#reads.apply(ticket)) return; // a reload begun later is in memory already
+    ))) as (({ id: string; account_id: string; paused_from: Date | string | null; invoiced: boolean | null } & Partial<StoredVersion>)[]) | undefined;
+    if (rows === undefined) return; // a reload begun later is in memory already
     this.#inForce = new Map(
       rows.map((r) => [
         r.id,
