@@ -59,7 +59,13 @@ describe.each([
     const tenant = await signup(rig.gw);
     // the key stays valid in the database; this replica forgets it, as a replica that did not issue it never knew it
     const rows = (await rig.gw.services.db.em().getConnection().execute('select hash from api_keys where account_id = ?', [tenant.account_id])) as { hash: string }[];
+    // the revoke's notice comes back to this replica too, and forgets the key again when it lands: wait for it to land
+    // first, or it can forget the key the request below has just looked up (the notice's handlers run in the order they
+    // subscribed, the key cache's first)
+    const noticed = new Set<string>();
+    await rig.gw.services.hot.subscribe('keys:revoked', (hash) => void noticed.add(hash));
     for (const r of rows) await rig.gw.services.keys.revoke(r.hash);
+    await expect.poll(() => rows.every((r) => noticed.has(r.hash))).toBe(true);
     expect(rig.gw.services.keys.cached(tenant.api_key)).toBeUndefined();
     const c = await openRaw(port);
     const b = body(`looked up ${'y'.repeat(200_000)}`);
