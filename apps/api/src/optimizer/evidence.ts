@@ -12,7 +12,7 @@ import { combine, conflicts, leastSpread, linkedEstimate, mean, MIN_BASELINE_OUT
 import type { PolicyStats, Probe, PruneStats, ServedSample } from './evidence-types.ts';
 import { parsePolicy, policyKey, type Policy } from './policies.ts';
 import { gradedDiff, probedFor } from './probe-diff.ts';
-import { MAX_JUDGE_ERROR, measureDiffering, measureDisagreement, measureFreeForm, measureJudgeCost, measureJudgeError, measurePruning } from './probe-measures.ts';
+import { MAX_JUDGE_ERROR, measureDiffering, measureDisagreement, measureFreeForm, measureJudgeCost, measureLongShare, measureJudgeError, measurePruning } from './probe-measures.ts';
 import { Scores, trimmed } from './scores.ts';
 
 export type { PolicyStats, Probe, ProbeAnswer, PruneStats, ServedSample } from './evidence-types.ts';
@@ -76,6 +76,7 @@ export class StepEvidence {
     this.#judgeCost = undefined;
     this.#differing = undefined;
     this.#freeForm = undefined;
+    this.#longShare = undefined;
   }
 
   /** Adds a served sample; the probe made on its call, when an outcome links it to one. */
@@ -181,7 +182,17 @@ export class StepEvidence {
     return (this.#freeForm ??= measureFreeForm(this.probes));
   }
 
+  /**
+   * The share of recent probes whose baseline answer runs long: on a step of mixed answers (some
+   * a choice, some code), those probes pay the judge for a differing answer even where outcomes
+   * come, since a differing program or paragraph is not wrong because the baseline's was right.
+   */
+  longShare(): number {
+    return (this.#longShare ??= measureLongShare(this.probes).share);
+  }
+
   #freeForm: boolean | undefined;
+  #longShare: number | undefined;
 
   /** The differing share and the judge's cost share, kept until the probes change (read on every routed call). */
   #differing: { n: number; share: number } | undefined;

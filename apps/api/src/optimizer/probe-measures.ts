@@ -42,6 +42,12 @@ export function measureDisagreement(probes: readonly Probe[], policy: Policy): {
  * answers still say something once an outcome comes.
  */
 export function measureFreeForm(probes: readonly Probe[]): boolean {
+  const l = measureLongShare(probes);
+  return l.n >= 5 && l.share > FREE_FORM_SHARE;
+}
+
+/** The share of the recent probes (at most 20) whose baseline answer runs long (prose, code). */
+export function measureLongShare(probes: readonly Probe[]): { n: number; share: number } {
   let n = 0;
   let long = 0;
   for (let i = probes.length - 1; i >= 0 && n < 20; i--) {
@@ -50,7 +56,7 @@ export function measureFreeForm(probes: readonly Probe[]): boolean {
     n++;
     if (p.baselineLong ?? runsLong(p.baselineText ?? '')) long++;
   }
-  return n >= 5 && long / n > FREE_FORM_SHARE;
+  return { n, share: n > 0 ? long / n : 0 };
 }
 
 /**

@@ -153,7 +153,8 @@ export function prospect(evidence: StepEvidence, costs: ProbeCosts, p: Policy, s
   // a gate only its agreed answer, unless a cheap judge grades every differing answer of both. Where outcomes
   // come and the judge is dear, differing answers go ungraded: they count against the candidate until an outcome says
   const judging = p.kind === 'verify' || costs.judging;
-  const grades = !judging ? 0 : p.kind === 'verify' ? 1 + rate : p.kind === 'gate' && input.judges?.panel.adopted ? 3 * DEFAULT_DISAGREEMENT : 2 * rate;
+  // (a probe whose baseline answer runs long is judged where it differs whatever the outcomes: learn.ts)
+  const grades = !judging ? 2 * rate * evidence.longShare() : p.kind === 'verify' ? 1 + rate : p.kind === 'gate' && input.judges?.panel.adopted ? 3 * DEFAULT_DISAGREEMENT : 2 * rate;
   // what pays is judged against a sceptical prior (most cheaper candidates fall short of a high bar), moved by
   // the catalog's strengths, unless the tenant's other steps already shrank the estimate toward theirs: a few
   // agreeing probes promise little. A gate whose models both have evidence starts where they put it

@@ -69,6 +69,22 @@ describe('learnFrom', () => {
     expect(ctx.attempts.map((a) => a.role).sort()).toEqual(['judge', 'judge', 'probe']);
   });
 
+  it("where outcomes decide, leaves a short differing answer to the call's outcome and has the judge grade a long one", async () => {
+    // a choice that differs is wrong when the baseline's was right: the outcome will say, for free
+    const short = rig({ small: 'Bergen', judge });
+    await learnFrom(short.ctx, short.s, signal(), planOf({ probe: ['small'], probing: 'model:small', gradeDiffering: false }), servedBy('big', 'Oslo'));
+    expect(probeOf(short.told)).toMatchObject({ awaitsOutcome: true, baselineScore: null, answers: { small: { score: null } } });
+    expect(short.ctx.attempts.map((a) => a.role)).toEqual(['probe']);
+    // a program that differs is not wrong because the baseline's was right: the outcome cannot resolve it
+    const program = (name: string) => `def capital():\n    return "${name}"`;
+    const long = rig({ small: program('Bergen'), judge });
+    await learnFrom(long.ctx, long.s, signal(), planOf({ probe: ['small'], probing: 'model:small', gradeDiffering: false }), servedBy('big', program('Oslo')));
+    const probe = probeOf(long.told)!;
+    expect(probe).not.toHaveProperty('awaitsOutcome');
+    expect(probe).toMatchObject({ baselineScore: 0.9, answers: { small: { score: 0.1 } } });
+    expect(long.ctx.attempts.map((a) => a.role).sort()).toEqual(['judge', 'judge', 'probe']);
+  });
+
   it("asks the baseline beside the probe when another policy served the call", async () => {
     const { s, ctx, told, sent } = rig({ small: 'Oslo', big: 'Oslo', judge });
     await learnFrom(ctx, s, signal(), planOf({ probe: ['small'], probing: 'model:small' }), servedBy('tiny', 'Oslo'));

@@ -11,6 +11,7 @@ import type { Completed } from './complete.ts';
 import { completeOn } from './complete.ts';
 import { agree, normalizeAnswer } from '../optimizer/normalize.ts';
 import { storedProbe, type Probe, type ProbeAnswer } from '../optimizer/evidence.ts';
+import { runsLong } from '../optimizer/stored-probe.ts';
 import { evidenceText } from './capture-stage.ts';
 import { policyKey } from '../optimizer/policies.ts';
 import { attemptCost, explorationSpend } from './meter-call.ts';
@@ -59,7 +60,9 @@ async function explore(ctx: CallContext, s: PipelineDeps, signal: AbortSignal, p
   };
   // with a cheap judge, every answer that differs is graded (evidence for each model too); else a gate's agreed answer only;
   // where outcomes come and the judge is dear, none: the outcome of this call will say (chained probes have no outcome to go by)
-  const grading = plan.decision.gradeDiffering !== false || reference !== undefined;
+  // where the baseline's answer runs long (code, prose), a differing answer is not wrong because the baseline's was
+  // right: the outcome cannot resolve it, so the judge grades it even where outcomes come
+  const grading = plan.decision.gradeDiffering !== false || reference !== undefined || runsLong(base);
   const complete = grading && (!policy.startsWith('gate:') || plan.panel?.adopted === true);
   if (!grading) {
     // no grades: the probe waits for this call's outcome
