@@ -8,6 +8,7 @@ import type { Policy } from './policies.ts';
 import { posterior, type Estimate, type Prior } from './priors.ts';
 import { GATE_ESCALATION } from './prospects.ts';
 import type { StepState } from './step-state.ts';
+import { outcomeTotals, type OutcomeTotals, type StepOutcomes } from './trial-pool.ts';
 
 /** How long the tenant's pooled step estimates are reused (they change with each step's evidence). */
 const PRIORS_TTL_MS = 2_000;
@@ -21,6 +22,12 @@ export function shrink(st: PolicyStats, prior: Prior | null): PolicyStats {
   const own: Estimate = { retention: st.retention, se: st.n > 0 ? (st.ucb - st.lcb) / 2 : Infinity, n: st.n };
   const post = posterior(own, prior);
   return { ...st, retention: post.retention, lcb: post.retention - post.se, ucb: post.retention + post.se };
+}
+
+/** One policy's outcomes over a tenant's steps: their totals, and each step's own share (by fingerprint). */
+export interface TenantOutcomes {
+  totals: OutcomeTotals;
+  steps: ReadonlyMap<string, StepOutcomes>;
 }
 
 /** The tenant's step estimates by policy, per tenant and kind of step, held for PRIORS_TTL_MS. */
@@ -46,6 +53,33 @@ export class TenantPriors {
       }
     }
     this.#cache.set(group, { at: now, byPolicy });
+    return byPolicy;
+  }
+
+  readonly #outcomes = new Map<string, { at: number; byPolicy: Map<string, TenantOutcomes> }>();
+
+  /**
+   * The clients' outcomes on each policy's served calls over every step of the tenant (of the same
+   * kind), beside each step's baseline outcomes, totalled for a trial's prior (trial-pool.ts), with
+   * each step's own share to take out again. Rebuilt at most every two seconds.
+   */
+  outcomes(s: StepState, states: ReadonlyMap<string, StepState>): Map<string, TenantOutcomes> {
+    const group = `${s.key.accountId}|${s.key.kind ?? ''}`;
+    const now = Date.now();
+    const held = this.#outcomes.get(group);
+    if (held && now - held.at < PRIORS_TTL_MS) return held.byPolicy;
+    const bySteps = new Map<string, Map<string, StepOutcomes>>();
+    for (const o of states.values()) {
+      if (o.key.accountId !== s.key.accountId || (o.key.kind ?? '') !== (s.key.kind ?? '')) continue;
+      const { byPolicy: sums, base } = o.evidence.outcomeSums();
+      for (const [policy, t] of sums) {
+        const steps = bySteps.get(policy) ?? new Map<string, StepOutcomes>();
+        steps.set(o.key.fingerprint, { fingerprint: o.key.fingerprint, ...t, baseN: base.n, baseMean: base.mean, baseSd: base.sd });
+        bySteps.set(policy, steps);
+      }
+    }
+    const byPolicy = new Map([...bySteps].map(([policy, steps]) => [policy, { totals: outcomeTotals(steps.values()), steps }]));
+    this.#outcomes.set(group, { at: now, byPolicy });
     return byPolicy;
   }
 }

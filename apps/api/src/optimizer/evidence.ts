@@ -68,6 +68,7 @@ export class StepEvidence {
   #changed(probes: boolean): void {
     this.#stats.clear();
     this.#outcomeEstimates.clear();
+    this.#outcomeSums = undefined;
     this.#pruneStats = undefined;
     if (!probes) return;
     this.#probed.clear();
@@ -322,6 +323,29 @@ export class StepEvidence {
     this.#outcomeEstimates.set(name, estimate);
     return estimate;
   }
+
+  /**
+   * The clients' outcomes by served policy (count, sum, sum of squares) and the baseline's
+   * (count, mean, spread): what the tenant's other steps pool into a trial's prior (trial-pool.ts).
+   */
+  outcomeSums(): { byPolicy: ReadonlyMap<string, { n: number; sum: number; sumSq: number }>; base: { n: number; mean: number; sd: number } } {
+    if (this.#outcomeSums) return this.#outcomeSums;
+    const byPolicy = new Map<string, { n: number; sum: number; sumSq: number }>();
+    for (const [policy, samples] of this.#servedBy) {
+      const t = { n: 0, sum: 0, sumSq: 0 };
+      for (const x of samples) {
+        if (x.source === 'judge') continue;
+        t.n++;
+        t.sum += x.score;
+        t.sumSq += x.score * x.score;
+      }
+      if (t.n > 0) byPolicy.set(policy, t);
+    }
+    const b = this.#baselineOutcomes;
+    return (this.#outcomeSums = { byPolicy, base: { n: b.length, mean: b.length ? b.mean() : 0, sd: b.length > 1 ? b.sd() : 0 } });
+  }
+
+  #outcomeSums: ReturnType<StepEvidence['outcomeSums']> | undefined;
 
   /** Outcome estimates read since the evidence last changed (read on every decision of a step with trials). */
   readonly #outcomeEstimates = new Map<string, { r: number; se: number; n: number } | null>();

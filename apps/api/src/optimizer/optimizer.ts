@@ -207,7 +207,8 @@ export class Optimizer {
     // learning by serving: an unproven candidate may serve this call, within the step's quality-risk budget
     // a trial's evidence is its outcome; on a step whose calls get none, its answer is graded after it is sent (silentTrials)
     const silent = s.traffic.calls >= OUTCOMES_KNOWN_AFTER && costs.outcomes < MIN_OUTCOME_SHARE ? silentTrials(learningRoom({ traffic: exploreTraffic(s), budgetShare: input.budget?.share ?? DEFAULT_BUDGET_SHARE, allowanceCalls: input.budget?.allowanceCalls ?? DEFAULT_ALLOWANCE_CALLS, blocked }), (1 + 2 * costs.grade) * perCall, s.ledger) : null;
-    const trial = input.learning === 'serve' && !input.serveBaseline && !tiebroken ? trialFor({ evidence: s.evidence, ledger: s.ledger, input, stats, own, costs, baselineCost }, open, chosenShare, silent?.allow) : null;
+    const tenant = input.learning === 'serve' ? { outcomes: this.#priors.outcomes(s, this.#states), fingerprint: s.key.fingerprint } : undefined;
+    const trial = input.learning === 'serve' && !input.serveBaseline && !tiebroken ? trialFor({ evidence: s.evidence, ledger: s.ledger, input, stats, own, costs, baselineCost, tenant }, open, chosenShare, silent?.allow) : null;
     if (trial) [chosen, chosenStats] = [trial.candidate.policy, undefined];
     else earn(s.ledger, retentionOf(chosen, input, mix ? mix.bound : chosenStats?.lcb), input.floor);
     const chosenIsBase = chosen.kind === 'model' && chosen.model === input.baseline;
@@ -262,7 +263,7 @@ export class Optimizer {
     const probe = plan.probe ? plan.probe.models.filter((m) => m !== input.baseline) : [];
     const d = decisionFor(s, chosen, chosenStats, input, stillOpen, settled, probe, costs.grade);
     if (mix && !trial) d.reasons[0] = mixReason(mix, chosen, input);
-    s.riskUsed = trial ? trial.used : s.ledger.trials.size > 0 ? ledgerUse({ evidence: s.evidence, ledger: s.ledger, input, stats, own, costs, baselineCost }) : 0;
+    s.riskUsed = trial ? trial.used : s.ledger.trials.size > 0 ? ledgerUse({ evidence: s.evidence, ledger: s.ledger, input, stats, own, costs, baselineCost, tenant }) : 0;
     if (trial) markTrial(d, trial);
     if (trial && silent?.grade) gradeTrialAnswer(d, s, input);
     // the cheap judge is measured against outcomes only while an investment it would grade for is under way

@@ -7,6 +7,8 @@ import { MIN_EVIDENCE } from './exploration.ts';
 import { describePolicy, parsePolicy, policyKey, policyModels, type Policy } from './policies.ts';
 import { GATE_LIFT, gateStart, priorStart, prospect, type ProbeCosts } from './prospects.ts';
 import { budgetUsed, chooseTrial, spend, TRIAL_PRIOR_SD, trialPosterior, type Posterior, type RiskLedger, type TrialCandidate, type TrialChoice } from './trials.ts';
+import { pooledFrom, tenantPrior, without } from './trial-pool.ts';
+import type { TenantOutcomes } from './candidate-stats.ts';
 
 /** Outcomes a candidate needs on its trials before posterior sampling reads them (fewer than a policy's proof needs). */
 const EARLY_OUTCOMES = 3;
@@ -27,6 +29,8 @@ export interface TrialContext {
   own: ReadonlyMap<string, PolicyStats>;
   costs: ProbeCosts;
   baselineCost: number;
+  /** The clients' outcomes on each policy in every step of the tenant (of the same kind), and this step's fingerprint among them. */
+  tenant?: { outcomes: ReadonlyMap<string, TenantOutcomes>; fingerprint: string };
 }
 
 /** Whether a candidate can be tried by serving it: a model or a gate not yet known by its evidence. */
@@ -43,7 +47,11 @@ function asCandidate(t: TrialContext, p: Policy): TrialCandidate | null {
   const pr = prospect(t.evidence, t.costs, p, st, t.input, t.baselineCost, true, false, t.own);
   if (!pr) return null;
   const outcomes = t.evidence.outcomeEstimate(p, EARLY_OUTCOMES);
-  return { policy: p, stats: st, prior: { mean: trialPrior(p, t), sd: TRIAL_PRIOR_SD }, costShare: pr.costShare, outcomes: outcomes ? { retention: outcomes.r, se: outcomes.se } : undefined, tried: t.ledger.total.get(key) ?? 0 };
+  // the catalog's prior, moved by what the tenant's other steps observed of the candidate (priors that learn)
+  const tenant = t.tenant?.outcomes.get(key);
+  const others = tenant ? pooledFrom(without(tenant.totals, tenant.steps.get(t.tenant!.fingerprint))) : null;
+  const prior = tenantPrior({ mean: trialPrior(p, t), sd: TRIAL_PRIOR_SD }, others, outcomes ? { retention: outcomes.r, se: outcomes.se } : undefined);
+  return { policy: p, stats: st, prior, costShare: pr.costShare, outcomes: outcomes ? { retention: outcomes.r, se: outcomes.se } : undefined, tried: t.ledger.total.get(key) ?? 0 };
 }
 
 /**
@@ -88,7 +96,8 @@ export function trialFor(t: TrialContext, open: readonly Policy[], servingShare:
   spend(t.ledger, name);
   const used = budgetUsed(t.ledger, t.input.floor, (k) => (k === name ? choice.post : posteriorOf(t, k)));
   const pct = Math.round(Math.min(1, used) * 100);
-  const reason = `served ${describePolicy(choice.candidate.policy)} to learn: unproven (retention ${choice.post.mean.toFixed(2)} ± ${choice.post.sd.toFixed(2)}, ${choice.candidate.stats.n} samples), drawn to hold ${t.input.floor} at ${Math.round(choice.candidate.costShare * 100)}% of the baseline's cost; risk budget ${pct}% used`;
+  const from = choice.candidate.prior.pooled ? `, from the tenant's other steps` : '';
+  const reason = `served ${describePolicy(choice.candidate.policy)} to learn: unproven (retention ${choice.post.mean.toFixed(2)} ± ${choice.post.sd.toFixed(2)}, ${choice.candidate.stats.n} samples${from}), drawn to hold ${t.input.floor} at ${Math.round(choice.candidate.costShare * 100)}% of the baseline's cost; risk budget ${pct}% used`;
   return { ...choice, used, reason };
 }
 

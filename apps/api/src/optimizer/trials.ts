@@ -49,8 +49,8 @@ export interface TrialCandidate {
   policy: Policy;
   /** The step's own evidence (shrunk toward the tenant's other steps where they have a prior). */
   stats: PolicyStats;
-  /** Where the candidate starts before evidence (the catalog's strengths or the tenant's pooled prior). */
-  prior: { mean: number; sd: number };
+  /** Where the candidate starts before evidence (the catalog's strengths, moved by the tenant's other steps' outcomes where they have some: `pooled`). */
+  prior: { mean: number; sd: number; pooled?: boolean };
   /** Expected cost per call as a share of the baseline's. */
   costShare: number;
   /** The clients' outcomes on its served calls against the baseline's (from the third on): the truth the other evidence stands in for. */
