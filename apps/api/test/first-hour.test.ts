@@ -1,6 +1,7 @@
 // A new user's first hour: sixty annotated calls on one step through the official
 // `openai` SDK, each followed by an outcome. Learning must not cost more than the
-// baseline would have (within 5 %), and every call says why it did or did not explore.
+// baseline would have (issue 32: at most 1.0x; trials that serve a cheaper model pay for the
+// learning), and every call says why it did or did not explore.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authed } from './support/gateway.ts';
 import { routeOnMockOpenAI, startRig, type Rig } from './support/vendor.ts';
@@ -23,7 +24,7 @@ interface CallView {
 }
 
 describe('the first hour', () => {
-  it('spends at most 1.05× the baseline over 60 calls with outcomes, and says on every call why it explored or not', async () => {
+  it('spends at most the baseline over 60 calls with outcomes, and says on every call why it explored or not', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 60; i++) {
       const { data, response } = await rig.client.chat.completions
@@ -40,7 +41,7 @@ describe('the first hour', () => {
     const baseline = calls.reduce((a, c) => a + c.cost.baseline, 0);
     const actual = calls.reduce((a, c) => a + c.cost.actual, 0);
     expect(baseline).toBeGreaterThan(0);
-    expect(actual).toBeLessThanOrEqual(1.05 * baseline);
+    expect(actual).toBeLessThanOrEqual(1.0 * baseline);
     for (const c of calls) {
       const why = c.reasons.filter((r) => /^(explored: probed \S+ (for \d+% of calls beside the baseline )?\(payback [\d.]+×, rate [\d.]+\)|no probe: .+)$/.test(r));
       expect(why, JSON.stringify(c.reasons)).toHaveLength(1);
