@@ -24,6 +24,26 @@ import { CLOCK_TICKS, cpuTicks, killAll, pinSelf, servingThreadTicks } from './p
 import { table } from './report.ts';
 import { added } from './stats.ts';
 import { directTarget, startMock, type ServerOptions, type Target } from './targets.ts';
+import pg from 'pg';
+
+/** Creates the database --database-url names when the server has none of that name (the server's `postgres` database is asked). */
+async function ensureDatabase(url: string): Promise<void> {
+  const name = decodeURIComponent(new URL(url).pathname.slice(1));
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`--database-url: database name ${JSON.stringify(name)} is not a plain identifier`);
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (found.rowCount === 0) {
+      await client.query(`create database ${name}`);
+      console.log(`created database ${name}`);
+    }
+  } finally {
+    await client.end();
+  }
+}
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -58,6 +78,7 @@ const stream = values.stream;
 const model = 'gpt-4o-mini';
 
 pinSelf(0);
+if (databaseUrl) await ensureDatabase(databaseUrl);
 const base = { core: 1, vendorLatencyMs: 0, chunkDelayMs: 0, model };
 const cleanups: (() => void)[] = [];
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
