@@ -30,47 +30,55 @@ export interface TenantOutcomes {
   steps: ReadonlyMap<string, StepOutcomes>;
 }
 
-/** The tenant's step estimates by policy, per tenant and kind of step, held for PRIORS_TTL_MS. */
-export class TenantPriors {
-  readonly #cache = new Map<string, { at: number; byPolicy: Map<string, (Estimate & { fingerprint: string })[]> }>();
+/** A tenant's steps of one kind, and what is read off them, held for PRIORS_TTL_MS (each read on first use). */
+interface TenantGroup {
+  at: number;
+  peers: StepState[];
+  estimates?: Map<string, (Estimate & { fingerprint: string })[]>;
+  outcomes?: Map<string, TenantOutcomes>;
+}
 
-  /**
-   * The own estimates of every step of the tenant (of the same kind), by policy, for the
-   * shared priors: read from each step's candidate view, rebuilt at most every two seconds.
-   */
-  of(s: StepState, states: ReadonlyMap<string, StepState>): Map<string, (Estimate & { fingerprint: string })[]> {
-    const group = `${s.key.accountId}|${s.key.kind ?? ''}`;
+/** What a tenant's steps (of the same kind) say of each candidate, for its other steps: rebuilt at most every two seconds. */
+export class TenantPriors {
+  readonly #groups = new Map<string, TenantGroup>();
+
+  /** The tenant's steps of the step's kind, found once per PRIORS_TTL_MS. */
+  #group(s: StepState, states: ReadonlyMap<string, StepState>): TenantGroup {
+    const key = `${s.key.accountId}|${s.key.kind ?? ''}`;
     const now = Date.now();
-    const held = this.#cache.get(group);
-    if (held && now - held.at < PRIORS_TTL_MS) return held.byPolicy;
+    const held = this.#groups.get(key);
+    if (held && now - held.at < PRIORS_TTL_MS) return held;
+    const peers = [...states.values()].filter((o) => o.key.accountId === s.key.accountId && (o.key.kind ?? '') === (s.key.kind ?? ''));
+    const group: TenantGroup = { at: now, peers };
+    this.#groups.set(key, group);
+    return group;
+  }
+
+  /** The own estimates of every step of the tenant (of the same kind), by policy, for the shared priors: read from each step's candidate view. */
+  of(s: StepState, states: ReadonlyMap<string, StepState>): Map<string, (Estimate & { fingerprint: string })[]> {
+    const group = this.#group(s, states);
+    if (group.estimates) return group.estimates;
     const byPolicy = new Map<string, (Estimate & { fingerprint: string })[]>();
-    for (const o of states.values()) {
-      if (o.key.accountId !== s.key.accountId || (o.key.kind ?? '') !== (s.key.kind ?? '')) continue;
+    for (const o of group.peers) {
       for (const v of o.view) {
         const list = byPolicy.get(v.policy) ?? [];
         list.push({ fingerprint: o.key.fingerprint, retention: v.retention, se: Math.max(v.retention - v.lcb, 1e-3), n: v.n });
         byPolicy.set(v.policy, list);
       }
     }
-    this.#cache.set(group, { at: now, byPolicy });
-    return byPolicy;
+    return (group.estimates = byPolicy);
   }
-
-  readonly #outcomes = new Map<string, { at: number; byPolicy: Map<string, TenantOutcomes> }>();
 
   /**
    * The clients' outcomes on each policy's served calls over every step of the tenant (of the same
    * kind), beside each step's baseline outcomes, totalled for a trial's prior (trial-pool.ts), with
-   * each step's own share to take out again. Rebuilt at most every two seconds.
+   * each step's own share to take out again.
    */
   outcomes(s: StepState, states: ReadonlyMap<string, StepState>): Map<string, TenantOutcomes> {
-    const group = `${s.key.accountId}|${s.key.kind ?? ''}`;
-    const now = Date.now();
-    const held = this.#outcomes.get(group);
-    if (held && now - held.at < PRIORS_TTL_MS) return held.byPolicy;
+    const group = this.#group(s, states);
+    if (group.outcomes) return group.outcomes;
     const bySteps = new Map<string, Map<string, StepOutcomes>>();
-    for (const o of states.values()) {
-      if (o.key.accountId !== s.key.accountId || (o.key.kind ?? '') !== (s.key.kind ?? '')) continue;
+    for (const o of group.peers) {
       const { byPolicy: sums, base } = o.evidence.outcomeSums();
       for (const [policy, t] of sums) {
         const steps = bySteps.get(policy) ?? new Map<string, StepOutcomes>();
@@ -78,9 +86,7 @@ export class TenantPriors {
         bySteps.set(policy, steps);
       }
     }
-    const byPolicy = new Map([...bySteps].map(([policy, steps]) => [policy, { totals: outcomeTotals(steps.values()), steps }]));
-    this.#outcomes.set(group, { at: now, byPolicy });
-    return byPolicy;
+    return (group.outcomes = new Map([...bySteps].map(([policy, steps]) => [policy, { totals: outcomeTotals(steps.values()), steps }])));
   }
 }
 
