@@ -12,7 +12,7 @@ import { combine, conflicts, leastSpread, linkedEstimate, mean, MIN_BASELINE_OUT
 import type { PolicyStats, Probe, PruneStats, ServedSample } from './evidence-types.ts';
 import { parsePolicy, policyKey, type Policy } from './policies.ts';
 import { gradedDiff, probedFor } from './probe-diff.ts';
-import { MAX_JUDGE_ERROR, measureDiffering, measureDisagreement, measureFreeForm, measureJudgeCost, measureLongShare, measureJudgeError, measurePruning } from './probe-measures.ts';
+import { MAX_JUDGE_ERROR, isFreeForm, measureDiffering, measureDisagreement, measureJudgeCost, measureLongShare, measureJudgeError, measurePruning } from './probe-measures.ts';
 import { Scores, trimmed } from './scores.ts';
 
 export type { PolicyStats, Probe, ProbeAnswer, PruneStats, ServedSample } from './evidence-types.ts';
@@ -76,8 +76,7 @@ export class StepEvidence {
     this.#judgeError = undefined;
     this.#judgeCost = undefined;
     this.#differing = undefined;
-    this.#freeForm = undefined;
-    this.#longShare = undefined;
+    this.#longMeasure = undefined;
   }
 
   /** Adds a served sample; the probe made on its call, when an outcome links it to one. */
@@ -180,7 +179,7 @@ export class StepEvidence {
    * answers still say something once an outcome comes.
    */
   freeForm(): boolean {
-    return (this.#freeForm ??= measureFreeForm(this.probes));
+    return isFreeForm(this.#long());
   }
 
   /**
@@ -189,11 +188,15 @@ export class StepEvidence {
    * come, since a differing program or paragraph is not wrong because the baseline's was right.
    */
   longShare(): number {
-    return (this.#longShare ??= measureLongShare(this.probes).share);
+    return this.#long().share;
   }
 
-  #freeForm: boolean | undefined;
-  #longShare: number | undefined;
+  /** The share of recent probes whose baseline answer runs long, kept until the probes change (`freeForm` and `longShare` read it). */
+  #long(): { n: number; share: number } {
+    return (this.#longMeasure ??= measureLongShare(this.probes));
+  }
+
+  #longMeasure: { n: number; share: number } | undefined;
 
   /** The differing share and the judge's cost share, kept until the probes change (read on every routed call). */
   #differing: { n: number; share: number } | undefined;

@@ -39,11 +39,10 @@ export function measureDisagreement(probes: readonly Probe[], policy: Policy): {
  * Whether the step's answers are prose or code, not a choice, a number or a short phrase:
  * most of the recent baseline answers run long or over several lines. Not how often cheap
  * answers differ: a weak model differs on half of a two-way choice, and its differing
- * answers still say something once an outcome comes.
+ * answers still say something once an outcome comes. Read from `measureLongShare`.
  */
-export function measureFreeForm(probes: readonly Probe[]): boolean {
-  const l = measureLongShare(probes);
-  return l.n >= 5 && l.share > FREE_FORM_SHARE;
+export function isFreeForm(long: { n: number; share: number }): boolean {
+  return long.n >= 5 && long.share > FREE_FORM_SHARE;
 }
 
 /** The share of the recent probes (at most 20) whose baseline answer runs long (prose, code). */
