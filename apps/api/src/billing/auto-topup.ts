@@ -19,6 +19,7 @@ import { newId } from '../security/secrets.ts';
 import type { TopicSettings } from '../settings/topic-settings.ts';
 import { usd } from '../wire/usage.ts';
 import type { Payments } from './payments.ts';
+import { sqlIn } from '../db/sql-in.ts';
 
 interface ProfileRow {
   stripe_customer_id: string | null;
@@ -126,9 +127,7 @@ export class AutoTopups {
     const lowUsd = this.#alertSettings.get(accountId).wallet_low_usd;
     if (lowUsd !== null) await this.#sql('insert into billing_profiles (account_id) values (?) on conflict (account_id) do nothing', [accountId]);
     const decided = await this.#db.em().transactional(async (em) => {
-      const conn = em.getConnection();
-      const ctx = em.getTransactionContext();
-      const run = <T>(sql: string, params: unknown[]) => conn.execute(sql, params, 'all', ctx) as Promise<T[]>;
+      const run = sqlIn(em);
       const [p] = await run<ProfileRow>(
         `select stripe_customer_id, payment_method_id, auto_topup_threshold_micros::text, auto_topup_amount_micros::text, auto_topup_armed, wallet_low_armed, wallet_low_seq
            from billing_profiles where account_id = ? for update`,

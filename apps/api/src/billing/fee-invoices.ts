@@ -18,6 +18,7 @@ import { usd } from '../wire/usage.ts';
 import type { Budget } from './budget.ts';
 import { periodBounds, periodOf } from './month.ts';
 import { debitWallet } from './wallet-debit.ts';
+import { sqlIn } from '../db/sql-in.ts';
 
 const MICROS_PER_CENT = 10_000;
 /** Stripe's minimum charge in USD cents: a card is not charged less (amount_too_small). */
@@ -111,7 +112,7 @@ export class FeeInvoices {
     if (periodBounds(period).end.getTime() > Date.now()) return undefined; // not ended
     const fee = await invoicedFee(this.#db, accountId, period);
     const won = await this.#db.em().transactional(async (em) => {
-      const run = <T>(q: string, params: unknown[]) => em.getConnection().execute(q, params, 'all', em.getTransactionContext()) as Promise<T[]>;
+      const run = sqlIn(em);
       await run('select 1 from accounts where id = ? for update', [accountId]); // an account's periods close one at a time (the carry)
       const open = `account_id = ? and period < ? and status = 'carried' and carried_to is null`;
       const [carried] = await run<{ micros: string }>(`select coalesce(sum(fee_micros), 0)::text as micros from fee_invoices where ${open}`, [accountId, period]);

@@ -11,6 +11,7 @@
 // `unpaid` (its retries spent) pauses at once. Paid again, it is active and unpaused.
 import type Stripe from 'stripe';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sqlIn } from '../db/sql-in.ts';
 
 export type LocalStatus = 'pending' | 'incomplete' | 'active' | 'cancelled' | 'past_due' | 'lapsed';
 
@@ -65,9 +66,7 @@ export interface Written {
  * and update answers pass what Stripe just answered.
  */
 export async function writeState(em: EntityManager, stripeId: string, read: () => Promise<Stripe.Subscription>, graceS: number): Promise<Written | null> {
-  const conn = em.getConnection();
-  const ctx = em.getTransactionContext();
-  const run = <T>(sql: string, params: unknown[]) => conn.execute(sql, params, 'all', ctx) as Promise<T[]>;
+  const run = sqlIn(em);
   const [row] = await run<Row>('select workflow_id, account_id, status, past_due_since, paused_from from subscriptions where stripe_subscription_id = ? for update', [stripeId]);
   if (!row) return null;
   const sub = await read();

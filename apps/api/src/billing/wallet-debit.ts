@@ -5,6 +5,7 @@
 // of one tenant are decided one after the other and never both spend the last of the wallet.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { INSERT_LEDGER, transfer } from './ledger.ts';
+import { sqlIn } from '../db/sql-in.ts';
 
 export interface WalletDebit {
   accountId: string;
@@ -21,9 +22,7 @@ export interface WalletDebit {
  * The caller moves the hot counters (`Budget.credited(account, -micros)`) after a `new` commits.
  */
 export async function debitWallet(em: EntityManager, d: WalletDebit): Promise<'new' | 'before' | false> {
-  const conn = em.getConnection();
-  const ctx = em.getTransactionContext();
-  const run = <T>(sql: string, params: unknown[]) => conn.execute(sql, params, 'all', ctx) as Promise<T[]>;
+  const run = sqlIn(em);
   await run('select 1 from accounts where id = ? for update', [d.accountId]);
   const [seen] = await run<{ id: string }>('select id from ledger_entries where id = ?', [`${d.txn}:dr`]); // a leg's id is its transaction's and its side
   if (seen) return 'before';

@@ -14,6 +14,7 @@ import { usd } from '../wire/usage.ts';
 import type { Budget } from './budget.ts';
 import type { Plan } from './plan.ts';
 import { debitWallet } from './wallet-debit.ts';
+import { sqlIn, type Sql } from '../db/sql-in.ts';
 
 export function monthAfter(d: Date): Date {
   const next = new Date(d);
@@ -29,8 +30,6 @@ interface Row {
   cancel_at_period_end: boolean;
   paused_from: Date | string | null;
 }
-
-type Run = <T>(sql: string, params: unknown[]) => Promise<T[]>;
 
 /** What one step did: whether money moved (the hot counters follow) and whether production's standing changed (every replica reloads). */
 export interface Outcome {
@@ -58,9 +57,9 @@ export class WalletSubscriptions {
   }
 
   /** One step in a transaction under the account's row lock; the hot counters follow a debit once it is committed. */
-  async #tx(accountId: string, fn: (run: Run, em: EntityManager) => Promise<Outcome>): Promise<Outcome> {
+  async #tx(accountId: string, fn: (run: Sql, em: EntityManager) => Promise<Outcome>): Promise<Outcome> {
     const out = await this.#db.em().transactional(async (em) => {
-      const run: Run = (sql, params) => em.getConnection().execute(sql, params, 'all', em.getTransactionContext()) as Promise<never>;
+      const run = sqlIn(em);
       await run('select 1 from accounts where id = ? for update', [accountId]);
       return fn(run, em);
     });
@@ -117,7 +116,7 @@ export class WalletSubscriptions {
    * of past due); a short wallet puts an active row past due with its grace (`strict`: a POST, the
    * caller answers 402 instead and the row is left as it was).
    */
-  async #renew(run: Run, em: EntityManager, row: Row, strict: boolean): Promise<Outcome> {
+  async #renew(run: Sql, em: EntityManager, row: Row, strict: boolean): Promise<Outcome> {
     const start = new Date(row.current_period_end);
     const debited = await this.#pay(em, row.account_id, row.workflow_id, start);
     if (debited !== null) {

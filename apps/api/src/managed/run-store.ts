@@ -4,6 +4,7 @@ import { EventEmitter } from 'node:events';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Database } from '../db/database.ts';
 import { newId } from '../security/secrets.ts';
+import { sqlIn } from '../db/sql-in.ts';
 
 export type RunStatus = 'running' | 'waiting_approval' | 'completed' | 'failed' | 'cancelled';
 
@@ -69,8 +70,7 @@ export class RunStore {
   }
 
   sql<T>(q: string, params: unknown[] = [], em?: EntityManager): Promise<T[]> {
-    const e = em ?? this.#db.em();
-    return e.getConnection().execute(q, params, 'all', em?.getTransactionContext()) as Promise<T[]>;
+    return sqlIn(em ?? this.#db.em())<T>(q, params);
   }
 
   tx<T>(fn: (em: EntityManager) => Promise<T>): Promise<T> {
