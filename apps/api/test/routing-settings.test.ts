@@ -283,12 +283,14 @@ describe('step.kind', () => {
         }
         return picks;
       };
-      const coder = await probed('coder', 'code');
-      expect(coder.length).toBeGreaterThanOrEqual(3);
-      expect(new Set(coder)).toEqual(new Set(['model:gpt-4.1-mini']));
-      const mathematician = await probed('mathematician', 'math');
-      expect(mathematician.length).toBeGreaterThanOrEqual(3);
-      expect(new Set(mathematician)).toEqual(new Set(['model:gpt-5-mini']));
+      // a prior is a starting point, not a verdict: the weak candidate keeps a small chance of a probe
+      // (drawn by payback to the fourth power: about 0.1 % of calls here), so at most one of five goes to it
+      const strongFirst = (picks: string[], strong: string) => {
+        expect(picks.filter((p) => p === strong).length).toBeGreaterThanOrEqual(3);
+        expect(picks.filter((p) => p !== strong).length).toBeLessThanOrEqual(1);
+      };
+      strongFirst(await probed('coder', 'code'), 'model:gpt-4.1-mini');
+      strongFirst(await probed('mathematician', 'math'), 'model:gpt-5-mini');
     } finally {
       await setProfile('gpt-4.1-mini', { strengths: a.strengths });
       await setProfile('gpt-5-mini', { strengths: b.strengths });
