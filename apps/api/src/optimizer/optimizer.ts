@@ -210,8 +210,8 @@ export class Optimizer {
     const tenant = input.learning === 'serve' ? { outcomes: this.#priors.outcomes(s, this.#states), fingerprint: s.key.fingerprint } : undefined;
     const trial = input.learning === 'serve' && !input.serveBaseline && !tiebroken ? trialFor({ evidence: s.evidence, ledger: s.ledger, input, stats, own, costs, baselineCost, tenant }, open, chosenShare, silent?.allow) : null;
     if (trial) [chosen, chosenStats] = [trial.candidate.policy, undefined];
-    else earn(s.ledger, retentionOf(chosen, input, mix ? mix.bound : chosenStats?.lcb), input.floor);
     const chosenIsBase = chosen.kind === 'model' && chosen.model === input.baseline;
+    if (!trial) earn(s.ledger, retentionOf(chosen, input, mix ? mix.bound : chosenStats?.lcb), input.floor, mix !== null || !chosenIsBase);
     // a single model probed while another policy serves is compared with the served answer, and its
     // retention chained to that policy's own (direct) evidence, whose uncertainty the chain inherits.
     // A policy proven only through such a chain, or whose direct evidence a drift forgot, anchors no

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PolicyStats } from './evidence.ts';
-import { chooseTrial, drawsFrom, earn, MIN_TRIALS, newLedger, RISK_MARGIN, riskSpent, spend, TRIAL_PRIOR_SD, trialPosterior, type RiskLedger, type TrialCandidate } from './trials.ts';
+import { chooseTrial, drawsFrom, earn, MIN_TRIALS, newLedger, RISK_MARGIN, riskMargin, riskSpent, spend, TRIAL_PRIOR_SD, trialPosterior, type RiskLedger, type TrialCandidate } from './trials.ts';
 
 const FLOOR = 0.95;
 const model = (m: string) => ({ kind: 'model' as const, model: m });
@@ -82,9 +82,27 @@ describe('choosing a trial', () => {
 
   it('prices the trials of one candidate together: their spread adds up, it does not average out', () => {
     const ledger: RiskLedger = { ...newLedger(), trials: new Map([['model:a', 10]]) };
-    const post = () => ({ mean: 0.95 + RISK_MARGIN, sd: 0.1 });
+    const post = () => ({ mean: FLOOR, sd: 0.1 });
     // no shortfall on average, but ten trials of one unknown retention: 10 × 0.1 × z
     expect(riskSpent(ledger, FLOOR, post)).toBeCloseTo(1.64, 2);
+  });
+
+  it('aims at the floor itself until the step serves a proven policy, and RISK_MARGIN over it from then on', () => {
+    const ledger = newLedger();
+    for (let i = 0; i < 300; i++) earn(ledger, 1, FLOOR, false);
+    // the baseline's calls are exact: each earns its whole margin over the floor, and trials aim at the floor
+    expect(ledger.earned).toBeCloseTo((1 - FLOOR) * 300 * (1 - (1 - 1 / 300) ** 300), 6);
+    expect(riskMargin(ledger)).toBe(0);
+    ledger.trials.set('model:a', 10);
+    expect(riskSpent(ledger, FLOOR, () => ({ mean: FLOOR, sd: 0 }))).toBeCloseTo(0, 6);
+    // a proven policy serves once: from then on every call, the baseline's too, earns less the margin, and trials aim over the floor
+    earn(ledger, 0.97, FLOOR, true);
+    expect(riskMargin(ledger)).toBe(RISK_MARGIN);
+    const before = ledger.earned;
+    earn(ledger, 1, FLOOR, false);
+    expect(ledger.earned - before * (1 - 1 / 300)).toBeCloseTo(1 - FLOOR - RISK_MARGIN, 6);
+    ledger.trials.set('model:a', 10);
+    expect(riskSpent(ledger, FLOOR, () => ({ mean: FLOOR, sd: 0 }))).toBeCloseTo(10 * RISK_MARGIN, 3);
   });
 });
 
@@ -118,7 +136,7 @@ function simulate(qb: number, qc: number, calls: number, outcomeRate: number, se
       trials++;
       if (i >= (calls * 3) / 4) late++;
       spend(ledger, 'model:c');
-    } else earn(ledger, 1, FLOOR);
+    } else earn(ledger, 1, FLOOR, false);
     if (rnd() < outcomeRate) (t ? own : base).push(rnd() < served ? 1 : 0);
   }
   return { retention: quality / calls / qb, trials, late };

@@ -31,7 +31,13 @@ export const TRIAL_PRIOR_SD = 0.2;
  * earned a large margin long ago cannot spend it all at once on today's users.
  */
 export const LEDGER_DECAY = 1 - 1 / 300;
-/** The budget aims this far over the floor: priors and early estimates err, and the floor is a promise. */
+/**
+ * The budget aims this far over the floor once the step has served a proven policy (or a mix):
+ * a proof checked on every call errs now and then, the floor is a promise, and the cushion stays
+ * from then on. Until its first proof a step serves the baseline, whose retention is exact (1), so
+ * it aims at the floor itself, its trials kept there with high probability by RISK_Z (on steps of
+ * a few hundred calls, which rarely prove anything, trials are the whole saving).
+ */
 export const RISK_MARGIN = 0.01;
 /** Candidates on trial at once: the most promising by their chance to hold times what they would save, so evidence gathers instead of spreading thin. */
 export const MAX_ON_TRIAL = 3;
@@ -87,8 +93,10 @@ export function trialPosterior(c: TrialCandidate): Posterior {
 
 /** The step's quality-risk ledger: the margin served calls earned, and the trials by policy (both fading, LEDGER_DECAY). */
 export interface RiskLedger {
-  /** Σ over recent calls not served as trials of (their retention − the floor − RISK_MARGIN): the baseline's is 1, a proven policy's its lower bound. */
+  /** Σ over recent calls not served as trials of (their retention − the floor − the margin, `riskMargin`): the baseline's is 1, a proven policy's its lower bound. */
   earned: number;
+  /** Whether the step has ever served a proven policy or a mix (at an estimated retention): then the budget keeps RISK_MARGIN. */
+  proven: boolean;
   /** Recent trials served, by policy key. */
   trials: Map<string, number>;
   /** Trials ever served, by policy key (for the step view). */
@@ -96,7 +104,7 @@ export interface RiskLedger {
 }
 
 export function newLedger(): RiskLedger {
-  return { earned: 0, trials: new Map(), total: new Map() };
+  return { earned: 0, proven: false, trials: new Map(), total: new Map() };
 }
 
 /** One call passes: what the ledger holds fades by LEDGER_DECAY. */
@@ -109,10 +117,16 @@ export function fade(ledger: RiskLedger): void {
   }
 }
 
-/** Notes a call served without a trial, at retention `r`. */
-export function earn(ledger: RiskLedger, r: number, floor: number): void {
+/** Notes a call served without a trial, at retention `r` (`estimated`: a proven policy's or a mix's bound, not the baseline's). */
+export function earn(ledger: RiskLedger, r: number, floor: number, estimated: boolean): void {
   fade(ledger);
-  ledger.earned += Math.max(0, r - floor - RISK_MARGIN);
+  if (estimated) ledger.proven = true;
+  ledger.earned += Math.max(0, r - floor - riskMargin(ledger));
+}
+
+/** How far over the floor the budget aims: RISK_MARGIN once the step has served a proven policy, else 0. */
+export function riskMargin(ledger: RiskLedger): number {
+  return ledger.proven ? RISK_MARGIN : 0;
 }
 
 /** Notes a trial of `key`. */
@@ -130,12 +144,13 @@ export function riskSpent(ledger: RiskLedger, floor: number, posteriorOf: (key: 
   let shortfall = 0;
   let variance = 0;
   const counts = new Map(ledger.trials);
+  const margin = riskMargin(ledger);
   if (extra) counts.set(extra.policy, (counts.get(extra.policy) ?? 0) + 1);
   for (const [policy, n] of counts) {
     const post = extra?.policy === policy ? extra.post : posteriorOf(policy);
     // a candidate no longer weighed (its model left the catalog) is priced as the worst it could have been
     const p = post ?? { mean: 0, sd: 0 };
-    shortfall += n * (floor + RISK_MARGIN - p.mean);
+    shortfall += n * (floor + margin - p.mean);
     variance += (n * p.sd) ** 2;
   }
   return shortfall + RISK_Z * Math.sqrt(variance);
