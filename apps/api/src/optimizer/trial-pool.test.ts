@@ -3,12 +3,15 @@
 // weigh against the catalog prior, widened by how much steps differ; a step unlike them keeps the
 // catalog's prior.
 import { describe, expect, it } from 'vitest';
-import { MIN_POOLED_OUTCOMES, MIN_POOLED_STEPS, outcomeTotals, pooledFrom, poolOutcomes, STEP_SPREAD, tenantPrior, without, type StepOutcomes } from './trial-pool.ts';
+import { MIN_POOLED_OUTCOMES, MIN_POOLED_STEPS, outcomeTotals, pooledFrom, STEP_SPREAD, tenantPrior, without, type StepOutcomes } from './trial-pool.ts';
 
 /** A step whose candidate scored `right` of `n` outcomes, beside a baseline right at `base` over `baseN` outcomes. */
 function step(fingerprint: string, n: number, right: number, base = 0.8, baseN = 40): StepOutcomes {
   return { fingerprint, n, sum: right, sumSq: right, baseN, baseMean: base, baseSd: Math.sqrt(base * (1 - base)) };
 }
+
+/** Pooled over all of `steps` (the gateway pools the tenant's other steps: `without` one). */
+const poolOutcomes = (steps: readonly StepOutcomes[]) => pooledFrom(outcomeTotals(steps));
 
 describe('pooling the outcomes of other steps', () => {
   it('reads the candidate against each step’s own baseline: a ratio of totals', () => {

@@ -110,11 +110,6 @@ export function pooledFrom(t: OutcomeTotals): Pooled | null {
   return { mean: Math.max(0, mean), se, n: t.n, tau: Math.max(STEP_SPREAD, t.between) };
 }
 
-/** Pooled over these steps (all of them). */
-export function poolOutcomes(steps: readonly StepOutcomes[]): Pooled | null {
-  return pooledFrom(outcomeTotals(steps));
-}
-
 /** The spread of the steps' own ratios beyond their noise (method of moments), 0 with fewer than three steps to tell. */
 function between(xs: readonly StepOutcomes[], varC: number): number {
   const own = xs.filter((s) => s.n >= SPREAD_OUTCOMES).map((s) => ({ r: s.sum / s.n / s.baseMean, v: varC / s.n / (s.baseMean * s.baseMean) }));
