@@ -115,13 +115,19 @@ async function main(): Promise<void> {
 
   const res = await fetch(`${gw.origin}/v1/dashboard/savings`, { headers: { authorization: `Bearer ${tenant.apiKey}` } });
   const savings = (await res.json()) as { calls: number; baseline_cost: number; actual_cost: number; saving: number; by_source: Record<string, number> };
-  const steps = (await workflowSteps(gw, tenant)).map((s) => ({ step: s.label, settled: s.settled, serving: s.chosen }));
+  // what the step's users got, by the recorded scores: every answer served (trials included) against the baseline's on the same calls
+  const retention = (step: string) => {
+    const served = run.records.filter((r) => r.step === step && r.error === null);
+    const base = served.reduce((a, r) => a + r.baselineScore, 0);
+    return base > 0 ? served.reduce((a, r) => a + r.score, 0) / base : 1;
+  };
+  const steps = (await workflowSteps(gw, tenant)).map((s) => ({ step: s.label, settled: s.settled, serving: s.chosen, retention: retention(s.label) }));
   const summary = { calls: savings.calls, failed, baseline_usd: savings.baseline_cost, actual_usd: savings.actual_cost, saving_usd: savings.saving, saving_share: savings.baseline_cost > 0 ? savings.saving / savings.baseline_cost : 0, by_source: savings.by_source, steps };
   // the demo's own tenant and admin: their keys are printed so a person (or the dashboard's test) can sign in
   if (o.json) process.stdout.write(`${JSON.stringify({ ...summary, ...access })}\n`);
   log('');
   log(`${summary.calls} calls (${failed} failed): the baseline would have cost $${summary.baseline_usd.toFixed(4)}, they cost $${summary.actual_usd.toFixed(4)}, exploring included: saved $${summary.saving_usd.toFixed(4)} (${(summary.saving_share * 100).toFixed(1)}%)`);
-  for (const s of steps) log(`  ${s.step.padEnd(18)} ${s.settled ? 'settled' : 'learning'}, serving ${s.serving}`);
+  for (const s of steps) log(`  ${s.step.padEnd(18)} ${s.settled ? 'settled' : 'learning'}, serving ${s.serving}, retention ${s.retention.toFixed(3)} (by the recorded scores)`);
   if (o.exit) return;
   log('');
   for (const line of consoleLines(access)) log(line);

@@ -28,7 +28,7 @@ it('drives the recorded calls through the gateway and ends with a saving and set
     actual_usd: number;
     saving_share: number;
     by_source: Record<string, number>;
-    steps: { step: string; settled: boolean; serving: string }[];
+    steps: { step: string; settled: boolean; serving: string; retention: number }[];
   };
   expect(summary.failed).toBe(0);
   expect(summary.calls).toBe(1760);
@@ -38,8 +38,12 @@ it('drives the recorded calls through the gateway and ends with a saving and set
   expect(summary.by_source.routing).toBeGreaterThan(0);
   const cheaper = summary.steps.filter((s) => s.settled && s.serving !== 'model:gpt-4o');
   expect(cheaper.length).toBeGreaterThanOrEqual(1);
-  // the cheap models miss too often on contract clauses: that step keeps the baseline
-  expect(summary.steps.find((s) => s.step === 'contract-risk')?.serving).toBe('model:gpt-4o');
+  // the cheap models miss too often on contract clauses (recorded: gpt-4o 0.97, claude-3-haiku 0.78, gpt-4o-mini
+  // 0.6) for either to serve that step alone; the baseline serves it, or a gate of the two or a small mix
+  // beside the baseline where those hold the bar: what its users got, trials included, holds 0.95
+  const contract = summary.steps.find((s) => s.step === 'contract-risk')!;
+  expect(['model:claude-3-haiku', 'model:gpt-4o-mini']).not.toContain(contract.serving);
+  expect(contract.retention, contract.serving).toBeGreaterThanOrEqual(0.95);
 });
 
 it('ships the recorded set its generator makes (the set is the project’s own, reproducible)', async () => {
