@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PolicyStats } from './evidence.ts';
-import { chooseTrial, drawsFrom, earn, MIN_TRIALS, newLedger, RISK_MARGIN, riskMargin, riskSpent, spend, TRIAL_PRIOR_SD, trialPosterior, type RiskLedger, type TrialCandidate } from './trials.ts';
+import { chooseTrial, drawsFrom, earn, MIN_TRIALS, newLedger, PROOF_MARGIN, RISK_MARGIN, riskMargin, riskSpent, SERVED_MARGIN, spend, TRIAL_PRIOR_SD, trialPosterior, type RiskLedger, type TrialCandidate } from './trials.ts';
 
 const FLOOR = 0.95;
 const model = (m: string) => ({ kind: 'model' as const, model: m });
@@ -82,27 +82,27 @@ describe('choosing a trial', () => {
 
   it('prices the trials of one candidate together: their spread adds up, it does not average out', () => {
     const ledger: RiskLedger = { ...newLedger(), trials: new Map([['model:a', 10]]) };
-    const post = () => ({ mean: FLOOR, sd: 0.1 });
+    const post = () => ({ mean: FLOOR + riskMargin(ledger), sd: 0.1 });
     // no shortfall on average, but ten trials of one unknown retention: 10 × 0.1 × z
     expect(riskSpent(ledger, FLOOR, post)).toBeCloseTo(1.64, 2);
   });
 
-  it('aims at the floor itself until the step serves a proven policy, and RISK_MARGIN over it from then on', () => {
+  it('aims SERVED_MARGIN over the floor until the step serves a proven policy, and PROOF_MARGIN more from then on', () => {
     const ledger = newLedger();
     for (let i = 0; i < 300; i++) earn(ledger, 1, FLOOR, false);
-    // the baseline's calls are exact: each earns its whole margin over the floor, and trials aim at the floor
-    expect(ledger.earned).toBeCloseTo((1 - FLOOR) * 300 * (1 - (1 - 1 / 300) ** 300), 6);
-    expect(riskMargin(ledger)).toBe(0);
+    // the baseline's calls are exact: each earns its margin over the floor less SERVED_MARGIN, and trials aim SERVED_MARGIN over the floor
+    expect(ledger.earned).toBeCloseTo((1 - FLOOR - SERVED_MARGIN) * 300 * (1 - (1 - 1 / 300) ** 300), 6);
+    expect(riskMargin(ledger)).toBe(SERVED_MARGIN);
     ledger.trials.set('model:a', 10);
-    expect(riskSpent(ledger, FLOOR, () => ({ mean: FLOOR, sd: 0 }))).toBeCloseTo(0, 6);
-    // a proven policy serves once: from then on every call, the baseline's too, earns less the margin, and trials aim over the floor
+    expect(riskSpent(ledger, FLOOR, () => ({ mean: FLOOR, sd: 0 }))).toBeCloseTo(10 * SERVED_MARGIN, 6);
+    // a proven policy serves once: from then on every call, the baseline's too, earns less the whole margin, and trials aim over the floor by it
     earn(ledger, 0.97, FLOOR, true);
-    expect(riskMargin(ledger)).toBe(RISK_MARGIN);
+    expect(riskMargin(ledger)).toBe(SERVED_MARGIN + PROOF_MARGIN);
     const before = ledger.earned;
     earn(ledger, 1, FLOOR, false);
     expect(ledger.earned - before * (1 - 1 / 300)).toBeCloseTo(1 - FLOOR - RISK_MARGIN, 6);
     ledger.trials.set('model:a', 10);
-    expect(riskSpent(ledger, FLOOR, () => ({ mean: FLOOR, sd: 0 }))).toBeCloseTo(10 * RISK_MARGIN, 3);
+    expect(riskSpent(ledger, FLOOR, () => ({ mean: FLOOR, sd: 0 }))).toBeCloseTo(10 * RISK_MARGIN, 6);
   });
 });
 

@@ -32,13 +32,19 @@ export const TRIAL_PRIOR_SD = 0.2;
  */
 export const LEDGER_DECAY = 1 - 1 / 300;
 /**
- * The budget aims this far over the floor once the step has served a proven policy (or a mix):
- * a proof checked on every call errs now and then, the floor is a promise, and the cushion stays
- * from then on. Until its first proof a step serves the baseline, whose retention is exact (1), so
- * it aims at the floor itself, its trials kept there with high probability by RISK_Z (on steps of
- * a few hundred calls, which rarely prove anything, trials are the whole saving).
+ * The budget aims this far over the floor on every step: it bounds the expected retention, and what
+ * a few dozen users actually get scatters around it (on a step of 60 calls, trials aimed at the
+ * floor itself left 1 run in 10 under it).
  */
-export const RISK_MARGIN = 0.01;
+export const SERVED_MARGIN = 0.005;
+/**
+ * And this much further once the step has served a proven policy (or a mix) at its lower bound: a
+ * proof checked on every call errs now and then, and the cushion stays from then on. Before its
+ * first proof a step serves the baseline, whose retention is exact (1).
+ */
+export const PROOF_MARGIN = 0.005;
+/** The whole margin of a step that has served a proven policy. */
+export const RISK_MARGIN = SERVED_MARGIN + PROOF_MARGIN;
 /** Candidates on trial at once: the most promising by their chance to hold times what they would save, so evidence gathers instead of spreading thin. */
 export const MAX_ON_TRIAL = 3;
 /**
@@ -95,7 +101,7 @@ export function trialPosterior(c: TrialCandidate): Posterior {
 export interface RiskLedger {
   /** Σ over recent calls not served as trials of (their retention − the floor − the margin, `riskMargin`): the baseline's is 1, a proven policy's its lower bound. */
   earned: number;
-  /** Whether the step has ever served a proven policy or a mix (at an estimated retention): then the budget keeps RISK_MARGIN. */
+  /** Whether the step has ever served a proven policy or a mix (at an estimated retention): then the budget keeps PROOF_MARGIN too. */
   proven: boolean;
   /** Recent trials served, by policy key. */
   trials: Map<string, number>;
@@ -124,9 +130,9 @@ export function earn(ledger: RiskLedger, r: number, floor: number, estimated: bo
   ledger.earned += Math.max(0, r - floor - riskMargin(ledger));
 }
 
-/** How far over the floor the budget aims: RISK_MARGIN once the step has served a proven policy, else 0. */
+/** How far over the floor the budget aims: SERVED_MARGIN, and PROOF_MARGIN too once the step has served a proven policy. */
 export function riskMargin(ledger: RiskLedger): number {
-  return ledger.proven ? RISK_MARGIN : 0;
+  return ledger.proven ? RISK_MARGIN : SERVED_MARGIN;
 }
 
 /** Notes a trial of `key`. */
