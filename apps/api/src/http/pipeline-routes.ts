@@ -18,10 +18,16 @@ export interface HotHandlers {
   responses: PipelineHandler;
 }
 
-/** Fastify's request and reply as a transport: the pipeline's request in, its Reply rendered. */
-const onFastify = (handler: PipelineHandler) => async (request: FastifyRequest, reply: FastifyReply) => {
+/**
+ * Fastify's request and reply as a transport: the pipeline's request in, its Reply rendered.
+ * Returns the reply, which Fastify awaits: a whole body's send is still in the onSend hook that
+ * waits for the metering lines (app.ts) when the handler settles, and an async handler that
+ * settled with nothing would then be sent a second, empty time (two writes of the head).
+ */
+export const onFastify = (handler: PipelineHandler) => async (request: FastifyRequest, reply: FastifyReply) => {
   const answer = await handler({ headers: request.headers, body: request.body, rawBody: request.rawBody, principal: request.principal, ...clientOf(reply) });
   await renderReply(answer, reply);
+  return reply;
 };
 
 /** Registers the routes; returns the handlers the socket path serves. */
