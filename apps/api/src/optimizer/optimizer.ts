@@ -155,7 +155,8 @@ export class Optimizer {
     /** Candidates the tenant's other steps give a prior. */
     const backed = new Set<string>();
     const priors = this.#priors.of(s, this.#states);
-    for (const p of candidatePolicies(input.cheaper, input.allowGates, ensemblePool(s.evidence, input))) {
+    const weighed = candidatePolicies(input.cheaper, input.allowGates, ensemblePool(s.evidence, input));
+    for (const p of weighed) {
       const key = policyKey(p);
       const mine = priced(s.evidence.stats(p, input.baseline), p, input, baselineCost);
       own.set(key, mine);
@@ -175,6 +176,8 @@ export class Optimizer {
       if (!holds && (st.n < MIN_OPEN_SAMPLES || st.ucb >= mixFloor)) open.push(p);
     }
     s.view = candidateView(own, baselineCost);
+    // the step view reads the same candidates from the evidence as it is when asked (grades that landed after this call count)
+    s.currentView = () => candidateView(new Map(weighed.map((p) => [policyKey(p), priced(s.evidence.stats(p, input.baseline), p, input, baselineCost)])), baselineCost);
     const events: CallEvent[] = [];
     const best = pickHolder(holders, baselineCost, input.choice);
     // a settled step keeps its choice while it still holds and can serve; a cheaper proven policy takes over

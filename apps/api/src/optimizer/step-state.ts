@@ -33,7 +33,19 @@ export interface StepState {
   ledger: RiskLedger;
   riskUsed: number;
   /** The last decision's view of its candidates, for the step registry. */
-  view: { policy: string; n: number; retention: number; lcb: number; cost_share: number; by_judge?: { retention: number; n: number }; by_outcome?: { retention: number; n: number } }[];
+  view: CandidateView[];
+  /** The last decision's candidates as the evidence reads now, for the step view: a grade that landed after the step's last call counts. */
+  currentView: () => CandidateView[];
+}
+
+export interface CandidateView {
+  policy: string;
+  n: number;
+  retention: number;
+  lcb: number;
+  cost_share: number;
+  by_judge?: { retention: number; n: number };
+  by_outcome?: { retention: number; n: number };
 }
 
 export function stepId(k: StepKey): string {
@@ -42,7 +54,7 @@ export function stepId(k: StepKey): string {
 
 /** A new step's state; `at` is when it is first used (a loaded row's own time). */
 export function newStepState(k: StepKey, at: number): StepState {
-  return { key: k, evidence: new StepEvidence(), settled: false, resettling: false, traffic: { calls: 0, baselineMicros: 0, actualMicros: 0, exploredMicros: 0, outcomes: 0 }, lastPlan: { payback: 0, rate: 0 }, drifted: [], reopenedAt: 0, chosen: '', view: [], settledCalls: 0, lastUsed: at, mixCounts: { mix: '', under: 0, total: 0 }, ledger: newLedger(), riskUsed: 0 };
+  return { key: k, evidence: new StepEvidence(), settled: false, resettling: false, traffic: { calls: 0, baselineMicros: 0, actualMicros: 0, exploredMicros: 0, outcomes: 0 }, lastPlan: { payback: 0, rate: 0 }, drifted: [], reopenedAt: 0, chosen: '', view: [], currentView: () => [], settledCalls: 0, lastUsed: at, mixCounts: { mix: '', under: 0, total: 0 }, ledger: newLedger(), riskUsed: 0 };
 }
 
 /** The share of the step's routed calls whose outcome the client reported (judge-graded trials and checks are not outcomes). */

@@ -1,12 +1,12 @@
 // The optimizer's steps as the step registry and the workflow views show them: whether each
 // settled and on what, its exploration and learning, and its cheapest and best-holding candidates.
 import type { PolicyStats } from './evidence-types.ts';
-import type { StepState } from './step-state.ts';
+import type { CandidateView, StepState } from './step-state.ts';
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
 /** The step's candidates for its view: the cheapest, the best-holding, and the gates that save. */
-export function candidateView(stats: Map<string, PolicyStats>, baselineCost: number): StepState['view'] {
+export function candidateView(stats: Map<string, PolicyStats>, baselineCost: number): CandidateView[] {
   const view = [...stats.entries()]
     .filter(([, st]) => st.n > 0 && Number.isFinite(st.costMicros))
     .map(([policy, st]) => ({
@@ -47,6 +47,6 @@ export function stepViews(states: Iterable<StepState>, workflowId: string) {
       },
       pruning: (({ n, retention, lcb }) => ({ n, retention: round(retention), lcb: round(lcb) }))(s.evidence.pruneStats()),
       learning: { risk_budget: round(s.ledger.earned), risk_used: round(Math.min(1, s.riskUsed)), trials: Object.fromEntries(s.ledger.total) },
-      candidates: s.view,
+      candidates: s.currentView(),
     }));
 }
