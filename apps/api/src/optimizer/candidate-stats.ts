@@ -93,15 +93,33 @@ export class TenantPriors {
 /**
  * A policy's statistics with its cost per call priced from the catalog where no probe measured it:
  * a policy proven by serving it (its outcomes) has evidence but no probed cost, and an unknown
- * cost would keep it from ever serving.
+ * cost would keep it from ever serving. A verify policy costs at least its answer and one grade by
+ * the judge that would grade it now (`gradeNow`, a share of a baseline call): its probes measured
+ * the judge of their day, and a cheap judge's panel can stop trusting it since, when serving grades
+ * with the configured judge, which may cost more than the baseline's answer.
  */
-export function priced(st: PolicyStats, p: Policy, input: DecideInput, baselineCost: number): PolicyStats {
-  if (Number.isFinite(st.costMicros) || st.n === 0 || !Number.isFinite(baselineCost)) return st;
+export function priced(st: PolicyStats, p: Policy, input: DecideInput, baselineCost: number, gradeNow?: number): PolicyStats {
+  if (st.n === 0 || !Number.isFinite(baselineCost)) return st;
   const share = (m: string) => input.priceShares?.[m];
+  if (p.kind === 'verify' && gradeNow !== undefined && Number.isFinite(st.costMicros)) {
+    const least = ((share(p.model) ?? 0) + gradeNow) * baselineCost;
+    return least > st.costMicros ? { ...st, costMicros: least, costUcbMicros: Math.max(st.costUcbMicros, least) } : st;
+  }
+  if (Number.isFinite(st.costMicros)) return st;
   const shares = p.kind === 'model' ? [share(p.model)] : p.kind === 'gate' ? [share(p.a), share(p.b)] : [];
   if (shares.length === 0 || shares.some((x) => x === undefined)) return st;
   const micros = (shares.reduce((a, b) => a! + b!, 0)! + (p.kind === 'gate' ? GATE_ESCALATION : 0)) * baselineCost;
   return { ...st, costMicros: micros, costUcbMicros: micros };
+}
+
+/**
+ * What one grade of a served answer costs now, as a share of a baseline call: the cheap judge's
+ * price once its panel adopted it; else the configured judge's, at the more of its price and what
+ * the step's grades measured (those may have been the cheap judge's, while it was adopted).
+ */
+export function servingGradeShare(evidence: StepEvidence, input: DecideInput): number {
+  if (input.judges?.panel.adopted) return input.judges.cheapShare;
+  return Math.max(evidence.judgeCostShare() ?? 0, input.judgeShare ?? 1);
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Database } from '../db/database.ts';
 import type { Meter } from '../meter/meter.ts';
 import type { EvidenceRow } from '../meter/rows.ts';
 import type { CallEvent } from '../wire/events.ts';
-import { ensemblePool, priced, shrink, TenantPriors } from './candidate-stats.ts';
+import { ensemblePool, priced, servingGradeShare, shrink, TenantPriors } from './candidate-stats.ts';
 import type { DecideInput, LockedStep, StepKey } from './decide-input.ts';
 import { decisionFor, gradeTrialAnswer, markTrial, MIN_OPEN_SAMPLES, mixReason, pickHolder, retentionOf, type Decision } from './decision.ts';
 import { DRIFT_CHECK_EVERY, watchDrift } from './drift.ts';
@@ -155,10 +155,11 @@ export class Optimizer {
     /** Candidates the tenant's other steps give a prior. */
     const backed = new Set<string>();
     const priors = this.#priors.of(s, this.#states);
+    const gradeNow = servingGradeShare(s.evidence, input);
     const weighed = candidatePolicies(input.cheaper, input.allowGates, ensemblePool(s.evidence, input));
     for (const p of weighed) {
       const key = policyKey(p);
-      const mine = priced(s.evidence.stats(p, input.baseline), p, input, baselineCost);
+      const mine = priced(s.evidence.stats(p, input.baseline), p, input, baselineCost, gradeNow);
       own.set(key, mine);
       // the step's own estimate shrunk toward what the tenant's other steps say of the candidate
       const prior = pool(priors.get(key)?.filter((x) => x.fingerprint !== s.key.fingerprint) ?? []);
@@ -177,7 +178,7 @@ export class Optimizer {
     }
     s.view = candidateView(own, baselineCost);
     // the step view reads the same candidates from the evidence as it is when asked (grades that landed after this call count)
-    s.currentView = () => candidateView(new Map(weighed.map((p) => [policyKey(p), priced(s.evidence.stats(p, input.baseline), p, input, baselineCost)])), baselineCost);
+    s.currentView = () => candidateView(new Map(weighed.map((p) => [policyKey(p), priced(s.evidence.stats(p, input.baseline), p, input, baselineCost, gradeNow)])), baselineCost);
     const events: CallEvent[] = [];
     const best = pickHolder(holders, baselineCost, input.choice);
     // a settled step keeps its choice while it still holds and can serve; a cheaper proven policy takes over
