@@ -35,3 +35,21 @@ describe('trials where no outcomes come', () => {
     expect(silentTrials(1e9, 1, newLedger()).allow(gate, stats(100))).toBe(false);
   });
 });
+
+describe("a trial's reasons", () => {
+  it('say how many outcomes on its earlier trials the posterior read, before they count as samples', async () => {
+    const { Optimizer } = await import('./optimizer.ts');
+    const o = new Optimizer({} as never, {} as never);
+    const step = { accountId: 'acct', workflowId: 'wf', fingerprint: 'answers', label: 'answers', release: '' };
+    const input = (draw: number) => ({ step, baseline: 'big', cheaper: ['small'], floor: 0.95, allowGates: false, draw, learning: 'serve' as const, priceShares: { small: 0.05 }, strengthShares: { small: 0.65 }, judgeShare: 1 });
+    for (let i = 0; i < 20; i++) o.recordServed(step, { at: Date.now(), policy: 'model:big', score: i % 5 === 0 ? 0 : 1, source: 'outcome' }, 'big', 0.95);
+    for (let i = 0; i < 6; i++) o.recordServed(step, { at: Date.now(), policy: 'model:small', score: 1, source: 'outcome' }, 'big', 0.95);
+    const reasons: string[] = [];
+    for (let i = 0; i < 400 && reasons.length === 0; i++) {
+      o.noteCall(step, 1000, 1000);
+      const d = o.decide(input(((i * 7919) % 1000) / 1000));
+      if (d.trial) reasons.push(d.reasons[0]!);
+    }
+    expect(reasons[0]).toMatch(/^served small to learn: unproven \(retention \d\.\d\d ± \d\.\d\d, 0 samples, 6 outcomes on its trials\)/);
+  });
+});

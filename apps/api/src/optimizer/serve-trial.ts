@@ -51,7 +51,7 @@ function asCandidate(t: TrialContext, p: Policy): TrialCandidate | null {
   const tenant = t.tenant?.outcomes.get(key);
   const others = tenant ? pooledFrom(without(tenant.totals, tenant.steps.get(t.tenant!.fingerprint))) : null;
   const prior = tenantPrior({ mean: trialPrior(p, t), sd: TRIAL_PRIOR_SD }, others, outcomes ? { retention: outcomes.r, se: outcomes.se } : undefined);
-  return { policy: p, stats: st, prior, costShare: pr.costShare, outcomes: outcomes ? { retention: outcomes.r, se: outcomes.se } : undefined, tried: t.ledger.total.get(key) ?? 0 };
+  return { policy: p, stats: st, prior, costShare: pr.costShare, outcomes: outcomes ? { retention: outcomes.r, se: outcomes.se, n: outcomes.n } : undefined, tried: t.ledger.total.get(key) ?? 0 };
 }
 
 /**
@@ -97,7 +97,10 @@ export function trialFor(t: TrialContext, open: readonly Policy[], servingShare:
   const used = budgetUsed(t.ledger, t.input.floor, (k) => (k === name ? choice.post : posteriorOf(t, k)));
   const pct = Math.round(Math.min(1, used) * 100);
   const from = choice.candidate.prior.pooled ? `, from the tenant's other steps` : '';
-  const reason = `served ${describePolicy(choice.candidate.policy)} to learn: unproven (retention ${choice.post.mean.toFixed(2)} ± ${choice.post.sd.toFixed(2)}, ${choice.candidate.stats.n} samples${from}), drawn to hold ${t.input.floor} at ${Math.round(choice.candidate.costShare * 100)}% of the baseline's cost; risk budget ${pct}% used`;
+  const c = choice.candidate;
+  // outcomes the posterior read before the statistics count them (EARLY_OUTCOMES on)
+  const early = c.outcomes && !c.stats.byOutcome ? `, ${c.outcomes.n} outcomes on its trials` : '';
+  const reason = `served ${describePolicy(c.policy)} to learn: unproven (retention ${choice.post.mean.toFixed(2)} ± ${choice.post.sd.toFixed(2)}, ${c.stats.n} samples${early}${from}), drawn to hold ${t.input.floor} at ${Math.round(c.costShare * 100)}% of the baseline's cost; risk budget ${pct}% used`;
   return { ...choice, used, reason };
 }
 

@@ -65,8 +65,8 @@ export interface TrialCandidate {
   prior: { mean: number; sd: number; pooled?: boolean };
   /** Expected cost per call as a share of the baseline's. */
   costShare: number;
-  /** The clients' outcomes on its served calls against the baseline's (from the third on): the truth the other evidence stands in for. */
-  outcomes?: { retention: number; se: number } | undefined;
+  /** The clients' outcomes on its served calls against the baseline's (from the third on): the truth the other evidence stands in for; `n` of them. */
+  outcomes?: { retention: number; se: number; n?: number } | undefined;
   /** Trials it has had on the step, ever (a candidate gets MIN_TRIALS whatever its draw). */
   tried?: number;
 }
