@@ -18,6 +18,8 @@ export interface EmbeddedConnection {
 
 export interface EmbeddedWorkerData {
   dataDir: string;
+  /** The loopback port to serve on where no unix socket can be used: a restarted thread serves where the first did. */
+  port?: number;
 }
 
 /** What the thread tells its owner: it serves (and where), it could not start, or it stopped. */
@@ -47,7 +49,7 @@ async function serve(port: NonNullable<typeof parentPort>, data: EmbeddedWorkerD
   try {
     // The data directory is locked to this process, so a socket file here is stale (a killed run).
     if (useSocket) rmSync(socketPath, { force: true });
-    server = new PGLiteSocketServer(useSocket ? { db, path: socketPath } : { db, host: '127.0.0.1', port: 0 });
+    server = new PGLiteSocketServer(useSocket ? { db, path: socketPath } : { db, host: '127.0.0.1', port: data.port ?? 0 });
     await server.start();
   } catch (e) {
     await db.close().catch(() => undefined);

@@ -104,7 +104,7 @@ describe('the embedded database thread', () => {
     expect(databaseThreads()).toBe(before);
   });
 
-  it('is the database going down when its thread crashes: queries fail as a dependency outage, and it is logged', async () => {
+  it('is the database going down when its thread crashes: queries fail as a dependency outage, it is logged, and the thread is started again on the same data', { timeout: 60_000 }, async () => {
     const channel = `embedded-crash-${process.pid}-${Date.now()}`;
     // the real thread, which throws (uncaught) when the test says so
     const script = {
@@ -118,11 +118,11 @@ describe('the embedded database thread', () => {
     const before = databaseThreads();
     const db = await openDatabase({ dataDir: dataDir(), logger, embeddedScript: script });
     try {
-      await db.ping();
+      await db.em().getConnection().execute('create table kept (v int); insert into kept values (7)');
       const crash = new BroadcastChannel(channel);
       crash.postMessage('now');
       crash.close();
-      await expect.poll(() => databaseThreads(), { timeout: 10_000 }).toBe(before);
+      await expect.poll(() => databaseThreads(), { timeout: 10_000, interval: 10 }).toBe(before);
       // the pooled connection that broke, then a new one that finds no server: both an outage
       for (let i = 0; i < 2; i++) {
         const err = await db.ping().then(
@@ -133,8 +133,28 @@ describe('the embedded database thread', () => {
         expect(isDependencyDown(err)).toBe(true);
       }
       expect(lines.join('')).toContain('crashed on purpose');
+      // started again where it served, on the data it had: the next query finds it
+      await expect.poll(() => db.ping().then(() => true, () => false), { timeout: 30_000, interval: 200 }).toBe(true);
+      expect(databaseThreads()).toBe(before + 1);
+      expect(await db.em().getConnection().execute('select v from kept')).toEqual([{ v: 7 }]);
+      expect(lines.join('')).toContain('started again after its thread ended');
     } finally {
-      await db.close(); // and closing a database whose thread is gone still ends
+      await db.close(); // and closing ends the thread started again
     }
+    expect(databaseThreads()).toBe(before);
+  });
+
+  it('stops trying to start a crashed thread again once it is stopped', async () => {
+    const { logger, lines } = capturing();
+    const before = databaseThreads();
+    // a thread that serves, then ends on its own a moment later
+    const script = { eval: `setTimeout(() => process.exit(3), 300).unref(); import(${JSON.stringify(new URL('./embedded-worker.ts', import.meta.url).href)});` };
+    const embedded = await startEmbedded(dataDir(), logger, script);
+    await expect.poll(() => embedded.running, { timeout: 10_000, interval: 10 }).toBe(false);
+    await embedded.stop();
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(embedded.restarts).toBe(0);
+    expect(databaseThreads()).toBe(before);
+    expect(lines.join('')).toContain('its thread ended');
   });
 });
