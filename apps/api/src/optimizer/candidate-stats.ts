@@ -94,9 +94,9 @@ export class TenantPriors {
  * A policy's statistics with its cost per call priced from the catalog where no probe measured it:
  * a policy proven by serving it (its outcomes) has evidence but no probed cost, and an unknown
  * cost would keep it from ever serving. A verify policy costs at least its answer and one grade by
- * the judge that would grade it now (`gradeNow`, a share of a baseline call): its probes measured
- * the judge of their day, and a cheap judge's panel can stop trusting it since, when serving grades
- * with the configured judge, which may cost more than the baseline's answer.
+ * the judge that would grade it now (`gradeNow`, a share of a baseline call): its probes were
+ * graded by the judge of their day, a cheap judge's panel may have stopped trusting it since, and
+ * serving then grades with the configured judge, which may cost more than the baseline's answer.
  */
 export function priced(st: PolicyStats, p: Policy, input: DecideInput, baselineCost: number, gradeNow?: number): PolicyStats {
   if (st.n === 0 || !Number.isFinite(baselineCost)) return st;
