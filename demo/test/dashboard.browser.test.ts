@@ -110,7 +110,8 @@ it('signs in, shows the saving over time, opens a step, downloads the lockfile a
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download lockfile' }).click()]);
   const lock = JSON.parse(readFileSync((await download.path())!, 'utf8')) as { steps: { label: string; model: string | null }[] };
   expect(lock.steps.length).toBeGreaterThanOrEqual(4);
-  expect(lock.steps.some((s) => s.model === 'gpt-4o-mini')).toBe(true);
+  // a step pinned to a cheaper model (which one the demo settles on varies with the order its calls land in)
+  expect(lock.steps.some((s) => s.model === 'gpt-4o-mini' || s.model === 'claude-3-haiku'), JSON.stringify(lock.steps)).toBe(true);
 
   // a setting: refused in the form as the server would, then saved and read back over REST
   await page.getByRole('link', { name: 'Settings' }).click();
@@ -314,7 +315,7 @@ it('no page overflows a 390 px phone: sign-in, overview, calls with a detail ope
   expect(pageErrors).toEqual([]);
 });
 
-it('shows a call\'s guard finding on its detail, never the value, a graded call\'s grades, and older calls on request', { timeout: 60_000 }, async () => {
+it('shows a call\'s guard finding on its detail, never the value, a graded call\'s grades, and older calls on request', { timeout: 90_000 }, async () => {
   const auth = { authorization: `Bearer ${info.dashboard.api_key}`, 'content-type': 'application/json' };
   const put = await fetch(new URL('/v1/settings/guard', info.dashboard.url), { method: 'PUT', headers: auth, body: JSON.stringify({ redact_pii: true }) });
   expect(put.status).toBe(200);
@@ -331,10 +332,12 @@ it('shows a call\'s guard finding on its detail, never the value, a graded call\
   const callId = res.headers.get('x-optimizer-call-id')!;
   expect(callId).toBeTruthy();
 
+  // the call is metered in the background: its record is read over REST until it is written (under a loaded
+  // machine, reloading the page to look took most of a shorter wait), then the list shows it
+  await expect.poll(async () => (await fetch(new URL(`/v1/calls/${callId}`, info.dashboard.url), { headers: auth })).status, { timeout: 45_000, interval: 250 }).toBe(200);
   const page = await newPage(1360, 900);
   await signIn(page);
   await page.getByRole('link', { name: 'Calls' }).click();
-  // the call is metered in the background: reopen the list until it is there
   await expect
     .poll(
       async () => {
