@@ -18,7 +18,7 @@ import { JudgePanel, type JudgePair } from './judge-panel.ts';
 import { cheapestMix, holdBound, mixKey, servesUnder, type Weighed } from './mix.ts';
 import { candidatePolicies, describePolicy, parsePolicy, policyKey, policyModels, type Policy } from './policies.ts';
 import { pool } from './priors.ts';
-import { LONG_ANSWER_TOKENS, MIN_OUTCOME_SHARE, probeCosts, prospect, Z_STATS } from './prospects.ts';
+import { MIN_OUTCOME_SHARE, probeCosts, prospect, Z_STATS } from './prospects.ts';
 import { ledgerUse, silentTrials, triable, trialFor } from './serve-trial.ts';
 import { dropSuperseded, newStepState, stepId, type StepState } from './step-state.ts';
 import { candidateView, stepViews } from './step-view.ts';
@@ -115,17 +115,10 @@ export class Optimizer {
   }
 
 
-  /**
-   * A routed call on the step was priced: its traffic, for the payback rule and the step's exploration budget; and the
-   * length of the answer it served (`answerTokens`, its completion tokens), which says whether the step's answers are free-form.
-   */
-  noteCall(step: StepKey, baselineMicros: number, actualMicros = baselineMicros, exploredMicros = 0, answerTokens?: number): void {
+  /** A routed call on the step was priced: its traffic, for the payback rule and the step's exploration budget. */
+  noteCall(step: StepKey, baselineMicros: number, actualMicros = baselineMicros, exploredMicros = 0): void {
     const s = this.#state(step);
     s.traffic.calls++;
-    if (answerTokens !== undefined) {
-      s.traffic.answers = (s.traffic.answers ?? 0) + 1;
-      if (answerTokens > LONG_ANSWER_TOKENS) s.traffic.longAnswers = (s.traffic.longAnswers ?? 0) + 1;
-    }
     s.traffic.baselineMicros += Math.max(0, baselineMicros);
     s.traffic.actualMicros += Math.max(0, actualMicros);
     s.traffic.exploredMicros += Math.max(0, exploredMicros);

@@ -24,13 +24,4 @@ describe("a gate's expected cost", () => {
     const codeGate = prospect(code, probeCosts({ evidence: code, traffic }, input), gate, none, input, 1000, true, false)!;
     expect(codeGate.costShare).toBeGreaterThan(1);
   });
-
-  it('knows a step of long answers from the answers it served, before any probe', () => {
-    const evidence = new StepEvidence();
-    const priced = (answers: number, longAnswers: number) => prospect(evidence, probeCosts({ evidence, traffic: { ...traffic, answers, longAnswers } }, input), gate, none, input, 1000, true, false)!.costShare;
-    expect(priced(0, 0)).toBeCloseTo(0.37);
-    expect(priced(4, 4)).toBeCloseTo(0.37); // too few to say
-    expect(priced(20, 3)).toBeCloseTo(0.37); // choices and names, a few long ones among them
-    expect(priced(20, 18)).toBeGreaterThan(1);
-  });
 });

@@ -78,24 +78,6 @@ export interface StepTraffic {
   /** What exploring cost on those calls: probes, grades, judge measures (abandoned probes too). */
   exploredMicros: number;
   outcomes: number;
-  /** Answers served on those calls whose length is known, and how many of them ran long (code, prose: LONG_ANSWER_TOKENS). */
-  answers?: number;
-  longAnswers?: number;
-}
-
-/** Completion tokens past which a served answer is a long one (a program, a paragraph), not a choice, a number or a name. */
-export const LONG_ANSWER_TOKENS = 24;
-/** Served answers a step needs before their lengths say whether its answers are free-form. */
-const SERVED_FOR_FORM = 5;
-
-/**
- * Whether a step's answers are free-form (code, prose): its recent probes' baseline answers say so,
- * or, before enough probes, the answers it served (their lengths come free with every call).
- */
-function freeFormStep(s: { evidence: StepEvidence; traffic: StepTraffic }): boolean {
-  if (s.evidence.freeForm()) return true;
-  const n = s.traffic.answers ?? 0;
-  return n >= SERVED_FOR_FORM && (s.traffic.longAnswers ?? 0) / n > FREE_FORM_SHARE;
 }
 
 /** Share of the step's calls whose outcome the client reports. */
@@ -140,12 +122,10 @@ export interface ProbeCosts {
   judging: boolean;
   /** Share of the step's calls with an outcome (`outcomeShare`). */
   outcomes: number;
-  /** Whether the step's answers are free-form (`freeFormStep`). */
-  freeForm: boolean;
 }
 
 export function probeCosts(s: { evidence: StepEvidence; traffic: StepTraffic }, input: DecideInput): ProbeCosts {
-  return { grade: gradeShare(s.evidence, input), judging: judgesDisagreements(s, input), outcomes: outcomeShare(s.traffic), freeForm: freeFormStep(s) };
+  return { grade: gradeShare(s.evidence, input), judging: judgesDisagreements(s, input), outcomes: outcomeShare(s.traffic) };
 }
 
 /**
@@ -166,10 +146,10 @@ export function prospect(evidence: StepEvidence, costs: ProbeCosts, p: Policy, s
   const measured = Number.isFinite(st.costMicros) && st.n >= 10 ? st.costMicros / baselineCost : undefined;
   // a gate escalates when its two models disagree: about as often as cheap answers differ from the baseline's on this
   // step, and always where answers are free-form (two programs never read the same), where a gate saves nothing; a step
-  // known to be free-form (its answers run long) is taken so before ten probes measure it: there a gate tried by serving
-  // it cost more than the baseline (two cheap answers, and the baseline's every time)
+  // known to be free-form (its first probes' answers run long) is taken so before ten probes measure it: there a gate
+  // tried by serving it cost more than the baseline (its answer, two cheap answers, and the baseline's every time)
   const differing = evidence.differingShare();
-  const escalation = differing.n >= 10 ? Math.max(GATE_ESCALATION, differing.share) : costs.freeForm ? 1 : GATE_ESCALATION;
+  const escalation = differing.n >= 10 ? Math.max(GATE_ESCALATION, differing.share) : evidence.freeForm() ? 1 : GATE_ESCALATION;
   const costShare = measured ?? (p.kind === 'gate' ? answers + escalation : p.kind === 'verify' ? answers + grade + GATE_ESCALATION : answers);
   // a grade for each answer that disagrees with the baseline's, and the baseline's own; verify grades its answer always;
   // a gate only its agreed answer, unless a cheap judge grades every differing answer of both. Where outcomes

@@ -87,8 +87,7 @@ const completionPipeline: Pipeline = {
   metered: (ctx) => ctx.requestedModel !== '', // a call that never named a model (an invalid body) is refused, unmetered
   ended({ ctx, plan }, s) {
     // the step's traffic, for its payback rule and exploration budget (cache hits and failures count too)
-    // and the served answer's length (a cache hit or a failure served none)
-    if (plan && ctx.priced) s.optimizer.noteCall(plan.step, ctx.priced.baseline, ctx.priced.actual, ctx.priced.exploration, ctx.served?.outcome === 'ok' ? ctx.served.usage.completionTokens : undefined);
+    if (plan && ctx.priced) s.optimizer.noteCall(plan.step, ctx.priced.baseline, ctx.priced.actual, ctx.priced.exploration);
     for (const a of ctx.attempts) if (a.role === 'serve' && a.outcome === 'ok') s.latency.observe(a.model, a.latencyMs); // for latency tiebreaks
   },
 };
