@@ -145,11 +145,9 @@ export function prospect(evidence: StepEvidence, costs: ProbeCosts, p: Policy, s
   const answers = models.reduce((a, m) => a + share(m), 0);
   const measured = Number.isFinite(st.costMicros) && st.n >= 10 ? st.costMicros / baselineCost : undefined;
   // a gate escalates when its two models disagree: about as often as cheap answers differ from the baseline's on this
-  // step, and always where answers are free-form (two programs never read the same), where a gate saves nothing; a step
-  // known to be free-form (its first probes' answers run long) is taken so before ten probes measure it: there a gate
-  // tried by serving it cost more than the baseline (its answer, two cheap answers, and the baseline's every time)
+  // step, and always where answers are free-form (two programs never read the same), where a gate saves nothing
   const differing = evidence.differingShare();
-  const escalation = differing.n >= 10 ? Math.max(GATE_ESCALATION, differing.share) : evidence.freeForm() ? 1 : GATE_ESCALATION;
+  const escalation = differing.n >= 10 ? Math.max(GATE_ESCALATION, differing.share) : GATE_ESCALATION;
   const costShare = measured ?? (p.kind === 'gate' ? answers + escalation : p.kind === 'verify' ? answers + grade + GATE_ESCALATION : answers);
   // a grade for each answer that disagrees with the baseline's, and the baseline's own; verify grades its answer always;
   // a gate only its agreed answer, unless a cheap judge grades every differing answer of both. Where outcomes
