@@ -3,8 +3,9 @@
 // whose optimizer block shows a non-zero saving. `npm run mocks` and `npm start` run as a
 // newcomer runs them, through the machine's npm and the project's toolchain script.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomInt } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -24,12 +25,32 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as { port: number };
-  await new Promise((r) => s.close(r));
-  return port;
+/**
+ * A base port whose `count` ports from it are all free now, held together while checked. Taken
+ * under the ephemeral range (32768 on), where the other tests' servers on port 0 land: one of the
+ * mocks' three ports, never checked, was once taken before they bound it.
+ */
+async function freeRun(count: number): Promise<number> {
+  for (let tries = 0; tries < 50; tries++) {
+    const base = randomInt(20_000, 32_000);
+    const held: Server[] = [];
+    try {
+      for (let i = 0; i < count; i++) {
+        const server = createServer();
+        held.push(server);
+        await new Promise<void>((ok, fail) => {
+          server.once('error', fail);
+          server.listen(base + i, '127.0.0.1', ok);
+        });
+      }
+      return base;
+    } catch {
+      // taken: another run
+    } finally {
+      await Promise.all(held.map((server) => new Promise((r) => (server.listening ? server.close(r) : r(null)))));
+    }
+  }
+  throw new Error('no run of free ports under 32000');
 }
 
 /** Runs a shell block in the background, resolving once its output matches `ready`. */
@@ -61,13 +82,22 @@ describe('the README quick start', () => {
     const [mocksBlock, gatewayBlock, clientBlock] = blocks as [string, string, string];
     expect(mocksBlock.trim()).toBe('npm run mocks');
 
-    const base = await freePort();
-    const gwPort = await freePort();
+    // the mocks' three ports and the gateway's, in one run checked free; the mocks started again on
+    // another run should a port be taken in the moment between the check and their listening
+    let base = 0;
+    let env: NodeJS.ProcessEnv = {};
+    let mocks: { out: () => string } | undefined;
+    for (let attempt = 0; !mocks; attempt++) {
+      base = await freeRun(4);
+      // the machine's Node 20 and npm first, as on a fresh clone
+      env = { HOME: process.env.HOME, PATH: `/usr/bin:/bin:/usr/local/bin`, MOCKS_PORT_BASE: String(base) };
+      mocks = await background(mocksBlock, env, /GEMINI_API_KEY=.*\n/).catch((e: Error) => {
+        if (attempt < 2 && /EADDRINUSE/.test(e.message)) return undefined;
+        throw e;
+      });
+    }
+    const gwPort = base + 3;
     const ports = (s: string) => s.replaceAll('9101', String(base)).replaceAll('9102', String(base + 1)).replaceAll('9103', String(base + 2)).replaceAll('8080', String(gwPort));
-    // the machine's Node 20 and npm first, as on a fresh clone
-    const env: NodeJS.ProcessEnv = { HOME: process.env.HOME, PATH: `/usr/bin:/bin:/usr/local/bin`, MOCKS_PORT_BASE: String(base) };
-
-    const mocks = await background(mocksBlock, env, /GEMINI_API_KEY=.*\n/);
     // the lines the README exports are the lines the mocks printed
     const printed = mocks.out().split('\n').filter((l) => /^[A-Z_]+=/.test(l)).sort();
     const exported = [...ports(gatewayBlock).matchAll(/([A-Z_]+=\S+)/g)].map((m) => m[1]).sort();
