@@ -11,6 +11,7 @@
 // database that went down comes back without the gateway being restarted, and the meter's
 // write-ahead lines reach it then. Stopping closes PGlite in its thread (its files flushed)
 // and waits for the thread to end; one that hangs is terminated.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../logger.ts';
 import type { EmbeddedConnection, EmbeddedWorkerData, FromEmbedded, ToEmbedded } from './embedded-worker.ts';
@@ -97,10 +98,8 @@ async function stopThread(t: Thread, logger: Logger): Promise<void> {
   await t.worker.terminate();
 }
 
-const sleep = (ms: number, wake: Promise<void>) => new Promise<void>((res) => {
-  const timer = setTimeout(res, ms);
-  void wake.then(() => (clearTimeout(timer), res()));
-});
+/** The wait before the next try to start the thread again, after one of `wait`. */
+const longer = (wait: number) => Math.min(RESTART_MAX_MS, wait * 2);
 
 /** `script` replaces the thread's code (tests: a thread that crashes); by default embedded-worker.ts. */
 export async function startEmbedded(dataDir: string, logger: Logger, script: Script = new URL('./embedded-worker.ts', import.meta.url)): Promise<Embedded> {
@@ -108,32 +107,32 @@ export async function startEmbedded(dataDir: string, logger: Logger, script: Scr
   const connection = current.connection;
   // a restarted thread serves where the first one did: the driver's next connection finds it
   const again: EmbeddedWorkerData = connection.host.startsWith('/') ? { dataDir } : { dataDir, port: connection.port };
-  let stopping = false;
   let restarts = 0;
-  let wake!: () => void;
-  const stopped = new Promise<void>((res) => (wake = res));
+  // aborted by a stop: it also ends a wait between tries at once
+  const halt = new AbortController();
+  const stopping = () => halt.signal.aborted;
 
   const restart = async (): Promise<void> => {
-    for (let wait = RESTART_FIRST_MS; !stopping; wait = Math.min(RESTART_MAX_MS, wait * 2)) {
-      await sleep(wait, stopped);
-      if (stopping) return;
+    for (let wait = RESTART_FIRST_MS; !stopping(); wait = longer(wait)) {
+      await sleep(wait, undefined, { signal: halt.signal }).catch(() => undefined);
+      if (stopping()) return;
       try {
         const next = await startThread(again, script);
-        if (stopping) return void (await stopThread(next, logger));
+        if (stopping()) return void (await stopThread(next, logger));
         current = next;
         restarts++;
         watch(next);
         logger.warn({ restarts }, 'embedded database: started again after its thread ended; the database is back');
         return;
       } catch (e) {
-        logger.error({ err: (e as Error).message, retryInMs: Math.min(RESTART_MAX_MS, wait * 2) }, 'embedded database: starting it again failed');
+        logger.error({ err: (e as Error).message, retryInMs: longer(wait) }, 'embedded database: starting it again failed');
       }
     }
   };
   let restarting: Promise<void> | undefined;
   const watch = (t: Thread) =>
     void t.exited.then(({ code, crash }) => {
-      if (stopping) return;
+      if (stopping()) return;
       // not asked to stop: the database is down until the thread serves again (every query fails to connect)
       const err = crash instanceof Error ? crash : undefined;
       logger.error({ code, err: err?.message, stack: err?.stack, retryInMs: RESTART_FIRST_MS }, 'embedded database: its thread ended; the database is down until it is started again');
@@ -148,15 +147,14 @@ export async function startEmbedded(dataDir: string, logger: Logger, script: Scr
       return current.worker.threadId;
     },
     get running() {
-      return !stopping && current.running();
+      return !stopping() && current.running();
     },
     get restarts() {
       return restarts;
     },
     stop() {
       closing ??= (async () => {
-        stopping = true;
-        wake();
+        halt.abort();
         await restarting; // a thread being started again is stopped as it comes up
         await stopThread(current, logger);
       })();
