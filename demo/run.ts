@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { loadData } from '../bench/routing/data.ts';
 import { configureCatalog, putRoutingSettings, repoRoot, startGateway, workflowSteps, type Gateway, type Tenant } from '../bench/routing/gateway.ts';
 import { interleave, runPhase } from '../bench/routing/phases.ts';
+import { retention as retentionOf } from '../bench/routing/reference.ts';
 import { ReplayVendor } from '../bench/routing/replay-vendor.ts';
 import { killAll, killAllNow } from '../bench/overhead/procs.ts';
 
@@ -118,8 +119,7 @@ async function main(): Promise<void> {
   // what the step's users got, by the recorded scores: every answer served (trials included) against the baseline's on the same calls
   const retention = (step: string) => {
     const served = run.records.filter((r) => r.step === step && r.error === null);
-    const base = served.reduce((a, r) => a + r.baselineScore, 0);
-    return base > 0 ? served.reduce((a, r) => a + r.score, 0) / base : 1;
+    return retentionOf(served.map((r) => r.score), served.map((r) => r.baselineScore)) ?? 1;
   };
   const steps = (await workflowSteps(gw, tenant)).map((s) => ({ step: s.label, settled: s.settled, serving: s.chosen, retention: retention(s.label) }));
   const summary = { calls: savings.calls, failed, baseline_usd: savings.baseline_cost, actual_usd: savings.actual_cost, saving_usd: savings.saving, saving_share: savings.baseline_cost > 0 ? savings.saving / savings.baseline_cost : 0, by_source: savings.by_source, steps };

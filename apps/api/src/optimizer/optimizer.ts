@@ -156,10 +156,12 @@ export class Optimizer {
     const backed = new Set<string>();
     const priors = this.#priors.of(s, this.#states);
     const gradeNow = servingGradeShare(s.evidence, input);
+    /** A candidate's own statistics on the step, priced for serving (read again by the step view, as the evidence then stands). */
+    const ownStats = (p: Policy) => priced(s.evidence.stats(p, input.baseline), p, input, baselineCost, gradeNow);
     const weighed = candidatePolicies(input.cheaper, input.allowGates, ensemblePool(s.evidence, input));
     for (const p of weighed) {
       const key = policyKey(p);
-      const mine = priced(s.evidence.stats(p, input.baseline), p, input, baselineCost, gradeNow);
+      const mine = ownStats(p);
       own.set(key, mine);
       // the step's own estimate shrunk toward what the tenant's other steps say of the candidate
       const prior = pool(priors.get(key)?.filter((x) => x.fingerprint !== s.key.fingerprint) ?? []);
@@ -178,7 +180,7 @@ export class Optimizer {
     }
     s.view = candidateView(own, baselineCost);
     // the step view reads the same candidates from the evidence as it is when asked (grades that landed after this call count)
-    s.currentView = () => candidateView(new Map(weighed.map((p) => [policyKey(p), priced(s.evidence.stats(p, input.baseline), p, input, baselineCost, gradeNow)])), baselineCost);
+    s.currentView = () => candidateView(new Map(weighed.map((p) => [policyKey(p), ownStats(p)])), baselineCost);
     const events: CallEvent[] = [];
     const best = pickHolder(holders, baselineCost, input.choice);
     // a settled step keeps its choice while it still holds and can serve; a cheaper proven policy takes over
