@@ -35,6 +35,28 @@ describe('step evidence', () => {
     expect(e.baselineMeanBy('outcome')).toBeCloseTo(mb, 12);
   });
 
+  it('reads the outcomes alone where a proxy that disagrees with them, if not beyond both errors, would widen their bound', () => {
+    const e = new StepEvidence();
+    const base = Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? 1 : 0));
+    const cheap = Array.from({ length: 40 }, (_, i) => (i % 3 === 0 ? 0 : 1));
+    base.forEach((x, i) => e.addServed(outcome(i, `model:${BASELINE}`, x), true));
+    cheap.forEach((x, i) => e.addServed(outcome(i, CHEAP_KEY, x), false));
+    const alone = e.stats(CHEAP, BASELINE);
+    // three judge grades, all right: an estimate far over the outcomes' on three samples
+    const fresh = new StepEvidence();
+    base.forEach((x, i) => fresh.addServed(outcome(i, `model:${BASELINE}`, x), true));
+    cheap.forEach((x, i) => fresh.addServed(outcome(i, CHEAP_KEY, x), false));
+    for (let i = 0; i < 10; i++) fresh.addServed({ at: 100 + i, policy: `model:${BASELINE}`, score: i % 2, source: 'judge' }, true);
+    for (let i = 0; i < 3; i++) fresh.addServed({ at: 200 + i, policy: CHEAP_KEY, score: 1, source: 'judge' }, false);
+    const st = fresh.stats(CHEAP, BASELINE);
+    expect(st.byJudge?.n).toBe(3);
+    expect(st.byJudge!.retention).toBeGreaterThan(alone.retention + 0.3);
+    // combined, the two would read a bound wider than the outcomes' own: the outcomes stand alone
+    expect(st.retention).toBeCloseTo(alone.retention, 12);
+    expect(st.lcb).toBeCloseTo(alone.lcb, 12);
+    expect(st.n).toBe(cheap.length);
+  });
+
   it("links a call's outcome to its probe whichever comes first (learning runs after the answer, so the outcome may lead)", () => {
     const probe = (call: string): Probe => ({ at: 1, policy: CHEAP_KEY, call, awaitsOutcome: true, judgeCostMicros: 0, baselineScore: null, baselineText: 'a', baselineCostMicros: 100, answers: { 'small-model': { text: 'b', score: null, costMicros: 10 } } });
     const e = new StepEvidence();

@@ -52,6 +52,13 @@ export const MAX_ON_TRIAL = 3;
  * it weak, or a proxy biased against it, is tested by a few answers users actually got.
  */
 export const MIN_TRIALS = 5;
+/**
+ * How many standard deviations of their difference the step's own evidence of a candidate may lie
+ * from its prior before the prior is taken to be wrong for this step (a prior-data conflict): then
+ * the evidence stands alone. A catalog strength that calls a candidate weaker than the step finds it
+ * would otherwise outweigh a few dozen outcomes, and its trials would stay priced as a weak model's.
+ */
+export const PRIOR_CONFLICT_Z = 2;
 /** No draw reads outside this range of retention. */
 const MIN_RETENTION = 0;
 const MAX_RETENTION = 1.5;
@@ -81,20 +88,30 @@ const clamp = (x: number) => Math.min(MAX_RETENTION, Math.max(MIN_RETENTION, x))
 /**
  * The candidate's posterior retention: its prior and its evidence combined by precision; always in
  * range. Where its outcomes speak and the step's other evidence (the judge's grades, agreement)
- * disagrees with them beyond both errors, the outcomes stand alone with the prior.
+ * disagrees with them beyond both errors, the outcomes stand alone with the prior. Where the
+ * evidence contradicts the prior beyond both errors (PRIOR_CONFLICT_Z), it stands alone.
  */
 export function trialPosterior(c: TrialCandidate): Posterior {
-  const parts: { r: number; se: number }[] = [{ r: c.prior.mean, se: c.prior.sd }];
+  const parts: { r: number; se: number }[] = [];
   const outcomes = c.outcomes ? { r: c.outcomes.retention, se: Math.max(c.outcomes.se, 1e-3) } : null;
   const stats = c.stats.n > 0 && Number.isFinite(c.stats.ucb - c.stats.lcb) ? { r: c.stats.retention, se: Math.max((c.stats.ucb - c.stats.lcb) / 2, 1e-3) } : null;
   const biased = stats !== null && outcomes !== null && conflicts(stats, outcomes);
   if (stats && !biased) parts.push(stats);
   // outcomes the statistics already hold are not counted twice
   if (outcomes && (biased || !c.stats.byOutcome)) parts.push(outcomes);
+  const prior = { r: c.prior.mean, se: c.prior.sd };
+  const evidence = parts.length > 0 ? byPrecision(parts) : null;
+  // a prior the step's own evidence contradicts beyond both errors is a wrong starting point, not a verdict: the evidence stands alone
+  const wrongPrior = evidence !== null && Math.abs(evidence.r - prior.r) > PRIOR_CONFLICT_Z * Math.sqrt(evidence.se ** 2 + prior.se ** 2);
+  const post = wrongPrior ? evidence : byPrecision([prior, ...parts]);
+  return { mean: clamp(post.r), sd: post.se };
+}
+
+/** Estimates combined by precision. */
+function byPrecision(parts: readonly { r: number; se: number }[]): { r: number; se: number } {
   const w = parts.map((p) => 1 / (p.se * p.se));
   const wsum = w.reduce((a, b) => a + b, 0);
-  const mean = parts.reduce((a, p, i) => a + w[i]! * p.r, 0) / wsum;
-  return { mean: clamp(mean), sd: 1 / Math.sqrt(wsum) };
+  return { r: parts.reduce((a, p, i) => a + w[i]! * p.r, 0) / wsum, se: 1 / Math.sqrt(wsum) };
 }
 
 /** The step's quality-risk ledger: the margin served calls earned, and the trials by policy (both fading, LEDGER_DECAY). */
