@@ -108,8 +108,11 @@ describe('a step learns, settles and stops exploring', () => {
     for (let i = 0; i < 2000 && !(await stepView('drifty'))?.settled; i += 50) for (let j = i; j < i + 50; j++) await ask('drifty', {}, j);
     const settled = await ask('drifty', {}, 1000);
     expect(settled.model).not.toBe('gpt-4.1');
-    // the chosen model breaks: every answer it serves is reported as a failure (a call served otherwise, a
-    // trial of another candidate or the baseline once drift re-opened the step, reports nothing)
+    const events = async () => ((await (await fetch(`${rig.gw.url}/v1/workflows/${rig.tenant.workflow_id}/events`, { headers: authed(rig.tenant.api_key) })).json()) as { data: { kind: string; step?: string }[] }).data.filter((e) => e.step === 'drifty').map((e) => e.kind);
+    // the chosen model breaks: every answer it serves is reported as a failure until the drift is recorded (a
+    // call served otherwise, a trial of another candidate or the baseline once drift re-opened the step,
+    // reports nothing). Reporting stops there: a trial of the broken model after the drift, reported as failed
+    // too, would be true evidence that it is still broken, and the step would rightly not re-probe it soon
     let i = 1001;
     for (let n = 0, failed = 0; n < 60 && failed < 20; n++, i++) {
       const served = await ask('drifty', {}, i);
@@ -117,8 +120,8 @@ describe('a step learns, settles and stops exploring', () => {
       failed++;
       const r = await fetch(`${rig.gw.url}/v1/outcomes`, { method: 'POST', headers: authed(rig.tenant.api_key), body: JSON.stringify({ run_id: `run-drifty-${i}`, step_id: 'drifty', signals: { score: 0 } }) });
       expect(r.status).toBe(202);
+      if ((await events()).includes('drift')) break;
     }
-    const events = async () => ((await (await fetch(`${rig.gw.url}/v1/workflows/${rig.tenant.workflow_id}/events`, { headers: authed(rig.tenant.api_key) })).json()) as { data: { kind: string; step?: string }[] }).data.filter((e) => e.step === 'drifty').map((e) => e.kind);
     await expect.poll(events, { timeout: 5000 }).toContain('drift');
     // re-opened: it explores again, re-verifying only the drifted model, then settles
     rig.vendor.reset();
