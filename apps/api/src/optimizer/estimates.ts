@@ -52,8 +52,9 @@ export function combine(estimates: readonly { r: number; se: number }[]): { r: n
 /** How many standard errors of their difference a proxy estimate may lie from the outcomes' before it is taken as biased. */
 const PROXY_CONFLICT_Z = 2;
 
-export function conflicts(proxy: { r: number; se: number }, truth: { r: number; se: number }): boolean {
-  return Math.abs(proxy.r - truth.r) > PROXY_CONFLICT_Z * Math.sqrt(proxy.se * proxy.se + truth.se * truth.se);
+/** Whether two estimates lie more than `z` standard errors of their difference apart (a proxy and the outcomes, by default PROXY_CONFLICT_Z). */
+export function conflicts(proxy: { r: number; se: number }, truth: { r: number; se: number }, z = PROXY_CONFLICT_Z): boolean {
+  return Math.abs(proxy.r - truth.r) > z * Math.sqrt(proxy.se * proxy.se + truth.se * truth.se);
 }
 
 /** A policy's probes that wait for outcomes: answers that agree with the baseline's, that differ and are still unresolved, and the resolved differences. */

@@ -270,9 +270,9 @@ export class StepEvidence {
       // a proxy that disagrees with the outcomes, if not beyond both errors, still widens their combination (the
       // spread between sources): where that reads the outcomes less precisely than they read alone, they stand alone
       const combined = combine(estimates);
-      const used = reported && combined.se > reported.se ? [reported] : estimates;
-      const { r: raw, se } = used.length === 1 ? used[0]! : combined;
-      const n = used.reduce((a, e) => a + e.n, 0);
+      const alone = reported !== null && combined.se > reported.se;
+      const { r: raw, se } = alone ? reported : combined;
+      const n = alone ? reported.n : estimates.reduce((a, e) => a + e.n, 0);
       // a retention is a share of the baseline's quality: never below 0, however few and poor the samples
       const r = Math.max(0, raw);
       result = { n, retention: r, lcb: Math.max(0, r - Z * se), ucb: Math.max(0, r + Z * se), costMicros: costMean, costUcbMicros: costUcb };

@@ -50,8 +50,9 @@ function asCandidate(t: TrialContext, p: Policy): TrialCandidate | null {
   // the catalog's prior, moved by what the tenant's other steps observed of the candidate (priors that learn)
   const tenant = t.tenant?.outcomes.get(key);
   const others = tenant ? pooledFrom(without(tenant.totals, tenant.steps.get(t.tenant!.fingerprint))) : null;
-  const prior = tenantPrior({ mean: trialPrior(p, t), sd: TRIAL_PRIOR_SD }, others, outcomes ? { retention: outcomes.r, se: outcomes.se } : undefined);
-  return { policy: p, stats: st, prior, costShare: pr.costShare, outcomes: outcomes ? { retention: outcomes.r, se: outcomes.se, n: outcomes.n } : undefined, tried: t.ledger.total.get(key) ?? 0 };
+  const seen = outcomes ? { retention: outcomes.r, se: outcomes.se, n: outcomes.n } : undefined;
+  const prior = tenantPrior({ mean: trialPrior(p, t), sd: TRIAL_PRIOR_SD }, others, seen);
+  return { policy: p, stats: st, prior, costShare: pr.costShare, outcomes: seen, tried: t.ledger.total.get(key) ?? 0 };
 }
 
 /**

@@ -102,7 +102,7 @@ export function trialPosterior(c: TrialCandidate): Posterior {
   const prior = { r: c.prior.mean, se: c.prior.sd };
   const evidence = parts.length > 0 ? byPrecision(parts) : null;
   // a prior the step's own evidence contradicts beyond both errors is a wrong starting point, not a verdict: the evidence stands alone
-  const wrongPrior = evidence !== null && Math.abs(evidence.r - prior.r) > PRIOR_CONFLICT_Z * Math.sqrt(evidence.se ** 2 + prior.se ** 2);
+  const wrongPrior = evidence !== null && conflicts(evidence, prior, PRIOR_CONFLICT_Z);
   const post = wrongPrior ? evidence : byPrecision([prior, ...parts]);
   return { mean: clamp(post.r), sd: post.se };
 }
