@@ -39,14 +39,14 @@ export interface Call {
  * plan) with the services it reads, and either ends the call, returning its Outcome (or a live
  * stream's Relay), or returns nothing and the next stage runs.
  */
-export interface Stage {
+export interface Stage<C extends Call = Call> {
   /** Its mark in the call's trace. */
   name: StageName;
-  run(call: Call, s: PipelineDeps): Outcome | Relay | null | void | Promise<Outcome | Relay | null | void>;
+  run(call: C, s: PipelineDeps): Outcome | Relay | null | void | Promise<Outcome | Relay | null | void>;
 }
 
 /** Runs `stages` in order, each marked in the trace, until one ends the call; the last must. */
-export async function runStages(stages: readonly Stage[], call: Call, s: PipelineDeps): Promise<Outcome | Relay> {
+export async function runStages<C extends Call>(stages: readonly Stage<C>[], call: C, s: PipelineDeps): Promise<Outcome | Relay> {
   for (const stage of stages) {
     call.trace?.stage(stage.name);
     const ran = stage.run(call, s);

@@ -15,7 +15,7 @@ export interface TracedCall {
 }
 
 /** The completion pipeline's stages, in the order a call passes them (design §2; pipeline/completions.ts). */
-export type StageName = 'idempotency' | 'annotate' | 'guard' | 'capture' | 'route' | 'budget' | 'cache' | 'prune' | 'dispatch' | 'respond';
+export type StageName = 'idempotency' | 'validate' | 'annotate' | 'guard' | 'capture' | 'route' | 'budget' | 'cache' | 'prune' | 'dispatch' | 'respond';
 
 export interface CallTrace {
   /** The call's context, once authenticated: what the call was (never its text) is read from it at the end. */
