@@ -1,16 +1,13 @@
-// Answers every failure on the REST door in the catalogue's envelope (failures/to-api-error.ts
-// says which catalogue error each failure is), logged at the catalogue's level.
+// Answers every failure on the REST door in the catalogue's envelope, logged at the catalogue's
+// level, as the socket path does (failures/logged-failure.ts: the error, its level, the log line).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isApiError } from '../errors.ts';
-import { toApiError } from '../failures/to-api-error.ts';
+import { loggedFailure } from '../failures/logged-failure.ts';
 import { closeIfBodyPending } from './door-guard.ts';
 
 /** Answers an error in the catalogue's envelope, logged at the catalogue's level. */
 function answer(err: unknown, request: FastifyRequest, reply: FastifyReply): void {
-  const e = toApiError(err);
-  const level = e.entry.log;
-  const cause = e.code === 'internal' ? err : e.cause !== undefined && !isApiError(err) ? { code: (e.cause as { code?: unknown }).code, message: (e.cause as Error).message } : undefined;
-  request.log[level]({ code: e.code, status: e.status, err: cause }, e.message);
+  const { error: e, level, fields } = loggedFailure(err);
+  request.log[level](fields, e.message);
   // A request refused before its large body arrived: close rather than read it all to drop it.
   // (A chunked body, of unknown length, too; the client is given a moment to read the answer: http/door-guard.ts.)
   closeIfBodyPending(request, reply);

@@ -10,7 +10,7 @@ import type { Logger } from '../logger.ts';
 import type { Principal } from '../tenancy/key-cache.ts';
 import { TENANT_KEY_PREFIX } from '../security/secrets.ts';
 import type { Metrics } from './metrics.ts';
-import { toApiError } from '../failures/to-api-error.ts';
+import { loggedFailure } from '../failures/logged-failure.ts';
 import type { FastHandler, FastRequest, FastResponse, HotPath } from './fast-server.ts';
 import type { PipelineHandler, PipelineRequest } from '../pipeline/reply.ts';
 import { clientOf, renderReply, type ReplySink } from './render-reply.ts';
@@ -211,9 +211,8 @@ export class FastPath implements FastHandler {
   }
 
   #fail(err: unknown, reqId: string, reply: RawReply): void {
-    const e = toApiError(err);
-    const level = e.entry.log;
-    this.#d.logger[level]({ reqId, code: e.code, status: e.status, err: e.code === 'internal' ? err : undefined }, e.message);
+    const { error: e, level, fields } = loggedFailure(err);
+    this.#d.logger[level]({ reqId, ...fields }, e.message);
     if (reply.sent || reply.raw.headersSent) {
       if (!reply.raw.writableEnded) reply.raw.destroy();
       return;
