@@ -25,6 +25,12 @@ export function parseUnknownModelPrice(setting: string): UnknownModelPrice | nul
   return unknownModelPriceSchema.parse({ input_per_mtok: input, output_per_mtok: output });
 }
 
+/** A model's catalog strength over every kind of work it lists (0 with none): which of two models is the stronger where no kind is asked. */
+export function meanStrength(p: ModelProfile): number {
+  const v = Object.values(p.strengths);
+  return v.length ? v.reduce((a, b) => a + (b ?? 0), 0) / v.length : 0;
+}
+
 /** A profile for a model the catalog does not list, priced by the policy: no failover, no strengths, never routed to. */
 export function profileAtPolicy(model: string, provider: string, price: UnknownModelPrice, output: 'text' | 'embedding'): ModelProfile {
   return {

@@ -8,6 +8,7 @@
 // steps of 130 calls each make a few trials apiece, too few outcomes for any one step to read
 // (the baseline's mean takes 20 before a trial's outcome counts at all), and every trial went on
 // priced at the catalog's 0.2 spread.
+import { conflicts } from './estimates.ts';
 
 /** One step's outcomes on a candidate's served calls and on the baseline's. */
 export interface StepOutcomes {
@@ -134,6 +135,6 @@ export function tenantPrior(catalog: { mean: number; sd: number }, pooled: Poole
   const b = 1 / (pooled.se * pooled.se);
   const level = (a * catalog.mean + b * pooled.mean) / (a + b);
   const sd = Math.sqrt(1 / (a + b) + pooled.tau * pooled.tau);
-  if (own && Math.abs(own.retention - level) > CONFLICT_Z * Math.sqrt(own.se * own.se + sd * sd)) return { ...catalog, pooled: false };
+  if (own && conflicts({ r: own.retention, se: own.se }, { r: level, se: sd }, CONFLICT_Z)) return { ...catalog, pooled: false };
   return { mean: level, sd, pooled: true };
 }

@@ -19,17 +19,13 @@ import { keySource } from './dispatch.ts';
 import { bindProviderKey } from './route.ts';
 import { withOwnKeys } from './production-keys.ts';
 import { unladderedTierWarning } from '../settings/tier-warnings.ts';
+import { meanStrength } from '../catalog/catalog.ts';
 
 /** The tenant's daily exploration budget unless the routing settings say otherwise (USD). */
 export const DEFAULT_DAILY_BUDGET_USD = 200;
 
 function blendedPrice(p: ModelProfile): number {
   return p.input_per_mtok + p.output_per_mtok;
-}
-
-function meanStrength(p: ModelProfile): number {
-  const v = Object.values(p.strengths);
-  return v.length ? v.reduce((a, b) => a + (b ?? 0), 0) / v.length : 0;
 }
 
 /** A model's catalog strength for a kind of work: that capability's, else its mean. */

@@ -19,15 +19,10 @@ import type { ProviderKeys } from '../tenancy/provider-keys.ts';
 import { isRoutedName } from './routing-options.ts';
 import { requestSize } from './limits.ts';
 import { keyless, keySource, productionKeyMissing } from './dispatch.ts';
-import { profileAtPolicy } from '../catalog/catalog.ts';
+import { meanStrength, profileAtPolicy } from '../catalog/catalog.ts';
 
 export function isRouted(model: string): boolean {
   return isRoutedName(model);
-}
-
-function meanStrength(p: ModelProfile): number {
-  const v = Object.values(p.strengths);
-  return v.length ? v.reduce((a, b) => a + (b ?? 0), 0) / v.length : 0;
 }
 
 /** The default baseline: the strongest enabled model on a provider the tenant can reach (adapter and key: the call's, the tenant's or the platform's). */
