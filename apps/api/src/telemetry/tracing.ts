@@ -14,7 +14,7 @@ export interface TracedCall {
   cacheHit: unknown;
 }
 
-/** The completion pipeline's stages, in the order a call passes them (design §2; pipeline/completions.ts). */
+/** The pipelines' stages: the completion's, in the order a call passes them (design §2; pipeline/completions.ts), and the embeddings' own `validate` (pipeline/embeddings.ts). */
 export type StageName = 'idempotency' | 'validate' | 'annotate' | 'guard' | 'capture' | 'route' | 'budget' | 'cache' | 'prune' | 'dispatch' | 'respond';
 
 export interface CallTrace {
