@@ -338,14 +338,18 @@ it('shows a call\'s guard finding on its detail, never the value, a graded call\
   const page = await newPage(1360, 900);
   await signIn(page);
   await page.getByRole('link', { name: 'Calls' }).click();
+  // each look gives the reloaded list a few seconds to arrive: counted at once, a list still loading read
+  // 0 on every look on a slow machine, and the wait ran out with the call in the database
+  const detail = page.getByRole('button', { name: `Detail of call ${callId}` });
   await expect
     .poll(
       async () => {
         await page.reload();
         await page.getByLabel('Filter calls').fill(callId);
-        return page.getByRole('button', { name: `Detail of call ${callId}` }).count();
+        await detail.waitFor({ state: 'attached', timeout: 5_000 }).catch(() => undefined);
+        return detail.count();
       },
-      { timeout: 20_000 },
+      { timeout: 30_000 },
     )
     .toBe(1);
   await page.getByRole('button', { name: `Detail of call ${callId}` }).click();
