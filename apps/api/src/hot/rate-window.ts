@@ -64,8 +64,9 @@ local function rate_check(k0, a0, n, now)
 end
 local function rate_count(k0, a0, n)
   for i = 0, n - 1 do
-    local cost = tonumber(ARGV[a0 + 2 * i + 1])
-    if cost ~= 0 then redis.call('INCRBY', KEYS[k0 + 2 * i], ARGV[a0 + 2 * i + 1]) end
+    -- a cost of 0 still makes the minute's counter, as the in-process counters do: the call's settle then
+    -- finds it and adds what the call used beyond what it reserved (without it, Redis dropped that and memory kept it)
+    redis.call('INCRBY', KEYS[k0 + 2 * i], ARGV[a0 + 2 * i + 1])
     redis.call('PEXPIRE', KEYS[k0 + 2 * i], 2 * RATE_W + 5000)
   end
 end
