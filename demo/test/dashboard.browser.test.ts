@@ -352,7 +352,7 @@ it('shows a call\'s guard finding on its detail, never the value, a graded call\
       { timeout: 30_000 },
     )
     .toBe(1);
-  await page.getByRole('button', { name: `Detail of call ${callId}` }).click();
+  await detail.click();
   const finding = page.getByTestId('guard-finding');
   await finding.waitFor();
   expect(await finding.count()).toBe(1);

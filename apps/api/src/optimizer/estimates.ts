@@ -28,6 +28,13 @@ export function leastSpread(n: number): number {
   return Math.sqrt(p * (1 - p));
 }
 
+/** Estimates combined by precision alone (each weighed by 1 / se²), as if of one quantity without bias. */
+export function byPrecision(parts: readonly { r: number; se: number }[]): { r: number; se: number } {
+  const w = parts.map((p) => 1 / (p.se * p.se));
+  const wsum = w.reduce((a, b) => a + b, 0);
+  return { r: parts.reduce((a, p, i) => a + w[i]! * p.r, 0) / wsum, se: 1 / Math.sqrt(wsum) };
+}
+
 /**
  * Estimates of one retention from different sources (the judge's grades, the clients'
  * outcomes, a chain through another policy), combined by precision with a random-effects
@@ -37,11 +44,11 @@ export function leastSpread(n: number): number {
  * 196 outcomes at 0.94 ± 0.03, and a model 6 points under the bar served a whole step.
  */
 export function combine(estimates: readonly { r: number; se: number }[]): { r: number; se: number } {
+  const fixed = byPrecision(estimates);
+  if (estimates.length < 2) return fixed;
   const w = estimates.map((e) => 1 / (e.se * e.se));
   const wsum = w.reduce((a, b) => a + b, 0);
-  const fixed = estimates.reduce((a, e, i) => a + w[i]! * e.r, 0) / wsum;
-  if (estimates.length < 2) return { r: fixed, se: 1 / Math.sqrt(wsum) };
-  const q = estimates.reduce((a, e, i) => a + w[i]! * (e.r - fixed) ** 2, 0);
+  const q = estimates.reduce((a, e, i) => a + w[i]! * (e.r - fixed.r) ** 2, 0);
   const c = wsum - w.reduce((a, x) => a + x * x, 0) / wsum;
   const tau2 = Math.max(0, (q - (estimates.length - 1)) / c);
   const wr = estimates.map((e) => 1 / (e.se * e.se + tau2));

@@ -3,7 +3,7 @@
 // spread between steps (their estimates' variance less their own noise), so steps that
 // disagree share little, and steps that agree let a new or small step confirm a
 // candidate with a few probes instead of proving it from nothing.
-import { conflicts } from './estimates.ts';
+import { byPrecision, conflicts } from './estimates.ts';
 
 export interface Estimate {
   retention: number;
@@ -58,7 +58,6 @@ export function posterior(own: Estimate, prior: Prior | null): Estimate {
   if (!prior) return own;
   if (own.n === 0) return { retention: prior.mean, se: prior.tau, n: 0 };
   if (Number.isFinite(own.se) && conflicts({ r: own.retention, se: own.se }, { r: prior.mean, se: prior.tau }, CONFLICT_Z)) return own;
-  const a = 1 / (own.se * own.se);
-  const b = 1 / (prior.tau * prior.tau);
-  return { retention: (a * own.retention + b * prior.mean) / (a + b), se: 1 / Math.sqrt(a + b), n: own.n };
+  const post = byPrecision([{ r: own.retention, se: own.se }, { r: prior.mean, se: prior.tau }]);
+  return { retention: post.r, se: post.se, n: own.n };
 }

@@ -8,7 +8,7 @@
 // steps of 130 calls each make a few trials apiece, too few outcomes for any one step to read
 // (the baseline's mean takes 20 before a trial's outcome counts at all), and every trial went on
 // priced at the catalog's 0.2 spread.
-import { conflicts } from './estimates.ts';
+import { byPrecision, conflicts } from './estimates.ts';
 
 /** One step's outcomes on a candidate's served calls and on the baseline's. */
 export interface StepOutcomes {
@@ -131,10 +131,9 @@ const CONFLICT_Z = 2;
  */
 export function tenantPrior(catalog: { mean: number; sd: number }, pooled: Pooled | null, own?: { retention: number; se: number }): { mean: number; sd: number; pooled: boolean } {
   if (!pooled) return { ...catalog, pooled: false };
-  const a = 1 / (catalog.sd * catalog.sd);
-  const b = 1 / (pooled.se * pooled.se);
-  const level = (a * catalog.mean + b * pooled.mean) / (a + b);
-  const sd = Math.sqrt(1 / (a + b) + pooled.tau * pooled.tau);
+  const moved = byPrecision([{ r: catalog.mean, se: catalog.sd }, { r: pooled.mean, se: pooled.se }]);
+  const level = moved.r;
+  const sd = Math.hypot(moved.se, pooled.tau);
   if (own && conflicts({ r: own.retention, se: own.se }, { r: level, se: sd }, CONFLICT_Z)) return { ...catalog, pooled: false };
   return { mean: level, sd, pooled: true };
 }

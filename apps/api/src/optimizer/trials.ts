@@ -17,7 +17,7 @@
 // so their errors add up, not average out). Spend is re-priced with every decision: trials of a
 // candidate later proven good give their budget back, those of one proven weak take more.
 import type { PolicyStats } from './evidence.ts';
-import { conflicts } from './estimates.ts';
+import { byPrecision, conflicts } from './estimates.ts';
 import { normalCdf } from './exploration.ts';
 import { policyKey, type Policy } from './policies.ts';
 
@@ -105,13 +105,6 @@ export function trialPosterior(c: TrialCandidate): Posterior {
   const wrongPrior = evidence !== null && conflicts(evidence, prior, PRIOR_CONFLICT_Z);
   const post = wrongPrior ? evidence : byPrecision([prior, ...parts]);
   return { mean: clamp(post.r), sd: post.se };
-}
-
-/** Estimates combined by precision. */
-function byPrecision(parts: readonly { r: number; se: number }[]): { r: number; se: number } {
-  const w = parts.map((p) => 1 / (p.se * p.se));
-  const wsum = w.reduce((a, b) => a + b, 0);
-  return { r: parts.reduce((a, p, i) => a + w[i]! * p.r, 0) / wsum, se: 1 / Math.sqrt(wsum) };
 }
 
 /** The step's quality-risk ledger: the margin served calls earned, and the trials by policy (both fading, LEDGER_DECAY). */
