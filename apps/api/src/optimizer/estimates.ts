@@ -56,12 +56,17 @@ export function combine(estimates: readonly { r: number; se: number }[]): { r: n
   return { r: estimates.reduce((a, e, i) => a + wr[i]! * e.r, 0) / wrsum, se: 1 / Math.sqrt(wrsum) };
 }
 
-/** How many standard errors of their difference a proxy estimate may lie from the outcomes' before it is taken as biased. */
-const PROXY_CONFLICT_Z = 2;
+/**
+ * How many standard errors of their difference two estimates of one retention may lie apart before
+ * they are taken to disagree, wherever the optimizer weighs one source against another: a proxy
+ * (the judge, agreement) against the clients' outcomes, which then stand alone; a prior (the
+ * catalog's, or the tenant's other steps') against the step's own evidence, which then stands alone.
+ */
+export const CONFLICT_Z = 2;
 
-/** Whether two estimates lie more than `z` standard errors of their difference apart (a proxy and the outcomes, by default PROXY_CONFLICT_Z). */
-export function conflicts(proxy: { r: number; se: number }, truth: { r: number; se: number }, z = PROXY_CONFLICT_Z): boolean {
-  return Math.abs(proxy.r - truth.r) > z * Math.sqrt(proxy.se * proxy.se + truth.se * truth.se);
+/** Whether two estimates lie more than CONFLICT_Z standard errors of their difference apart. */
+export function conflicts(a: { r: number; se: number }, b: { r: number; se: number }): boolean {
+  return Math.abs(a.r - b.r) > CONFLICT_Z * Math.sqrt(a.se * a.se + b.se * b.se);
 }
 
 /** A policy's probes that wait for outcomes: answers that agree with the baseline's, that differ and are still unresolved, and the resolved differences. */

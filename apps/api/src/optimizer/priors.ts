@@ -42,22 +42,15 @@ export function pool(estimates: readonly Estimate[]): Prior | null {
 }
 
 /**
- * How many standard errors of their difference a step's own estimate may lie from the prior
- * before the step is taken not to be like the others (a prior-data conflict): then its own
- * evidence stands alone.
- */
-const CONFLICT_Z = 2;
-
-/**
  * The step's own estimate shrunk toward the prior (precision-weighted); its own without one, or
- * when the two conflict. The prior is pooled from the other steps only, so their spread cannot
+ * when the two conflict (beyond `CONFLICT_Z`). The prior is pooled from the other steps only, so their spread cannot
  * show that this one is unlike them: three steps where a cheap model holds at 0.98 pulled a
  * fourth's 0.54 (contract clauses it misreads) up far enough to serve it on a quarter of calls.
  */
 export function posterior(own: Estimate, prior: Prior | null): Estimate {
   if (!prior) return own;
   if (own.n === 0) return { retention: prior.mean, se: prior.tau, n: 0 };
-  if (Number.isFinite(own.se) && conflicts({ r: own.retention, se: own.se }, { r: prior.mean, se: prior.tau }, CONFLICT_Z)) return own;
+  if (Number.isFinite(own.se) && conflicts({ r: own.retention, se: own.se }, { r: prior.mean, se: prior.tau })) return own;
   const post = byPrecision([{ r: own.retention, se: own.se }, { r: prior.mean, se: prior.tau }]);
   return { retention: post.r, se: post.se, n: own.n };
 }

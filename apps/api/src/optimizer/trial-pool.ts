@@ -121,9 +121,6 @@ function between(xs: readonly StepOutcomes[], varC: number): number {
   return Math.sqrt(Math.max(0, spread - noise));
 }
 
-/** How many standard deviations a step's own outcomes may lie from the pooled prior before the step is taken to be unlike the others. */
-const CONFLICT_Z = 2;
-
 /**
  * Where a candidate's retention starts on a step: the catalog prior, moved toward what the
  * tenant's other steps observed (precision-weighted), widened by the spread between steps.
@@ -134,6 +131,6 @@ export function tenantPrior(catalog: { mean: number; sd: number }, pooled: Poole
   const moved = byPrecision([{ r: catalog.mean, se: catalog.sd }, { r: pooled.mean, se: pooled.se }]);
   const level = moved.r;
   const sd = Math.hypot(moved.se, pooled.tau);
-  if (own && conflicts({ r: own.retention, se: own.se }, { r: level, se: sd }, CONFLICT_Z)) return { ...catalog, pooled: false };
+  if (own && conflicts({ r: own.retention, se: own.se }, { r: level, se: sd })) return { ...catalog, pooled: false };
   return { mean: level, sd, pooled: true };
 }

@@ -6,7 +6,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PolicyStats } from './evidence.ts';
-import { chooseTrial, drawsFrom, earn, MIN_TRIALS, newLedger, PRIOR_CONFLICT_Z, PROOF_MARGIN, RISK_MARGIN, riskMargin, riskSpent, SERVED_MARGIN, spend, TRIAL_PRIOR_SD, trialPosterior, type RiskLedger, type TrialCandidate } from './trials.ts';
+import { CONFLICT_Z } from './estimates.ts';
+import { chooseTrial, drawsFrom, earn, MIN_TRIALS, newLedger, PROOF_MARGIN, RISK_MARGIN, riskMargin, riskSpent, SERVED_MARGIN, spend, TRIAL_PRIOR_SD, trialPosterior, type RiskLedger, type TrialCandidate } from './trials.ts';
 
 const FLOOR = 0.95;
 const model = (m: string) => ({ kind: 'model' as const, model: m });
@@ -39,7 +40,7 @@ describe('the posterior', () => {
   it("stands on the step's own evidence where it contradicts the prior beyond both errors, and combines the two otherwise", () => {
     // the catalog calls it two thirds of the baseline; its outcomes on the step read a third better than the baseline
     const wrong = trialPosterior(candidate('m', { prior: { mean: 0.65, sd: TRIAL_PRIOR_SD }, outcomes: { retention: 1.33, se: 0.15 } }));
-    expect(Math.abs(1.33 - 0.65)).toBeGreaterThan(PRIOR_CONFLICT_Z * Math.hypot(0.15, TRIAL_PRIOR_SD));
+    expect(Math.abs(1.33 - 0.65)).toBeGreaterThan(CONFLICT_Z * Math.hypot(0.15, TRIAL_PRIOR_SD));
     expect(wrong.mean).toBeCloseTo(1.33, 6);
     expect(wrong.sd).toBeCloseTo(0.15, 6);
     // evidence within reach of the prior moves it by precision, and is surer than either

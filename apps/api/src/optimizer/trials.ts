@@ -52,13 +52,6 @@ export const MAX_ON_TRIAL = 3;
  * it weak, or a proxy biased against it, is tested by a few answers users actually got.
  */
 export const MIN_TRIALS = 5;
-/**
- * How many standard deviations of their difference the step's own evidence of a candidate may lie
- * from its prior before the prior is taken to be wrong for this step (a prior-data conflict): then
- * the evidence stands alone. A catalog strength that calls a candidate weaker than the step finds it
- * would otherwise outweigh a few dozen outcomes, and its trials would stay priced as a weak model's.
- */
-export const PRIOR_CONFLICT_Z = 2;
 /** No draw reads outside this range of retention. */
 const MIN_RETENTION = 0;
 const MAX_RETENTION = 1.5;
@@ -89,7 +82,9 @@ const clamp = (x: number) => Math.min(MAX_RETENTION, Math.max(MIN_RETENTION, x))
  * The candidate's posterior retention: its prior and its evidence combined by precision; always in
  * range. Where its outcomes speak and the step's other evidence (the judge's grades, agreement)
  * disagrees with them beyond both errors, the outcomes stand alone with the prior. Where the
- * evidence contradicts the prior beyond both errors (PRIOR_CONFLICT_Z), it stands alone.
+ * evidence contradicts the prior beyond both errors (`CONFLICT_Z`), it stands alone: a catalog strength that
+ * calls a candidate weaker than the step finds it would otherwise outweigh a few dozen outcomes, and
+ * its trials would stay priced as a weak model's.
  */
 export function trialPosterior(c: TrialCandidate): Posterior {
   const parts: { r: number; se: number }[] = [];
@@ -102,7 +97,7 @@ export function trialPosterior(c: TrialCandidate): Posterior {
   const prior = { r: c.prior.mean, se: c.prior.sd };
   const evidence = parts.length > 0 ? byPrecision(parts) : null;
   // a prior the step's own evidence contradicts beyond both errors is a wrong starting point, not a verdict: the evidence stands alone
-  const wrongPrior = evidence !== null && conflicts(evidence, prior, PRIOR_CONFLICT_Z);
+  const wrongPrior = evidence !== null && conflicts(evidence, prior);
   const post = wrongPrior ? evidence : byPrecision([prior, ...parts]);
   return { mean: clamp(post.r), sd: post.se };
 }
