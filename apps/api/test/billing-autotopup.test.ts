@@ -20,9 +20,7 @@ let rig: Rig;
 
 const stripeEnv = () => ({
   BILLING_DEV_ALLOWANCE_USD: '0',
-  STRIPE_SECRET_KEY: SECRET_KEY,
-  STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-  STRIPE_API_URL: stripe.url,
+  ...stripe.gatewayEnv(),
   SMTP_URL: smtp.url,
   ALERT_POLL_MS: '100',
 });

@@ -22,9 +22,7 @@ beforeAll(async () => {
   vendor = await startOpenAIMock({ apiKey: 'sk-platform-test-key' });
   gw = await startGateway({
     env: {
-      STRIPE_SECRET_KEY: SECRET_KEY,
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_URL: stripe.url,
+      ...stripe.gatewayEnv(),
       OPENAI_BASE_URL: vendor.url,
       OPENAI_API_KEY: 'sk-platform-test-key',
       BILLING_DEV_ALLOWANCE_USD: '0',

@@ -28,9 +28,7 @@ beforeAll(async () => {
   vendor.script({ usage: { prompt_tokens: 200_000, completion_tokens: 50_000 } });
   db = await testDatabase({ force: true });
   const env = {
-    STRIPE_SECRET_KEY: SECRET_KEY,
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_URL: stripe.url,
+    ...stripe.gatewayEnv(),
     OPENAI_BASE_URL: vendor.url,
     OPENAI_API_KEY: 'sk-platform-test-key',
     BILLING_DEV_ALLOWANCE_USD: '0',

@@ -341,9 +341,7 @@ beforeAll(async () => {
   vendorUrl = vendor.url;
   const env: Record<string, string> = {
     OPENAI_API_KEY: PLATFORM_KEY,
-    STRIPE_SECRET_KEY: 'sk_test_sweep1',
-    STRIPE_WEBHOOK_SECRET: 'whsec_sweep',
-    STRIPE_API_URL: stripe.url,
+    ...stripe.gatewayEnv(),
     SMTP_URL: smtp.url,
     // stored URLs reach the loopback mock only; the stub resolver below answers no host name
     WEBHOOK_ADDRESS_POLICY: 'any',

@@ -33,7 +33,7 @@ const admin = () => ({ key: rig.gw.adminKey });
 
 beforeAll(async () => {
   stripe = await startStripeMock({ secretKey: STRIPE_KEY, secrets: [STRIPE_WEBHOOK] });
-  ({ rig } = await startLearningRig({ STRIPE_SECRET_KEY: STRIPE_KEY, STRIPE_WEBHOOK_SECRET: STRIPE_WEBHOOK, STRIPE_API_URL: stripe.url }));
+  ({ rig } = await startLearningRig(stripe.gatewayEnv()));
   stripe.webhookUrl = `${rig.gw.url}/v1/billing/webhook`;
   creds = { key: rig.tenant.api_key };
   trpc = trpcClient(rig.gw.url, creds);

@@ -49,6 +49,8 @@ export interface StripeMock {
   webhookUrl: string | null;
   /** The endpoint's signing secrets; more than one while a secret is rolled (each signs a v1). */
   secrets: string[];
+  /** The gateway's settings for talking to this fake: its secret key, the webhook signing secrets and its API URL. */
+  gatewayEnv(): { STRIPE_SECRET_KEY: string; STRIPE_WEBHOOK_SECRET: string; STRIPE_API_URL: string };
   /** Pays a checkout session as a customer would on the hosted page; returns the event Stripe would send. */
   pay(sessionId: string): StripeEvent;
   /** The Stripe-Signature header for a payload, signed with every secret (or the given ones) at `timestamp`. */
@@ -81,6 +83,7 @@ export async function startStripeMock(opts: { secretKey: string; secrets: string
     autoDeliver: true,
     webhookUrl: null,
     secrets: [...opts.secrets],
+    gatewayEnv: () => ({ STRIPE_SECRET_KEY: opts.secretKey, STRIPE_WEBHOOK_SECRET: mock.secrets.join(','), STRIPE_API_URL: mock.url }),
     billing: null as unknown as StripeBilling,
     cycle: (sid) => mock.billing.cycle(sid),
     retry: (iid) => mock.billing.retry(iid),
