@@ -43,9 +43,10 @@ export function pool(estimates: readonly Estimate[]): Prior | null {
 
 /**
  * The step's own estimate shrunk toward the prior (precision-weighted); its own without one, or
- * when the two conflict (beyond `CONFLICT_Z`). The prior is pooled from the other steps only, so their spread cannot
- * show that this one is unlike them: three steps where a cheap model holds at 0.98 pulled a
- * fourth's 0.54 (contract clauses it misreads) up far enough to serve it on a quarter of calls.
+ * when the two conflict (beyond `CONFLICT_Z`). The prior is pooled from the other steps only, so
+ * their spread cannot show that this one is unlike them: three steps where a cheap model holds at
+ * 0.98 pulled a fourth's 0.54 (contract clauses it misreads) up far enough to serve it on a
+ * quarter of calls.
  */
 export function posterior(own: Estimate, prior: Prior | null): Estimate {
   if (!prior) return own;

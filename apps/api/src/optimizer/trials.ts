@@ -82,9 +82,9 @@ const clamp = (x: number) => Math.min(MAX_RETENTION, Math.max(MIN_RETENTION, x))
  * The candidate's posterior retention: its prior and its evidence combined by precision; always in
  * range. Where its outcomes speak and the step's other evidence (the judge's grades, agreement)
  * disagrees with them beyond both errors, the outcomes stand alone with the prior. Where the
- * evidence contradicts the prior beyond both errors (`CONFLICT_Z`), it stands alone: a catalog strength that
- * calls a candidate weaker than the step finds it would otherwise outweigh a few dozen outcomes, and
- * its trials would stay priced as a weak model's.
+ * evidence contradicts the prior beyond both errors (`CONFLICT_Z`), it stands alone: a catalog
+ * strength that calls a candidate weaker than the step finds it would otherwise outweigh a few
+ * dozen outcomes, and its trials would stay priced as a weak model's.
  */
 export function trialPosterior(c: TrialCandidate): Posterior {
   const parts: { r: number; se: number }[] = [];
