@@ -26,15 +26,16 @@ export const counterKey = (key: string, window: number): string => `${key}:${win
 
 /**
  * How long until `cost` more fits under `limit` (ms), 0 when it fits now, -1 when it never can
- * (a single call larger than the limit). `prev` and `cur`: the previous and current minute's
- * counts; `elapsed`: ms into the current minute. The same arithmetic as `RATE_LUA`.
+ * (a single call larger than the limit). `prev` and `cur`: the previous and current window's
+ * counts; `elapsed`: ms into the current window (`windowMs`, a minute for the tenants' limits; the
+ * doors without a key have hour-long ones too). The same arithmetic as `RATE_LUA`.
  */
-export function rateWait(limit: number, cost: number, prev: number, cur: number, elapsed: number): number {
-  if (prev * (1 - elapsed / WINDOW_MS) + cur + cost <= limit) return 0;
+export function rateWait(limit: number, cost: number, prev: number, cur: number, elapsed: number, windowMs = WINDOW_MS): number {
+  if (prev * (1 - elapsed / windowMs) + cur + cost <= limit) return 0;
   if (cost > limit) return -1;
-  if (cur + cost <= limit) return Math.max(1, WINDOW_MS * (1 - (limit - cur - cost) / prev) - elapsed);
-  const after = cur > 0 ? WINDOW_MS * (1 - (limit - cost) / cur) : 0;
-  return WINDOW_MS - elapsed + Math.max(0, after);
+  if (cur + cost <= limit) return Math.max(1, windowMs * (1 - (limit - cur - cost) / prev) - elapsed);
+  const after = cur > 0 ? windowMs * (1 - (limit - cost) / cur) : 0;
+  return windowMs - elapsed + Math.max(0, after);
 }
 
 /**

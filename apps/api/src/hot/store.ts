@@ -43,7 +43,7 @@ export interface HotStore {
   del(key: string): Promise<void>;
   saveIdempotency(id: string, rec: IdempotencyRecord, ttlMs: number): Promise<void>;
   fetchIdempotency(id: string): Promise<IdempotencyRecord | null>;
-  /** Adds one to a counter and answers its new count; the counter is dropped `ttlMs` after its first count (limits/door-throttle.ts). */
+  /** Adds one to a counter and answers its new count; the counter is dropped `ttlMs` after its first count (limits/door-throttle.ts reads it with `get` as the previous window). */
   count(key: string, ttlMs: number): Promise<number>;
   /** One atomic step on a tenant's money counters (billing/hot-budget.ts). */
   budget(key: string, op: BudgetOp): Promise<BudgetAnswer>;

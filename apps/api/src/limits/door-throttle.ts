@@ -2,11 +2,15 @@
 // input"): signup, login, the email confirmation, the estimate and the admin routes count every
 // attempt per client address; bearer keys count only their failures (invalid_api_key,
 // invalid_admin_key). Past a door's limit the answer is 429 `rate_limited` with Retry-After.
-// The counters are fixed windows in the hot store, so replicas sharing Redis share them; an
-// address past the bad-key limit is also remembered here, so its next unknown keys are refused
-// before any lookup.
+// Each limit is a sliding window estimated from two fixed-window counters in the hot store, as
+// the tenants' rate limits are (hot/rate-window.ts): the previous window's count weighted by the
+// share of it still inside the window, plus this one's. A fixed window let an address make twice
+// its limit across a window's edge, and forgot a flood the moment the edge passed. Replicas
+// sharing Redis share the counters; an address past the bad-key limit is also remembered here, so
+// its next unknown keys are refused before any lookup.
 import { isIP } from 'node:net';
 import { ApiError } from '../errors.ts';
+import { rateWait } from '../hot/rate-window.ts';
 import type { HotStore } from '../hot/store.ts';
 
 export type Door = 'signup' | 'login' | 'confirm' | 'estimate' | 'admin' | 'bad_key';
@@ -74,14 +78,20 @@ export class DoorThrottle {
     return new ApiError('rate_limited', `Too many ${WHAT[door]} from this address (${limit} per ${per}): retry after ${after} s.`, { headers: { 'retry-after': String(after) } });
   }
 
-  /** Counts one attempt; the 429 to answer when it is past the door's limit, else null. */
+  /**
+   * Counts one attempt (refused ones too: a flood stays refused while it goes on); the 429 to
+   * answer when it does not fit under the door's sliding window, else null.
+   */
   async #count(door: Door, ip: string | undefined): Promise<ApiError | null> {
     const { limit, windowMs } = this.#limits[door];
     const now = Date.now();
     const window = Math.floor(now / windowMs);
-    const n = await this.#hot.count(`door:${door}:${clientBucket(ip)}:${window}`, windowMs + 1_000);
-    if (n <= limit) return null;
-    return this.#refusal(door, (window + 1) * windowMs - now);
+    const key = `door:${door}:${clientBucket(ip)}`;
+    // this window's counter is read as the previous one through the next window: it lives two
+    const [cur, prev] = await Promise.all([this.#hot.count(`${key}:${window}`, 2 * windowMs + 1_000), this.#hot.get(`${key}:${window - 1}`)]);
+    const wait = rateWait(limit, 1, Number(prev ?? 0), cur - 1, now - window * windowMs, windowMs);
+    if (wait === 0) return null;
+    return this.#refusal(door, wait > 0 ? wait : windowMs);
   }
 
   /** Counts one attempt at `door`; throws the 429 once the address is past its limit. */
