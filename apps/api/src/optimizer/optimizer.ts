@@ -215,6 +215,8 @@ export class Optimizer {
     const silent = s.traffic.calls >= OUTCOMES_KNOWN_AFTER && costs.outcomes < MIN_OUTCOME_SHARE ? silentTrials(learningRoom({ traffic: exploreTraffic(s), budgetShare: input.budget?.share ?? DEFAULT_BUDGET_SHARE, allowanceCalls: input.budget?.allowanceCalls ?? DEFAULT_ALLOWANCE_CALLS, blocked }), (1 + 2 * costs.grade) * perCall, s.ledger) : null;
     const tenant = input.learning === 'serve' ? { outcomes: this.#priors.outcomes(s, this.#states), fingerprint: s.key.fingerprint } : undefined;
     const trial = input.learning === 'serve' && !input.serveBaseline && !tiebroken ? trialFor({ evidence: s.evidence, ledger: s.ledger, input, stats, own, costs, baselineCost, tenant }, open, chosenShare, silent?.allow) : null;
+    // the step's choice is what serves apart from trials: a trial answers this call, it is not what the step chose
+    const choice = chosen;
     if (trial) [chosen, chosenStats] = [trial.candidate.policy, undefined];
     const chosenIsBase = chosen.kind === 'model' && chosen.model === input.baseline;
     if (!trial) earn(s.ledger, retentionOf(chosen, input, mix ? mix.bound : chosenStats?.lcb), input.floor, mix !== null || !chosenIsBase);
@@ -263,7 +265,7 @@ export class Optimizer {
       s.resettling = false;
     }
     s.settled = settled;
-    s.chosen = mix ? mixKey(mix, input.baseline) : policyKey(chosen);
+    s.chosen = mix ? mixKey(mix, input.baseline) : policyKey(choice);
     s.lastPlan = { payback: plan.payback, rate: plan.rate, funded: plan.funded };
     this.#pendingEvents.set(stepId(input.step), events);
     const probe = plan.probe ? plan.probe.models.filter((m) => m !== input.baseline) : [];

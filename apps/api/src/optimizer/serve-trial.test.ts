@@ -4,6 +4,7 @@
 // trials stay within twice its graded samples.
 import { describe, expect, it } from 'vitest';
 import type { PolicyStats } from './evidence.ts';
+import { policyKey } from './policies.ts';
 import { silentTrials, UNGRADED_AFTER } from './serve-trial.ts';
 import { newLedger, spend } from './trials.ts';
 
@@ -33,6 +34,25 @@ describe('trials where no outcomes come', () => {
 
   it("never try a gate: its two answers are not kept with the call, so its trial could not be graded", () => {
     expect(silentTrials(1e9, 1, newLedger()).allow(gate, stats(100))).toBe(false);
+  });
+});
+
+describe('a trial', () => {
+  it("answers its call without becoming the step's choice: the step view, the report and a settled step's keep read what serves apart from trials", async () => {
+    const { Optimizer } = await import('./optimizer.ts');
+    const o = new Optimizer({} as never, {} as never);
+    const step = { accountId: 'acct', workflowId: 'wf', fingerprint: 'choice', label: 'choice', release: '' };
+    for (let i = 0; i < 20; i++) o.recordServed(step, { at: Date.now(), policy: 'model:big', score: 1, source: 'outcome' }, 'big', 0.95);
+    let trials = 0;
+    for (let i = 0; i < 400 && trials < 3; i++) {
+      o.noteCall(step, 1000, 1000);
+      const d = o.decide({ step, baseline: 'big', cheaper: ['small'], floor: 0.95, allowGates: false, draw: ((i * 7919) % 1000) / 1000, learning: 'serve', priceShares: { small: 0.05 }, strengthShares: { small: 0.9 }, judgeShare: 1 });
+      if (!d.trial) continue;
+      trials++;
+      expect(policyKey(d.policy)).toBe('model:small');
+      expect(o.stepStates('wf').find((v) => v.label === 'choice')?.chosen).toBe('model:big');
+    }
+    expect(trials).toBe(3);
   });
 });
 
