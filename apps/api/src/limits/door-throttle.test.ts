@@ -3,17 +3,10 @@
 // Retry-After it is told is when its next attempt fits.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryHotStore } from '../hot/memory.ts';
-import { DoorThrottle, type DoorLimits } from './door-throttle.ts';
+import { doorLimits, DoorThrottle } from './door-throttle.ts';
 
 const MINUTE = 60_000;
-const limits: DoorLimits = {
-  signup: { limit: 3, windowMs: 60 * MINUTE },
-  login: { limit: 10, windowMs: MINUTE },
-  confirm: { limit: 6, windowMs: 60 * MINUTE },
-  estimate: { limit: 10, windowMs: MINUTE },
-  admin: { limit: 10, windowMs: MINUTE },
-  bad_key: { limit: 10, windowMs: MINUTE },
-};
+const limits = doorLimits({ DOOR_SIGNUP_PER_HOUR: 3, DOOR_LOGIN_PER_MINUTE: 10, DOOR_ESTIMATE_PER_MINUTE: 10, DOOR_ADMIN_PER_MINUTE: 10, DOOR_BAD_KEY_PER_MINUTE: 10 });
 
 let hot: MemoryHotStore;
 let doors: DoorThrottle;

@@ -10,7 +10,7 @@
 // its next unknown keys are refused before any lookup.
 import { isIP } from 'node:net';
 import { ApiError } from '../errors.ts';
-import { rateWait } from '../hot/rate-window.ts';
+import { counterKey, rateWait } from '../hot/rate-window.ts';
 import type { HotStore } from '../hot/store.ts';
 
 export type Door = 'signup' | 'login' | 'confirm' | 'estimate' | 'admin' | 'bad_key';
@@ -88,7 +88,7 @@ export class DoorThrottle {
     const window = Math.floor(now / windowMs);
     const key = `door:${door}:${clientBucket(ip)}`;
     // this window's counter is read as the previous one through the next window: it lives two
-    const [cur, prev] = await Promise.all([this.#hot.count(`${key}:${window}`, 2 * windowMs + 1_000), this.#hot.get(`${key}:${window - 1}`)]);
+    const [cur, prev] = await Promise.all([this.#hot.count(counterKey(key, window), 2 * windowMs + 1_000), this.#hot.get(counterKey(key, window - 1))]);
     const wait = rateWait(limit, 1, Number(prev ?? 0), cur - 1, now - window * windowMs, windowMs);
     if (wait === 0) return null;
     return this.#refusal(door, wait > 0 ? wait : windowMs);
