@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { OptimizerClient, isOptimizerError } from '@optimizer/sdk';
 import { freePort, spawnNode, waitUntil, type Child } from '../overhead/procs.ts';
 import type { Models } from './data.ts';
-import { strengthOf } from './strengths.ts';
+import { strengthsOf } from './strengths.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const repoRoot = join(here, '..', '..');
@@ -85,7 +85,6 @@ export async function configureCatalog(gw: Gateway, vendorUrl: string, models: M
   const registered: string[] = [];
   for (const [model, price] of Object.entries(models.models)) {
     const isBaseline = model === models.baseline;
-    const prior = strengths?.[model] ?? strengthOf(model, isBaseline);
     await admin.catalog.put(model, {
       provider: REPLAY_PROVIDER,
       input_per_mtok: price.input_per_mtok,
@@ -103,7 +102,7 @@ export async function configureCatalog(gw: Gateway, vendorUrl: string, models: M
       search_only: false,
       moderation_only: false,
       // A prior only (see strengths.ts); the baseline is the strongest, which also makes it the default for `auto`.
-      strengths: { reasoning: prior, code: prior, chat: prior },
+      strengths: strengthsOf(model, isBaseline, strengths?.[model]),
       disabled: false,
       failover: [],
     });

@@ -7,7 +7,7 @@ import type { PolicyStats } from './evidence-types.ts';
 import type { Policy } from './policies.ts';
 import { posterior, type Estimate, type Prior } from './priors.ts';
 import { GATE_ESCALATION } from './prospects.ts';
-import type { StepState } from './step-state.ts';
+import { stepKind, type StepState } from './step-state.ts';
 import { outcomeTotals, type OutcomeTotals, type StepOutcomes } from './trial-pool.ts';
 
 /** How long the tenant's pooled step estimates are reused (they change with each step's evidence). */
@@ -44,11 +44,12 @@ export class TenantPriors {
 
   /** The tenant's steps of the step's kind, found once per PRIORS_TTL_MS. */
   #group(s: StepState, states: ReadonlyMap<string, StepState>): TenantGroup {
-    const key = `${s.key.accountId}|${s.key.kind ?? ''}`;
+    const kind = stepKind(s) ?? '';
+    const key = `${s.key.accountId}|${kind}`;
     const now = Date.now();
     const held = this.#groups.get(key);
     if (held && now - held.at < PRIORS_TTL_MS) return held;
-    const peers = [...states.values()].filter((o) => o.key.accountId === s.key.accountId && (o.key.kind ?? '') === (s.key.kind ?? ''));
+    const peers = [...states.values()].filter((o) => o.key.accountId === s.key.accountId && (stepKind(o) ?? '') === kind);
     const group: TenantGroup = { at: now, peers };
     this.#groups.set(key, group);
     return group;

@@ -20,7 +20,8 @@ import { candidatePolicies, describePolicy, parsePolicy, policyKey, policyModels
 import { pool } from './priors.ts';
 import { MIN_OUTCOME_SHARE, probeCosts, prospect, Z_STATS } from './prospects.ts';
 import { ledgerUse, silentTrials, triable, trialFor } from './serve-trial.ts';
-import { dropSuperseded, newStepState, stepId, type StepState } from './step-state.ts';
+import { dropSuperseded, newStepState, stepId, stepKind, type StepState } from './step-state.ts';
+import { noteKind } from './step-kind.ts';
 import { candidateView, stepViews } from './step-view.ts';
 import { earn } from './trials.ts';
 
@@ -114,6 +115,14 @@ export class Optimizer {
     return s;
   }
 
+
+  /** The step's kind of work for this call (its declared one, else read from what its first calls asked for), noting what this one asked for. */
+  kindOf(step: StepKey, ask: () => string | undefined): string | undefined {
+    const s = this.#state(step);
+    if (step.kind) return step.kind;
+    noteKind(s.kinds, ask);
+    return stepKind(s);
+  }
 
   /** A routed call on the step was priced: its traffic, for the payback rule and the step's exploration budget. */
   noteCall(step: StepKey, baselineMicros: number, actualMicros = baselineMicros, exploredMicros = 0): void {

@@ -3,6 +3,7 @@
 // releases a newer one replaced.
 import type { StepKey } from './decide-input.ts';
 import { StepEvidence } from './evidence.ts';
+import { newKindTally, readKind, type KindTally } from './step-kind.ts';
 import type { StepTraffic } from './prospects.ts';
 import { newLedger, type RiskLedger } from './trials.ts';
 
@@ -32,6 +33,8 @@ export interface StepState {
   /** Learning by serving: the quality-risk budget's ledger, and the share of it the trials used at the last decision. */
   ledger: RiskLedger;
   riskUsed: number;
+  /** What the step's first calls asked for, where they declare no kind (step-kind.ts). */
+  kinds: KindTally;
   /** The last decision's view of its candidates, for the step registry. */
   view: CandidateView[];
   /** The last decision's candidates as the evidence reads now, for the step view: a grade that landed after the step's last call counts. */
@@ -54,7 +57,12 @@ export function stepId(k: StepKey): string {
 
 /** A new step's state; `at` is when it is first used (a loaded row's own time). */
 export function newStepState(k: StepKey, at: number): StepState {
-  return { key: k, evidence: new StepEvidence(), settled: false, resettling: false, traffic: { calls: 0, baselineMicros: 0, actualMicros: 0, exploredMicros: 0, outcomes: 0 }, lastPlan: { payback: 0, rate: 0 }, drifted: [], reopenedAt: 0, chosen: '', view: [], currentView: () => [], settledCalls: 0, lastUsed: at, mixCounts: { mix: '', under: 0, total: 0 }, ledger: newLedger(), riskUsed: 0 };
+  return { key: k, evidence: new StepEvidence(), settled: false, resettling: false, traffic: { calls: 0, baselineMicros: 0, actualMicros: 0, exploredMicros: 0, outcomes: 0 }, lastPlan: { payback: 0, rate: 0 }, drifted: [], reopenedAt: 0, chosen: '', view: [], currentView: () => [], settledCalls: 0, lastUsed: at, mixCounts: { mix: '', under: 0, total: 0 }, ledger: newLedger(), riskUsed: 0, kinds: newKindTally() };
+}
+
+/** The step's kind of work: the one its calls declare, else the one read from what they ask for. */
+export function stepKind(s: StepState): string | undefined {
+  return s.key.kind ?? readKind(s.kinds);
 }
 
 /** The share of the step's routed calls whose outcome the client reported (judge-graded trials and checks are not outcomes). */

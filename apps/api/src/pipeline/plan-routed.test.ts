@@ -9,9 +9,9 @@ import { planRouted } from './plan-routed.ts';
 import { callContext, catalogOf, profile, providersOf, storedKeys } from '../../test/support/pipeline.ts';
 
 const models = [
-  profile('big', 'openai', { strengths: { chat: 0.9 }, input_per_mtok: 2, output_per_mtok: 8 }),
+  profile('big', 'openai', { strengths: { chat: 0.9, code: 0.9 }, input_per_mtok: 2, output_per_mtok: 8 }),
   profile('mid', 'anthropic', { strengths: { chat: 0.8 }, input_per_mtok: 1, output_per_mtok: 4 }), // no platform key
-  profile('small', 'groq', { strengths: { chat: 0.6 }, input_per_mtok: 0.1, output_per_mtok: 0.4 }),
+  profile('small', 'groq', { strengths: { chat: 0.6, code: 0.3 }, input_per_mtok: 0.1, output_per_mtok: 0.4 }),
   profile('own', 'mistral', { strengths: { chat: 0.7 }, input_per_mtok: 0.5, output_per_mtok: 1 }), // no platform key: the tenant's stored one
   profile('blind', 'groq', { strengths: { chat: 0.7 }, input_per_mtok: 0.2, output_per_mtok: 0.5, tools: 'none' }),
 ];
@@ -31,7 +31,7 @@ function deps(settings: Record<string, unknown> = {}, serve = 'small') {
     steps: { seen: () => undefined },
     discovery: { isDiscovering: () => false },
     outcomes: { remember: (...args: unknown[]) => void remembered.push(args) },
-    optimizer: { decide: (input: DecideInput) => (decided.push(input), decision(serve)), judgePanel: () => ({ adopted: false }), takeEvents: () => [] },
+    optimizer: { decide: (input: DecideInput) => (decided.push(input), decision(serve)), judgePanel: () => ({ adopted: false }), takeEvents: () => [], kindOf: (step: { kind?: string }, ask: () => string | undefined) => step.kind ?? ask() },
   } as unknown as PipelineDeps;
   return { s, decided, remembered };
 }
@@ -99,6 +99,22 @@ describe('planRouted', () => {
     expect(decided[0]!.serveBaseline).toBe(true);
     expect(plan.decision.prune).toBe(false);
     expect(ctx.route!.reasons[0]).toMatch(/^routing mode pinned: the baseline serves every call/);
+  });
+
+  it("starts a candidate's prior from its catalog strength for the step's kind of work: declared, else what the request asks for, else general", () => {
+    const { s, decided } = deps();
+    const code = callContext({ model: 'auto', messages: [{ role: 'user', content: 'Write a python function that reverses a list.' }] });
+    planRouted(code, s);
+    expect(code.route!.reasons.at(-1)).toMatch(/ \(code, read from its requests\)$/);
+    expect(decided[0]!.strengthShares!.small).toBeCloseTo(0.3 / 0.9); // code
+    expect(decided[0]!.step.kind).toBeUndefined(); // read, not declared: the step's state keeps what its calls ask for
+    planRouted(callContext({ model: 'auto' }), s);
+    expect(decided[1]!.strengthShares!.small).toBeCloseTo(0.6 / 0.9); // general work: the chat strength, not a mean with code's
+    const declared = callContext({ model: 'auto' });
+    declared.annotation = { step: { id: 'plan', kind: 'code' } } as typeof declared.annotation;
+    planRouted(declared, s);
+    expect(decided[2]!.strengthShares!.small).toBeCloseTo(0.3 / 0.9);
+    expect(decided[2]!.step.kind).toBe('code');
   });
 
   it("remembers an annotated run's call for the outcome that may follow", () => {

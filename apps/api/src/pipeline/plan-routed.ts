@@ -10,6 +10,7 @@ import type { CallContext } from './context.ts';
 import { fits, needsOf } from './failover.ts';
 import type { RoutedPlan } from './routed-plan.ts';
 import { stepIdentity } from '../optimizer/fingerprint.ts';
+import { askedKind } from '../optimizer/step-kind.ts';
 import { policyKey, primaryModel } from '../optimizer/policies.ts';
 import { DEFAULT_ALLOWANCE_CALLS, DEFAULT_BUDGET_SHARE } from '../optimizer/optimizer.ts';
 import { lockedStep } from '../workflows/lockfile.ts';
@@ -28,9 +29,13 @@ function blendedPrice(p: ModelProfile): number {
   return p.input_per_mtok + p.output_per_mtok;
 }
 
-/** A model's catalog strength for a kind of work: that capability's, else its mean. */
+/**
+ * A model's catalog strength for a kind of work: that capability's, else its mean. Work of no
+ * known kind is general: the model's `chat` strength (the general assistant's), where listed,
+ * not a mean that a specialised capability (code, vision) pulls away from it.
+ */
 function strengthFor(p: ModelProfile, kind: string | undefined): number {
-  const own = kind ? p.strengths[kind as keyof ModelProfile['strengths']] : undefined;
+  const own = p.strengths[(kind ?? 'chat') as keyof ModelProfile['strengths']];
   return typeof own === 'number' ? own : meanStrength(p);
 }
 
@@ -199,8 +204,10 @@ export function planRouted(ctx: CallContext, s: PipelineDeps): RoutedPlan {
     ...(exploration?.step_budget_usd !== undefined ? { stepMicros: exploration.step_budget_usd * 1e6 } : {}),
     dailyMicros: (exploration?.daily_budget_usd ?? DEFAULT_DAILY_BUDGET_USD) * 1e6,
   };
-  const strengths = strengthLifts(cheaperModels, kind);
-  const strengthRatios = strengthShares(cheaperModels, baseline, kind);
+  // the kind of work whose catalog strengths start the candidates' priors: declared, else read from the step's calls
+  const workKind = s.optimizer.kindOf(step, () => askedKind(ctx.body));
+  const strengths = strengthLifts(cheaperModels, workKind);
+  const strengthRatios = strengthShares(cheaperModels, baseline, workKind);
   const decision = s.optimizer.decide({
     step,
     baseline: baseline.model,
@@ -246,7 +253,7 @@ export function planRouted(ctx: CallContext, s: PipelineDeps): RoutedPlan {
     pinned: false,
     baselineModel: baseline.model,
     baselineProfile: baseline,
-    reasons: [...(tierWarning ? [`warning: ${tierWarning}`] : []), ...fitReasons, ...decision.reasons, `quality bar ${floor} for step ${id.display}`],
+    reasons: [...(tierWarning ? [`warning: ${tierWarning}`] : []), ...fitReasons, ...decision.reasons, `quality bar ${floor} for step ${id.display}${workKind && !kind ? ` (${workKind}, read from its requests)` : ''}`],
   };
   return { decision, step, baseline: baseline.model, judge: judgeModel, ...(judges ? { panel: judges.panel } : {}), ...(runCall ? { runCall } : {}), floor };
 }
