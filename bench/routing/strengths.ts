@@ -28,7 +28,7 @@ export const PUBLISHED_MMLU: Record<string, number> = {
  * is among the weakest at code.
  */
 export const PUBLISHED_HUMANEVAL: Record<string, number> = {
-  'gpt-4-1106-preview': 0.67, // GPT-4 technical report
+  'gpt-4-1106-preview': 0.837, // openai/simple-evals (the original GPT-4's 0.67 predates this model)
   'gpt-3.5-turbo-1106': 0.481, // GPT-4 technical report (GPT-3.5)
   'claude-v2': 0.712, // Claude 2 model card
   'claude-v1': 0.56, // Claude 2 model card (Claude 1.3)
