@@ -246,7 +246,7 @@ export class StepRegistry {
         exploration: st?.exploration ?? { calls: 0, baseline_usd: 0, spent_usd: 0, share_of_baseline: 0, payback: 0, rate: 0 },
         semantic_cache: this.#semantic(accountId, r.fingerprint),
         candidates: st?.candidates ?? [],
-        learning: st?.learning ?? { risk_budget: 0, risk_used: 0, trials: {} },
+        learning: st?.learning ?? { risk_budget: 0, risk_used: 0, trials: {}, kind: null, kind_declared: false },
       };
     });
   }

@@ -46,5 +46,9 @@ describe("the optimizer's kind for a step", () => {
     expect(o.kindOf(step, () => 'code')).toBe('code');
     expect(o.kindOf(step, () => undefined)).toBe('code'); // two of three
     expect(o.kindOf({ ...step, fingerprint: 'other', kind: 'extraction' }, () => 'code')).toBe('extraction');
+    // the step view says which, and whence
+    const views = Object.fromEntries(o.stepStates('wf').map((v) => [v.fingerprint, v.learning]));
+    expect(views.solve).toMatchObject({ kind: 'code', kind_declared: false });
+    expect(views.other).toMatchObject({ kind: 'extraction', kind_declared: true });
   });
 });

@@ -1,7 +1,7 @@
 // The optimizer's steps as the step registry and the workflow views show them: whether each
 // settled and on what, its exploration and learning, and its cheapest and best-holding candidates.
 import type { PolicyStats } from './evidence-types.ts';
-import type { CandidateView, StepState } from './step-state.ts';
+import { stepKind, type CandidateView, type StepState } from './step-state.ts';
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
@@ -46,7 +46,7 @@ export function stepViews(states: Iterable<StepState>, workflowId: string) {
         rate: round(s.lastPlan.rate),
       },
       pruning: (({ n, retention, lcb }) => ({ n, retention: round(retention), lcb: round(lcb) }))(s.evidence.pruneStats()),
-      learning: { risk_budget: round(s.ledger.earned), risk_used: round(Math.min(1, s.riskUsed)), trials: Object.fromEntries(s.ledger.total) },
+      learning: { risk_budget: round(s.ledger.earned), risk_used: round(Math.min(1, s.riskUsed)), trials: Object.fromEntries(s.ledger.total), kind: stepKind(s) ?? null, kind_declared: s.key.kind !== undefined },
       candidates: s.currentView(),
     }));
 }

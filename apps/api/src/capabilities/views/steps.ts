@@ -39,7 +39,7 @@ export const Step = named(
         z
           .looseObject({})
           .describe(
-            "Learning by serving (this replica's view): `risk_budget`, the margin over the quality floor the step's calls have earned (each baseline call 1 − floor); `risk_used`, the share of it the trials of unproven policies use at today's estimates; `trials`, calls served by each unproven policy to learn.",
+            "Learning by serving (this replica's view): `risk_budget`, the margin over the quality floor the step's calls have earned (each baseline call 1 − floor); `risk_used`, the share of it the trials of unproven policies use at today's estimates; `trials`, calls served by each unproven policy to learn; `kind`, the kind of work its candidates' priors start from and whose steps it shares priors with (null: general), and `kind_declared`, whether its calls declare it or it was read from what they ask for.",
           ),
       ),
     })
