@@ -114,7 +114,7 @@ describe('tiebreak and band', () => {
 describe('intent.objective latency', () => {
   it('explores a call that asks for latency too, after its answer: no probe runs inside the call', async () => {
     await use(BASE);
-    warmStep(rig, 'hurry');
+    warmStep(rig, 'hurry', 4000); // enough traffic that proving the likeliest candidate (gpt-5-mini, near the baseline on general work) fits the step's budget
     rig.vendor.reset();
     rig.vendor.script(JUDGE_PASSES);
     const fast = await ask('hurry', { optimizer: { intent: { objective: 'latency' } } });
