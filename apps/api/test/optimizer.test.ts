@@ -130,15 +130,22 @@ describe('a step learns, settles and stops exploring', () => {
     // 3 % of each baseline call. What learning left of the margin varies with how fast grades came back
     // (on a busy machine the step probed longer before it settled): the first probe came at once on a
     // quiet machine and after 0-400 calls on a busy one. Until then each call says what the proof waits for.
-    // (A paced drift check of the served answer may come first: it probes nothing.)
+    // (A paced drift check of the served answer may come first: it probes nothing.) Where another cheap model
+    // was proven before the drift, it serves at once and the drifted one is not worth proving again first.
+    let fellBack = false;
     for (let n = 0; ; n++) {
       expect(n, 'a probe after the drift').toBeLessThan(2000);
-      const explored = (await (await ask('drifty', {}, i++)).explored()) > 0;
+      const served = await ask('drifty', {}, i++);
+      const explored = (await served.explored()) > 0;
       const why = await lastReasons();
       if (explored && /explored: probed/.test(why)) break;
+      if (served.model !== 'gpt-4.1' && why.startsWith(`routed to ${served.model}: holds`)) {
+        fellBack = true;
+        break;
+      }
       if (!explored) expect(why).toMatch(/no probe: (proving \S+ needs about [\d.]+ USD, more than the step's budget has left|sampled out at rate)/);
     }
-    expect(rig.vendor.requests.some((r) => r.body.model === settled.model)).toBe(true);
+    if (!fellBack) expect(rig.vendor.requests.some((r) => r.body.model === settled.model)).toBe(true);
     for (let n = 0; n < 2000 && !(await stepView('drifty')).settled; n += 50) for (let j = 0; j < 50; j++) await ask('drifty', {}, i++);
     await expect.poll(events, { timeout: 5000 }).toContain('resettled');
     // settled again. A candidate the drift left out of question is weighed again now: where the step has

@@ -694,6 +694,8 @@ export interface RouterOutputs {
     last_seen: string;
     last_seen_phase: null | string;
     learning: {
+      kind: null | string;
+      kind_declared: boolean;
       risk_budget: number;
       risk_used: number;
       trials: {
@@ -766,6 +768,8 @@ export interface RouterOutputs {
     last_seen: string;
     last_seen_phase: null | string;
     learning: {
+      kind: null | string;
+      kind_declared: boolean;
       risk_budget: number;
       risk_used: number;
       trials: {
