@@ -17,6 +17,8 @@ export interface CallRecord {
   served: string | null;
   /** The policy key of x-optimizer-trial: the call was served by an unproven policy to learn it; null otherwise. */
   trial: string | null;
+  /** The policy that served the call (x-optimizer-policy: a gate, a mix's side, a trial), which its outcome counts for; null when not routed. */
+  policy: string | null;
   /** Served answer's recorded score (0 on error or when its text matches no recording). */
   score: number;
   /** The baseline's recorded score on the row. */
@@ -130,6 +132,7 @@ async function callOne(phase: PhaseName, row: Row, ctx: PhaseContext, client: Op
     step: row.step,
     served: null,
     trial: null,
+    policy: null,
     score: 0,
     baselineScore: row.answers[base]!.score,
     unmatched: false,
@@ -154,6 +157,7 @@ async function callOne(phase: PhaseName, row: Row, ctx: PhaseContext, client: Op
   const { text, headers, optimizer: o } = answer;
   const named = headers.get('x-optimizer-model') || answer.model;
   rec.trial = headers.get('x-optimizer-trial') || null;
+  rec.policy = headers.get('x-optimizer-policy') || null;
   const answers = ctx.vendor.answersFor(row);
   const matched = modelWithText(answers, text, named ?? undefined);
   rec.served = named ?? matched ?? null;

@@ -119,6 +119,7 @@ describe('the measured phase metrics', () => {
     step,
     served,
     trial: null,
+    policy: served === null ? null : `model:${served}`,
     score,
     baselineScore,
     unmatched: false,

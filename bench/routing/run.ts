@@ -10,6 +10,7 @@ import { parseArgs, UsageError } from './args.ts';
 import { cleanRows, loadData, readReplay, stepsOf, subsample, type DataSet } from './data.ts';
 import { configureCatalog, putRoutingSettings, repoRoot, signup, startGateway, workflowEvents, workflowSteps, type Gateway } from './gateway.ts';
 import { interleave, runPhase, type CallRecord, type PhaseContext } from './phases.ts';
+import { outcomesByPolicy, outcomesLines } from './outcomes-by-policy.ts';
 import { hash32, mulberry32 } from './prng.ts';
 import { knownMix, oneModelPerStep, oracle, retention } from './reference.ts';
 import { ReplayVendor } from './replay-vendor.ts';
@@ -17,6 +18,9 @@ import { buildResult, mostServed, phaseMetrics, renderSummary, type DriftInfo } 
 import { buildSet } from './sets.ts';
 import { firstProvenCall } from './trials.ts';
 import { killAll, killAllNow, sleep } from '../overhead/procs.ts';
+
+/** A policy's reported outcomes are printed from this many on. */
+const MIN_SHOWN_OUTCOMES = 20;
 
 function log(line: string): void {
   process.stdout.write(`${line}\n`);
@@ -201,10 +205,13 @@ async function main(): Promise<void> {
   if (testM.saving === 0 && testM.actual_cost > 0) notes.push('the gateway saved nothing on test (it serves the baseline until its optimizer has evidence)');
 
   for (const line of renderSummary({ result, train: trainM, test: testM, drift, oneModel, knownMix: mixLine, firstProven, notes })) log(line);
+  // what the outcomes reported said of each policy (paired with the baseline on the same rows), to check a step view's "outcomes r on n" against
+  const byPolicy = outcomesByPolicy([...trainRun.records, ...testRecords], MIN_SHOWN_OUTCOMES);
+  for (const line of ['', `## Outcomes reported, by the policy that served (both phases, at least ${MIN_SHOWN_OUTCOMES})`, ...outcomesLines(byPolicy, MIN_SHOWN_OUTCOMES)]) log(line);
 
   const out = o.out ?? join(repoRoot, 'bench', 'results', `routing-${new Date(t0).toISOString().replace(/[:.]/g, '-')}.json`);
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, `${JSON.stringify({ result, options: o, train: trainM, test: testM, drift, reference: { one_model_per_step: oneModel, known_mix: mixLine, oracle: oracleLine }, vendor: vs, notes }, null, 2)}\n`);
+  writeFileSync(out, `${JSON.stringify({ result, options: o, train: trainM, test: testM, drift, reference: { one_model_per_step: oneModel, known_mix: mixLine, oracle: oracleLine }, outcomes_by_policy: byPolicy, vendor: vs, notes }, null, 2)}\n`);
   log(`full result: ${relative(process.cwd(), out) || out}`);
   log(JSON.stringify(result));
 }

@@ -53,6 +53,7 @@ describe('the phase metrics and the result line', () => {
     step,
     served,
     trial,
+    policy: trial ?? `model:${served}`,
     score,
     baselineScore: 1,
     unmatched: false,

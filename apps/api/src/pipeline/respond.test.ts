@@ -36,6 +36,17 @@ describe('respond', () => {
     expect(body.optimizer).toEqual({ cache_hit: false, baseline_cost: 2, served_cost: 0.5, actual_cost: 0.5, exploration_cost: 0, saving: 1.5 });
   });
 
+  it("names a routed call's step and the policy its outcome counts for, and a trial as a trial", () => {
+    const ctx = ctxOf();
+    ctx.optimizer = { fingerprint: 'f1', step: 'triage', policy: 'gate:gpt-4.1-nano+gpt-4.1-mini', settled: true, baseline: 'gpt-4.1', floor: 0.95 };
+    const served = { kind: 'served' as const, text: completion, upstreamMs: 10, vendorStatus: 200, usage };
+    expect(respond(ctx, served, costs, 1).headers).toMatchObject({ 'x-optimizer-step': 'f1', 'x-optimizer-policy': 'gate:gpt-4.1-nano+gpt-4.1-mini' });
+    expect(respond(ctx, served, costs, 1).headers['x-optimizer-trial']).toBeUndefined();
+    ctx.optimizer = { ...ctx.optimizer, policy: 'model:gpt-4.1-mini', trial: { risk_budget_used: 0.2 } };
+    expect(respond(ctx, served, costs, 1).headers).toMatchObject({ 'x-optimizer-policy': 'model:gpt-4.1-mini', 'x-optimizer-trial': 'model:gpt-4.1-mini' });
+    expect(respond(ctxOf(), served, costs, 1).headers['x-optimizer-policy']).toBeUndefined(); // not routed
+  });
+
   it('answers a stream request served whole as the vendor events, saying why it was held', () => {
     const reply = respond(ctxOf(true), { kind: 'served', text: completion, upstreamMs: 10, vendorStatus: 200, usage, held: 'quality-gate' }, costs, 1);
     expect(reply.headers).toMatchObject({ 'content-type': 'text/event-stream; charset=utf-8', 'x-optimizer-held': 'quality-gate' });

@@ -31,6 +31,8 @@ export function responseHeaders(ctx: CallContext, overheadMs: number, contentTyp
     'x-optimizer-overhead-ms': overheadMs.toFixed(3),
     // the step the call was counted as: an outcome may name it by this fingerprint (POST /v1/outcomes step_id)
     ...(ctx.optimizer ? { 'x-optimizer-step': ctx.optimizer.fingerprint } : {}),
+    // the policy the step served the call with (a gate, a mix's side, a trial), which an outcome is counted for
+    ...(ctx.optimizer ? { 'x-optimizer-policy': ctx.optimizer.policy } : {}),
     // an unproven policy served this call to learn (learning by serving): which one
     ...(ctx.optimizer?.trial ? { 'x-optimizer-trial': ctx.optimizer.policy } : {}),
     ...(ctx.warnings?.length ? { [WARNING_HEADER]: warningHeaderValue(ctx.warnings) } : {}),
