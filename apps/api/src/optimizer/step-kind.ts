@@ -4,6 +4,7 @@
 // models' general strengths and pools with the tenant's question-answering steps, where a
 // model strong at one is often weak at the other. Only code is read: it is what a request
 // says plainly, and where catalog strengths part most from the general ones. Pure.
+import { textOf } from '../providers/openai-compatible/response.ts';
 
 /** The kind read from a request that asks for code. */
 export const CODE_KIND = 'code';
@@ -20,21 +21,14 @@ const ASKS_FOR_CODE =
 const LANGUAGE_ARTEFACT =
   /\b(python|javascript|typescript|java|c\+\+|c#|golang|go|rust|ruby|php|kotlin|swift|bash|shell|sql|haskell|scala|r)\s+(functions?|programs?|scripts?|code|class(es)?|methods?|query|queries|snippet|one-liner)\b/i;
 
-/** The text of a message's content: a string, or its text parts joined. */
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content.map((p: { type?: unknown; text?: unknown }) => (typeof p?.text === 'string' ? p.text : '')).join('\n');
-}
-
 /** What the request's last user message (and its system prompt) asks for: `code`, or nothing read. */
 export function askedKind(body: Record<string, unknown>): string | undefined {
   const messages = Array.isArray(body.messages) ? (body.messages as { role?: unknown; content?: unknown }[]) : [];
   let last: string | undefined;
   const system: string[] = [];
   for (const m of messages) {
-    if (m?.role === 'user') last = textOf(m.content);
-    else if (m?.role === 'system' || m?.role === 'developer') system.push(textOf(m.content));
+    if (m?.role === 'user') last = textOf(m.content) ?? '';
+    else if (m?.role === 'system' || m?.role === 'developer') system.push(textOf(m.content) ?? '');
   }
   const text = [...system, last ?? ''].join('\n').slice(0, 20_000);
   return CODE_TEXT.test(text) || ASKS_FOR_CODE.test(text) || LANGUAGE_ARTEFACT.test(text) ? CODE_KIND : undefined;
