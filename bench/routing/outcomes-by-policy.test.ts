@@ -19,6 +19,6 @@ describe('outcomes by the policy that served', () => {
     expect(by.wino).toEqual({ 'gate:a+b': { n: 3, retention: 2 / 2, baseline_accuracy: 2 / 3 }, 'model:big': { n: 1, retention: 1, baseline_accuracy: 1 } });
     expect(by.arc).toEqual({ 'model:small': { n: 1, retention: 0, baseline_accuracy: 1 } });
     expect(Object.keys(outcomesByPolicy(records, 2))).toEqual(['wino']);
-    expect(outcomesLines(by, 2)).toEqual(['wino: gate:a+b 1.000 on 3 (baseline right on 0.667)']);
+    expect(outcomesLines(outcomesByPolicy(records, 2))).toEqual(['wino: gate:a+b 1.000 on 3 (baseline right on 0.667)']);
   });
 });

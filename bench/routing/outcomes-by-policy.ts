@@ -33,12 +33,7 @@ export function outcomesByPolicy(records: readonly CallRecord[], least = 1): Rec
   return out;
 }
 
-/** Report lines: a step's policies with at least `least` outcomes, most reported first. */
-export function outcomesLines(byStep: Record<string, Record<string, PolicyOutcomes>>, least: number): string[] {
-  const out: string[] = [];
-  for (const [step, byPolicy] of Object.entries(byStep)) {
-    const shown = Object.entries(byPolicy).filter(([, v]) => v.n >= least);
-    if (shown.length > 0) out.push(`${step}: ${shown.map(([p, v]) => `${p} ${v.retention.toFixed(3)} on ${v.n} (baseline right on ${v.baseline_accuracy.toFixed(3)})`).join('; ')}`);
-  }
-  return out;
+/** Report lines: a line per step, its policies most reported first. */
+export function outcomesLines(byStep: Record<string, Record<string, PolicyOutcomes>>): string[] {
+  return Object.entries(byStep).map(([step, byPolicy]) => `${step}: ${Object.entries(byPolicy).map(([p, v]) => `${p} ${v.retention.toFixed(3)} on ${v.n} (baseline right on ${v.baseline_accuracy.toFixed(3)})`).join('; ')}`);
 }

@@ -207,7 +207,7 @@ async function main(): Promise<void> {
   for (const line of renderSummary({ result, train: trainM, test: testM, drift, oneModel, knownMix: mixLine, firstProven, notes })) log(line);
   // what the outcomes reported said of each policy (paired with the baseline on the same rows), to check a step view's "outcomes r on n" against
   const byPolicy = outcomesByPolicy([...trainRun.records, ...testRecords], MIN_SHOWN_OUTCOMES);
-  for (const line of ['', `## Outcomes reported, by the policy that served (both phases, at least ${MIN_SHOWN_OUTCOMES})`, ...outcomesLines(byPolicy, MIN_SHOWN_OUTCOMES)]) log(line);
+  for (const line of ['', `## Outcomes reported, by the policy that served (both phases, at least ${MIN_SHOWN_OUTCOMES})`, ...outcomesLines(byPolicy)]) log(line);
 
   const out = o.out ?? join(repoRoot, 'bench', 'results', `routing-${new Date(t0).toISOString().replace(/[:.]/g, '-')}.json`);
   mkdirSync(dirname(out), { recursive: true });
