@@ -70,6 +70,15 @@ describe("a trial's reasons", () => {
       const d = o.decide(input(((i * 7919) % 1000) / 1000));
       if (d.trial) reasons.push(d.reasons[0]!);
     }
-    expect(reasons[0]).toMatch(/^served small to learn: unproven \(retention \d\.\d\d ± \d\.\d\d, 0 samples, 6 outcomes on its trials\)/);
+    // six right answers against a baseline right four times in five contradict a prior of 0.65: the reasons say the evidence stands alone
+    expect(reasons[0]).toMatch(/^served small to learn: unproven \(retention \d\.\d\d ± \d\.\d\d, 0 samples, 6 outcomes on its trials, its prior overruled by the step's evidence\)/);
+    // three wrong answers bring its outcomes back within reach of the prior (6 of 9 against 0.8): the prior stays overruled
+    for (let i = 0; i < 3; i++) o.recordServed(step, { at: Date.now(), policy: 'model:small', score: 0, source: 'outcome' }, 'big', 0.95);
+    for (let i = 0; i < 400 && reasons.length === 1; i++) {
+      o.noteCall(step, 1000, 1000);
+      const d = o.decide(input(((i * 104729) % 1000) / 1000));
+      if (d.trial) reasons.push(d.reasons[0]!);
+    }
+    expect(reasons[1]).toMatch(/^served small to learn: unproven \(retention 0\.8\d ± \d\.\d\d, 0 samples, 9 outcomes on its trials, its prior overruled by the step's evidence\)/);
   });
 });

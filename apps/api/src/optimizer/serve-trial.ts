@@ -51,8 +51,11 @@ function asCandidate(t: TrialContext, p: Policy): TrialCandidate | null {
   const tenant = t.tenant?.outcomes.get(key);
   const others = tenant ? pooledFrom(without(tenant.totals, tenant.steps.get(t.tenant!.fingerprint))) : null;
   const seen = outcomes ? { retention: outcomes.r, se: outcomes.se, n: outcomes.n } : undefined;
-  const prior = tenantPrior({ mean: trialPrior(p, t), sd: TRIAL_PRIOR_SD }, others, seen);
-  return { policy: p, stats: st, prior, costShare: pr.costShare, outcomes: seen, tried: t.ledger.total.get(key) ?? 0 };
+  const prior = { ...tenantPrior({ mean: trialPrior(p, t), sd: TRIAL_PRIOR_SD }, others, seen), ...(t.ledger.overruled.has(key) ? { overruled: true } : {}) };
+  const c: TrialCandidate = { policy: p, stats: st, prior, costShare: pr.costShare, outcomes: seen, tried: t.ledger.total.get(key) ?? 0 };
+  // the step's evidence once contradicted the prior: it stands alone from then on (trialPosterior)
+  if (!prior.overruled && trialPosterior(c).overrules) t.ledger.overruled.add(key);
+  return c;
 }
 
 /**
@@ -97,7 +100,7 @@ export function trialFor(t: TrialContext, open: readonly Policy[], servingShare:
   spend(t.ledger, name);
   const used = budgetUsed(t.ledger, t.input.floor, (k) => (k === name ? choice.post : posteriorOf(t, k)));
   const pct = Math.round(Math.min(1, used) * 100);
-  const from = choice.candidate.prior.pooled ? `, from the tenant's other steps` : '';
+  const from = choice.post.overrules ? `, its prior overruled by the step's evidence` : choice.candidate.prior.pooled ? `, from the tenant's other steps` : '';
   const c = choice.candidate;
   // outcomes the posterior read before the statistics count them (EARLY_OUTCOMES on)
   const early = c.outcomes && !c.stats.byOutcome ? `, ${c.outcomes.n} outcomes on its trials` : '';

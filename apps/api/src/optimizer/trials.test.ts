@@ -51,6 +51,28 @@ describe('the posterior', () => {
   });
 });
 
+describe('a prior the evidence overruled', () => {
+  // the catalog calls it two thirds of the baseline; its outcomes read 1.2 ± 0.24: within reach of the prior
+  const wobble = candidate('m', { prior: { mean: 0.65, sd: TRIAL_PRIOR_SD }, outcomes: { retention: 1.2, se: 0.24 } });
+
+  it('is said to be overruled when the evidence contradicts it, and not otherwise', () => {
+    expect(Math.abs(1.2 - 0.65)).toBeLessThan(CONFLICT_Z * Math.hypot(0.24, TRIAL_PRIOR_SD));
+    expect(trialPosterior(wobble).overrules).toBeUndefined();
+    expect(trialPosterior({ ...wobble, outcomes: { retention: 1.33, se: 0.15 } }).overrules).toBe(true);
+  });
+
+  it('stays overruled: evidence that wobbles back within reach of it still stands alone', () => {
+    const combined = trialPosterior(wobble);
+    expect(combined.mean).toBeLessThan(0.95); // taken back, the prior would price the candidate's trials as a weak model's
+    const alone = trialPosterior({ ...wobble, prior: { ...wobble.prior, overruled: true } });
+    expect(alone.mean).toBeCloseTo(1.2, 6);
+    expect(alone.sd).toBeCloseTo(0.24, 6);
+    expect(alone.overrules).toBe(true);
+    // with no evidence yet there is nothing to stand on: the prior it has
+    expect(trialPosterior(candidate('m', { prior: { mean: 0.65, sd: TRIAL_PRIOR_SD, overruled: true } })).mean).toBeCloseTo(0.65, 6);
+  });
+});
+
 describe('choosing a trial', () => {
   const earned = (x: number): RiskLedger => ({ ...newLedger(), earned: x });
 

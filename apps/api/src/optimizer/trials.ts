@@ -61,8 +61,11 @@ export interface TrialCandidate {
   policy: Policy;
   /** The step's own evidence (shrunk toward the tenant's other steps where they have a prior). */
   stats: PolicyStats;
-  /** Where the candidate starts before evidence (the catalog's strengths, moved by the tenant's other steps' outcomes where they have some: `pooled`). */
-  prior: { mean: number; sd: number; pooled?: boolean };
+  /**
+   * Where the candidate starts before evidence (the catalog's strengths, moved by the tenant's other steps' outcomes where
+   * they have some: `pooled`); `overruled` once the step's own evidence has contradicted it (the ledger keeps that).
+   */
+  prior: { mean: number; sd: number; pooled?: boolean; overruled?: boolean };
   /** Expected cost per call as a share of the baseline's. */
   costShare: number;
   /** The clients' outcomes on its served calls against the baseline's (from the third on): the truth the other evidence stands in for; `n` of them. */
@@ -74,6 +77,8 @@ export interface TrialCandidate {
 export interface Posterior {
   mean: number;
   sd: number;
+  /** The step's evidence stands without the prior: it contradicts the prior now, or did before (`prior.overruled`). */
+  overrules?: boolean;
 }
 
 const clamp = (x: number) => Math.min(MAX_RETENTION, Math.max(MIN_RETENTION, x));
@@ -84,7 +89,13 @@ const clamp = (x: number) => Math.min(MAX_RETENTION, Math.max(MIN_RETENTION, x))
  * disagrees with them beyond both errors, the outcomes stand alone with the prior. Where the
  * evidence contradicts the prior beyond both errors (`CONFLICT_Z`), it stands alone: a catalog
  * strength that calls a candidate weaker than the step finds it would otherwise outweigh a few
- * dozen outcomes, and its trials would stay priced as a weak model's.
+ * dozen outcomes, and its trials would stay priced as a weak model's. It stands alone from then
+ * on (`prior.overruled`): whether a leaderboard's strength speaks for this step does not change
+ * with the next outcome, and a test of it repeated on every call took the prior back whenever
+ * the evidence wobbled toward it. The posterior then fell from 1.4 to 0.87 ± 0.16 at once,
+ * the trials already served were priced as a weak model's, the budget was spent, and without
+ * further trials no further outcome could overrule the prior again (`better-cheaper`: a
+ * candidate a third better than the baseline, unproven after 800 calls).
  */
 export function trialPosterior(c: TrialCandidate): Posterior {
   const parts: { r: number; se: number }[] = [];
@@ -97,9 +108,9 @@ export function trialPosterior(c: TrialCandidate): Posterior {
   const prior = { r: c.prior.mean, se: c.prior.sd };
   const evidence = parts.length > 0 ? byPrecision(parts) : null;
   // a prior the step's own evidence contradicts beyond both errors is a wrong starting point, not a verdict: the evidence stands alone
-  const wrongPrior = evidence !== null && conflicts(evidence, prior);
+  const wrongPrior = evidence !== null && (c.prior.overruled === true || conflicts(evidence, prior));
   const post = wrongPrior ? evidence : byPrecision([prior, ...parts]);
-  return { mean: clamp(post.r), sd: post.se };
+  return { mean: clamp(post.r), sd: post.se, ...(wrongPrior ? { overrules: true } : {}) };
 }
 
 /** The step's quality-risk ledger: the margin served calls earned, and the trials by policy (both fading, LEDGER_DECAY). */
@@ -112,10 +123,12 @@ export interface RiskLedger {
   trials: Map<string, number>;
   /** Trials ever served, by policy key (for the step view). */
   total: Map<string, number>;
+  /** Candidates whose prior the step's own evidence contradicted, by policy key: they stand on their evidence from then on. */
+  overruled: Set<string>;
 }
 
 export function newLedger(): RiskLedger {
-  return { earned: 0, proven: false, trials: new Map(), total: new Map() };
+  return { earned: 0, proven: false, trials: new Map(), total: new Map(), overruled: new Set() };
 }
 
 /** One call passes: what the ledger holds fades by LEDGER_DECAY. */
