@@ -28,11 +28,17 @@ export function leastSpread(n: number): number {
   return Math.sqrt(p * (1 - p));
 }
 
+/** Estimates weighed by 1 / (se² + tau2), with the weights (the heterogeneity test of `combine` reads them). */
+function weighed(parts: readonly { r: number; se: number }[], tau2 = 0): { r: number; se: number; w: number[]; wsum: number } {
+  const w = parts.map((p) => 1 / (p.se * p.se + tau2));
+  const wsum = w.reduce((a, b) => a + b, 0);
+  return { r: parts.reduce((a, p, i) => a + w[i]! * p.r, 0) / wsum, se: 1 / Math.sqrt(wsum), w, wsum };
+}
+
 /** Estimates combined by precision alone (each weighed by 1 / se²), as if of one quantity without bias. */
 export function byPrecision(parts: readonly { r: number; se: number }[]): { r: number; se: number } {
-  const w = parts.map((p) => 1 / (p.se * p.se));
-  const wsum = w.reduce((a, b) => a + b, 0);
-  return { r: parts.reduce((a, p, i) => a + w[i]! * p.r, 0) / wsum, se: 1 / Math.sqrt(wsum) };
+  const { r, se } = weighed(parts);
+  return { r, se };
 }
 
 /**
@@ -44,16 +50,14 @@ export function byPrecision(parts: readonly { r: number; se: number }[]): { r: n
  * 196 outcomes at 0.94 ± 0.03, and a model 6 points under the bar served a whole step.
  */
 export function combine(estimates: readonly { r: number; se: number }[]): { r: number; se: number } {
-  const fixed = byPrecision(estimates);
-  if (estimates.length < 2) return fixed;
-  const w = estimates.map((e) => 1 / (e.se * e.se));
-  const wsum = w.reduce((a, b) => a + b, 0);
+  const fixed = weighed(estimates);
+  if (estimates.length < 2) return { r: fixed.r, se: fixed.se };
+  const { w, wsum } = fixed;
   const q = estimates.reduce((a, e, i) => a + w[i]! * (e.r - fixed.r) ** 2, 0);
   const c = wsum - w.reduce((a, x) => a + x * x, 0) / wsum;
   const tau2 = Math.max(0, (q - (estimates.length - 1)) / c);
-  const wr = estimates.map((e) => 1 / (e.se * e.se + tau2));
-  const wrsum = wr.reduce((a, b) => a + b, 0);
-  return { r: estimates.reduce((a, e, i) => a + wr[i]! * e.r, 0) / wrsum, se: 1 / Math.sqrt(wrsum) };
+  const { r, se } = weighed(estimates, tau2);
+  return { r, se };
 }
 
 /**
