@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PolicyStats } from './evidence.ts';
 import { CONFLICT_Z } from './estimates.ts';
-import { chooseTrial, drawsFrom, earn, MIN_TRIALS, newLedger, PROOF_MARGIN, RISK_MARGIN, riskMargin, riskSpent, SERVED_MARGIN, spend, TRIAL_PRIOR_SD, trialPosterior, type RiskLedger, type TrialCandidate } from './trials.ts';
+import { chooseTrial, drawsFrom, earn, judgePrior, MIN_TRIALS, newLedger, PROOF_MARGIN, RISK_MARGIN, riskMargin, riskSpent, SERVED_MARGIN, spend, TRIAL_PRIOR_SD, trialPosterior, type RiskLedger, type TrialCandidate } from './trials.ts';
 
 const FLOOR = 0.95;
 const model = (m: string) => ({ kind: 'model' as const, model: m });
@@ -157,14 +157,16 @@ function simulate(qb: number, qc: number, calls: number, outcomeRate: number, se
   const base: number[] = [];
   const own: number[] = [];
   for (let i = 0; i < calls; i++) {
-    const c = candidate('c', { prior: { mean: prior, sd: TRIAL_PRIOR_SD }, tried: ledger.total.get('model:c') ?? 0 });
+    const seen = candidate('c', { prior: { mean: prior, sd: TRIAL_PRIOR_SD }, tried: ledger.total.get('model:c') ?? 0 });
     if (own.length >= 3 && base.length >= 20) {
       const mb = base.reduce((a, b) => a + b, 0) / base.length;
       const mc = own.reduce((a, b) => a + b, 0) / own.length;
       const p = Math.min(Math.max(mc, 1 / (own.length + 2)), 1 - 1 / (own.length + 2));
       const se = Math.sqrt((p * (1 - p)) / own.length) / mb;
-      c.outcomes = { retention: mc / mb, se };
+      seen.outcomes = { retention: mc / mb, se };
     }
+    // as a step judges it: a prior its outcomes once contradicted stays overruled
+    const c = judgePrior(ledger, 'model:c', seen);
     const t = chooseTrial({ candidates: [c], servingShare: 1, floor: FLOOR, ledger, draw: rnd() });
     const served = t ? qc : qb;
     quality += served;

@@ -113,6 +113,17 @@ export function trialPosterior(c: TrialCandidate): Posterior {
   return { mean: clamp(post.r), sd: post.se, ...(wrongPrior ? { overrules: true } : {}) };
 }
 
+/**
+ * The candidate as its step has judged its prior: overruled where the ledger says the step's
+ * evidence once contradicted it, and noted in the ledger where the evidence contradicts it now
+ * (`trialPosterior`: from then on the evidence stands alone).
+ */
+export function judgePrior(ledger: RiskLedger, key: string, c: TrialCandidate): TrialCandidate {
+  if (ledger.overruled.has(key)) return c.prior.overruled ? c : { ...c, prior: { ...c.prior, overruled: true } };
+  if (trialPosterior(c).overrules) ledger.overruled.add(key);
+  return c;
+}
+
 /** The step's quality-risk ledger: the margin served calls earned, and the trials by policy (both fading, LEDGER_DECAY). */
 export interface RiskLedger {
   /** Σ over recent calls not served as trials of (their retention − the floor − the margin, `riskMargin`): the baseline's is 1, a proven policy's its lower bound. */
