@@ -45,7 +45,7 @@ export const PUBLISHED_HUMANEVAL: Record<string, number> = {
 };
 
 /** The flat prior of a model the table does not list: the baseline strongest, every other model alike. */
-export function strengthOf(model: string, isBaseline: boolean): number {
+function strengthOf(model: string, isBaseline: boolean): number {
   return PUBLISHED_MMLU[model] ?? (isBaseline ? 0.9 : 0.6);
 }
 
