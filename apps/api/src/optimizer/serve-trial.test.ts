@@ -82,3 +82,31 @@ describe("a trial's reasons", () => {
     expect(reasons[1]).toMatch(/^served small to learn: unproven \(retention 0\.8\d ± \d\.\d\d, 0 samples, 9 outcomes on its trials, its prior overruled by the step's evidence\)/);
   });
 });
+
+describe("a candidate's past trials", () => {
+  it('are priced by its own evidence once that evidence knows it, not as answers that were all wrong', async () => {
+    const { Optimizer } = await import('./optimizer.ts');
+    const o = new Optimizer({} as never, {} as never);
+    const step = { accountId: 'acct', workflowId: 'wf', fingerprint: 'known', label: 'known', release: '' };
+    const input = (cheaper: string[], draw: number) => ({ step, baseline: 'big', cheaper, floor: 0.95, allowGates: false, draw, learning: 'serve' as const, priceShares: { small: 0.05, mid: 0.3 }, strengthShares: { small: 0.9, mid: 0.95 }, judgeShare: 1 });
+    const outcome = (policy: string, score: number) => o.recordServed(step, { at: Date.now(), policy, score, source: 'outcome' }, 'big', 0.95);
+    for (let i = 0; i < 40; i++) outcome('model:big', i % 10 === 0 ? 0 : 1);
+    let small = 0;
+    for (let i = 0; i < 600 && small < 12; i++) {
+      o.noteCall(step, 1000, 1000);
+      if (o.decide(input(['small'], ((i * 7919) % 1000) / 1000)).trial) small++;
+    }
+    expect(small).toBe(12);
+    // its outcomes now know it (known: no longer on trial), a little under the bar
+    for (let i = 0; i < 60; i++) outcome('model:small', i % 5 === 0 ? 0 : 1);
+    const mid: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      o.noteCall(step, 1000, 1000);
+      const d = o.decide(input(['small', 'mid'], ((i * 104729) % 1000) / 1000));
+      if (d.trial) mid.push(d.trial.policy);
+    }
+    // priced as wrong answers, its twelve trials would have spent the budget for hundreds of calls
+    expect(mid.length).toBeGreaterThan(0);
+    expect(new Set(mid)).toEqual(new Set(['model:mid']));
+  });
+});

@@ -38,12 +38,18 @@ export function triable(p: Policy, st: PolicyStats | undefined): boolean {
   return (p.kind === 'model' || p.kind === 'gate') && (st?.n ?? 0) < KNOWN_SAMPLES;
 }
 
-/** One candidate as posterior sampling sees it, or null for a kind that cannot be tried by serving it. */
+/** One candidate as posterior sampling sees it, or null where it cannot be tried by serving it (its kind, or its evidence knows it). */
 function asCandidate(t: TrialContext, p: Policy): TrialCandidate | null {
+  const st = t.stats.get(policyKey(p));
+  return st && triable(p, st) ? described(t, p) : null;
+}
+
+/** What the step knows of a model or a gate, tried or not: its prior, its evidence, its cost. */
+function described(t: TrialContext, p: Policy): TrialCandidate | null {
   // a verify policy grades on the request path, a vote or a confirm adds turns: only models and gates are tried
   const key = policyKey(p);
   const st = t.stats.get(key);
-  if (!st || !triable(p, st)) return null;
+  if (!st || (p.kind !== 'model' && p.kind !== 'gate')) return null;
   const pr = prospect(t.evidence, t.costs, p, st, t.input, t.baselineCost, true, false, t.own);
   if (!pr) return null;
   const outcomes = t.evidence.outcomeEstimate(p, EARLY_OUTCOMES);
@@ -69,9 +75,14 @@ function trialPrior(p: Policy, t: TrialContext): number {
   return priorStart(p, t.input, t.own);
 }
 
-/** The posterior of a policy the ledger holds trials of (undefined when it is no longer weighed). */
+/**
+ * The posterior of a policy the ledger holds trials of, on trial still or known by now (its evidence
+ * then prices its past trials: a candidate its trials taught enough to decide on was priced as if
+ * every answer had been wrong, and spent the budget for hundreds of calls); undefined when it is no
+ * longer weighed.
+ */
 function posteriorOf(t: TrialContext, key: string): Posterior | undefined {
-  const c = asCandidate(t, parsePolicy(key));
+  const c = described(t, parsePolicy(key));
   return c ? trialPosterior(c) : undefined;
 }
 
@@ -92,7 +103,7 @@ export function trialFor(t: TrialContext, open: readonly Policy[], servingShare:
   const price = (p: Policy) => policyModels(p).reduce((a, m) => a + (t.input.priceShares?.[m] ?? 0), 0);
   const candidates = open.flatMap((p) => (price(p) < servingShare && allow(p, t.stats.get(policyKey(p))!) ? (asCandidate(t, p) ?? []) : []));
   if (candidates.length === 0) return null;
-  const choice = chooseTrial({ candidates, servingShare, floor: t.input.floor, ledger: t.ledger, draw: t.input.draw });
+  const choice = chooseTrial({ candidates, servingShare, floor: t.input.floor, ledger: t.ledger, draw: t.input.draw, posteriorOf: (k) => posteriorOf(t, k) });
   if (!choice) return null;
   const name = policyKey(choice.candidate.policy);
   spend(t.ledger, name);

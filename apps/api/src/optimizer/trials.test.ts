@@ -105,6 +105,21 @@ describe('choosing a trial', () => {
     expect(hopeless(0, 1e6)?.candidate.policy).toEqual(model('h'));
     expect(hopeless(MIN_TRIALS, 1e6)).toBeNull();
     expect(hopeless(0, 0.1)).toBeNull(); // the budget still decides
+    // a gate is tried only when drawn to hold: its start is its two models', each of which gets its own first trials
+    const gate = chooseTrial({ candidates: [candidate('g', { policy: { kind: 'gate', a: 'h', b: 'k' }, prior: { mean: 0.3, sd: 0.05 }, tried: 0 })], servingShare: 1, floor: FLOOR, ledger: { ...newLedger(), earned: 1e6 }, draw: 0.5 });
+    expect(gate).toBeNull();
+  });
+
+  it('prices the trials of a candidate no longer on offer (known by its evidence, or dearer than what serves) by what is known of it', () => {
+    // twelve trials of 'known', whose evidence now reads 0.93 ± 0.02; a new candidate on offer
+    const ledger: RiskLedger = { ...newLedger(), earned: 3, trials: new Map([['model:known', 12]]) };
+    const ask = { candidates: [candidate('new', { prior: { mean: 1.1, sd: 0.01 } })], servingShare: 1, floor: FLOOR, ledger, draw: 0.5 };
+    const known = { mean: 0.93, sd: 0.02 };
+    const priced = chooseTrial({ ...ask, posteriorOf: (k: string) => (k === 'model:known' ? known : undefined) });
+    expect(priced?.candidate.policy).toEqual(model('new'));
+    expect(priced!.spent).toBeCloseTo(12 * (FLOOR + riskMargin(ledger) - 0.93) + (FLOOR + riskMargin(ledger) - 1.1) + 1.64 * Math.hypot(12 * 0.02, 0.01), 2);
+    // unknown, its trials are priced as the worst they could have been: twelve wrong answers leave no room
+    expect(chooseTrial(ask)).toBeNull();
   });
 
   it('reads the outcomes alone where the other evidence is biased against them', () => {

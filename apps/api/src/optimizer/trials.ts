@@ -48,8 +48,11 @@ export const RISK_MARGIN = SERVED_MARGIN + PROOF_MARGIN;
 /** Candidates on trial at once: the most promising by their chance to hold times what they would save, so evidence gathers instead of spreading thin. */
 export const MAX_ON_TRIAL = 3;
 /**
- * Trials a candidate on trial gets whatever its draws say (within the budget): a prior that calls
- * it weak, or a proxy biased against it, is tested by a few answers users actually got.
+ * Trials a model on trial gets whatever its draws say (within the budget): a prior that calls it
+ * weak, or a proxy biased against it, is tested by a few answers users actually got. A gate gets
+ * none it is not drawn for: its start is its two models' (their evidence, else their strengths),
+ * each of which gets its own, and a step has dozens of pairs. Five forced trials each spent the
+ * budget, once it was priced right, on pairs with a model the step had found weak.
  */
 export const MIN_TRIALS = 5;
 /** No draw reads outside this range of retention. */
@@ -70,7 +73,7 @@ export interface TrialCandidate {
   costShare: number;
   /** The clients' outcomes on its served calls against the baseline's (from the third on): the truth the other evidence stands in for; `n` of them. */
   outcomes?: { retention: number; se: number; n?: number } | undefined;
-  /** Trials it has had on the step, ever (a candidate gets MIN_TRIALS whatever its draw). */
+  /** Trials it has had on the step, ever (a model gets MIN_TRIALS whatever its draw). */
   tried?: number;
 }
 
@@ -229,6 +232,8 @@ export interface TrialAsk {
   ledger: RiskLedger;
   /** A uniform draw in [0, 1) that seeds the posterior draws. */
   draw: number;
+  /** The posterior of a policy the ledger holds trials of that is not among `candidates` (known by now, or dearer than what serves). */
+  posteriorOf?: (key: string) => Posterior | undefined;
 }
 
 /**
@@ -249,14 +254,14 @@ export function chooseTrial(ask: TrialAsk): TrialChoice | null {
     .filter((c) => {
       const { post } = posts.get(policyKey(c.policy))!;
       const draw = clamp(post.mean + post.sd * normal(next(), next()));
-      return draw >= ask.floor || (c.tried ?? 0) < MIN_TRIALS;
+      return draw >= ask.floor || (c.policy.kind === 'model' && (c.tried ?? 0) < MIN_TRIALS);
     })
     .sort((a, b) => a.costShare - b.costShare);
   const pick = holding[0];
   if (!pick) return null;
   const name = policyKey(pick.policy);
   const post = posts.get(name)!.post;
-  const spent = riskSpent(ask.ledger, ask.floor, (k) => posts.get(k)?.post, { policy: name, post });
+  const spent = riskSpent(ask.ledger, ask.floor, (k) => posts.get(k)?.post ?? ask.posteriorOf?.(k), { policy: name, post });
   if (spent > ask.ledger.earned) return null;
   return { candidate: pick, post, budget: ask.ledger.earned, spent };
 }
