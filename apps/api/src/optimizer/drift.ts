@@ -1,4 +1,4 @@
-// Drift on a settled step: a judge check now and then where outcomes are scarce, and the tests
+// Drift: a judge check now and then on a settled step where outcomes are scarce, and the tests
 // that tell when the serving policy's recent grades fell clearly under the bar, re-opening the
 // step to re-verify the models the drift touched.
 import type { StepKey } from './decide-input.ts';
@@ -19,12 +19,24 @@ const DRIFT_Z = 3;
 const DRIFT_MARGIN = 0.05;
 
 /**
- * Watches a settled step's serving policy for drift with a graded answer it served: when its
- * recent grades fell clearly under the bar, forgets what its models answered, re-opens the step
- * and returns the drift event.
+ * Whether the step serves this policy apart from trials: its choice, or a side of the mix it chose
+ * (`mix:<under>@<share>|<over>`).
+ */
+export function servesNow(chosen: string, policy: string): boolean {
+  if (chosen === policy) return true;
+  if (!chosen.startsWith('mix:')) return false;
+  const [under, over] = chosen.slice('mix:'.length).split('|');
+  return under?.replace(/@[\d.]+$/, '') === policy || over === policy;
+}
+
+/**
+ * Watches the policy a step serves (apart from trials) for drift with a graded answer it served:
+ * when its recent grades fell clearly under the bar, forgets what its models answered, re-opens the
+ * step and returns the drift event. Settled or not: a step that goes on trying cheaper candidates
+ * by serving them never settles, and it serves its proven policy all the same (a side of a mix too).
  */
 export function watchDrift(s: StepState, step: StepKey, sample: ServedSample, isBaseline: boolean, floor: number): CallEvent | null {
-  if (!s.settled || isBaseline || sample.policy !== s.chosen) return null;
+  if (isBaseline || !servesNow(s.chosen, sample.policy)) return null;
   const all = s.evidence.recent(sample.policy, s.reopenedAt);
   const shares = all.map((r) => r.score / (s.evidence.baselineMeanBy(r.source) || 1));
   const fell = fellUnderBar(shares, floor);
