@@ -4,6 +4,7 @@
 import type { StepKey } from './decide-input.ts';
 import { mean, sd } from './estimates.ts';
 import type { ServedSample } from './evidence-types.ts';
+import { mixSides } from './mix.ts';
 import { parsePolicy, policyModels } from './policies.ts';
 import type { StepState } from './step-state.ts';
 import type { CallEvent } from '../wire/events.ts';
@@ -19,14 +20,10 @@ const DRIFT_Z = 3;
 const DRIFT_MARGIN = 0.05;
 
 /**
- * Whether the step serves this policy apart from trials: its choice, or a side of the mix it chose
- * (`mix:<under>@<share>|<over>`).
+ * Whether the step serves this policy apart from trials: its choice, or a side of the mix it chose.
  */
 export function servesNow(chosen: string, policy: string): boolean {
-  if (chosen === policy) return true;
-  if (!chosen.startsWith('mix:')) return false;
-  const [under, over] = chosen.slice('mix:'.length).split('|');
-  return under?.replace(/@[\d.]+$/, '') === policy || over === policy;
+  return chosen === policy || (mixSides(chosen)?.includes(policy) ?? false);
 }
 
 /**

@@ -76,6 +76,13 @@ export function mixKey(m: Mix, baseline: string): string {
   return `mix:${policyKey(m.under.policy)}@${m.share.toFixed(2)}|${m.over ? policyKey(m.over.policy) : `model:${baseline}`}`;
 }
 
+/** The policy keys of a mix's two sides, read back from its key (`mixKey`); null for a key that is not a mix's. */
+export function mixSides(key: string): [under: string, over: string] | null {
+  if (!key.startsWith('mix:')) return null;
+  const [under, over] = key.slice('mix:'.length).split('|');
+  return under !== undefined && over !== undefined ? [under.replace(/@[\d.]+$/, ''), over] : null;
+}
+
 /**
  * Which side serves this call: the cheaper one while its share of the mix's calls so far
  * is under its due share (an even spread, no random streaks).

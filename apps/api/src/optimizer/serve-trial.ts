@@ -40,8 +40,7 @@ export function triable(p: Policy, st: PolicyStats | undefined): boolean {
 
 /** One candidate as posterior sampling sees it, or null where it cannot be tried by serving it (its kind, or its evidence knows it). */
 function asCandidate(t: TrialContext, p: Policy): TrialCandidate | null {
-  const st = t.stats.get(policyKey(p));
-  return st && triable(p, st) ? described(t, p) : null;
+  return triable(p, t.stats.get(policyKey(p))) ? described(t, p) : null;
 }
 
 /** What the step knows of a model or a gate, tried or not: its prior, its evidence, its cost. */
@@ -103,11 +102,14 @@ export function trialFor(t: TrialContext, open: readonly Policy[], servingShare:
   const price = (p: Policy) => policyModels(p).reduce((a, m) => a + (t.input.priceShares?.[m] ?? 0), 0);
   const candidates = open.flatMap((p) => (price(p) < servingShare && allow(p, t.stats.get(policyKey(p))!) ? (asCandidate(t, p) ?? []) : []));
   if (candidates.length === 0) return null;
-  const choice = chooseTrial({ candidates, servingShare, floor: t.input.floor, ledger: t.ledger, draw: t.input.draw, posteriorOf: (k) => posteriorOf(t, k) });
+  // every posterior the budget reads on this call, each worked out once: the candidates' from what they are, the rest on first use
+  const posteriors = new Map<string, Posterior | undefined>(candidates.map((c) => [policyKey(c.policy), trialPosterior(c)]));
+  const priced = (k: string) => (posteriors.has(k) ? posteriors.get(k) : posteriors.set(k, posteriorOf(t, k)).get(k));
+  const choice = chooseTrial({ candidates, servingShare, floor: t.input.floor, ledger: t.ledger, draw: t.input.draw, posteriorOf: priced });
   if (!choice) return null;
   const name = policyKey(choice.candidate.policy);
   spend(t.ledger, name);
-  const used = budgetUsed(t.ledger, t.input.floor, (k) => (k === name ? choice.post : posteriorOf(t, k)));
+  const used = budgetUsed(t.ledger, t.input.floor, priced);
   const pct = Math.round(Math.min(1, used) * 100);
   const from = choice.post.overrules ? `, its prior overruled by the step's evidence` : choice.candidate.prior.pooled ? `, from the tenant's other steps` : '';
   const c = choice.candidate;
