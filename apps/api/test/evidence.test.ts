@@ -57,6 +57,20 @@ describe('step evidence', () => {
     expect(st.n).toBe(cheap.length);
   });
 
+  it("undoes the judge's errors on a served answer's grade as on a probe's: both means are pulled toward a half alike", () => {
+    // a judge wrong one time in ten: the baseline, right 9 times in 10, reads 0.82; a candidate right 7 times in 10 reads 0.66
+    const e = new StepEvidence();
+    e.setSharedJudgeError(0.1);
+    for (let i = 0; i < 50; i++) e.addServed({ at: i, policy: `model:${BASELINE}`, score: i < 41 ? 1 : 0, source: 'judge' }, true);
+    for (let i = 0; i < 50; i++) e.addServed({ at: 100 + i, policy: CHEAP_KEY, score: i < 33 ? 1 : 0, source: 'judge' }, false);
+    const band = e.baselineBand();
+    const st = e.stats(CHEAP, BASELINE);
+    // the raw difference (0.66 − 0.82) is the true one (0.7 − 0.9) shrunk by 1 − 2e
+    expect(st.byJudge!.retention).toBeCloseTo(1 + (0.66 - 0.82) / 0.8 / band.lo, 12);
+    // read raw, the candidate would look four points better than it is (0.7 / 0.9 ≈ 0.78)
+    expect(st.byJudge!.retention).toBeLessThan(0.79);
+  });
+
   it("links a call's outcome to its probe whichever comes first (learning runs after the answer, so the outcome may lead)", () => {
     const probe = (call: string): Probe => ({ at: 1, policy: CHEAP_KEY, call, awaitsOutcome: true, judgeCostMicros: 0, baselineScore: null, baselineText: 'a', baselineCostMicros: 100, answers: { 'small-model': { text: 'b', score: null, costMicros: 10 } } });
     const e = new StepEvidence();
