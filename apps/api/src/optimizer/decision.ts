@@ -3,6 +3,7 @@
 import type { Choice, DecideInput } from './decide-input.ts';
 import { DRIFT_CHECK_EVERY } from './drift.ts';
 import type { PolicyStats } from './evidence-types.ts';
+import { MIN_EVIDENCE } from './exploration.ts';
 import type { Mix } from './mix.ts';
 import { describePolicy, policyKey, type Policy } from './policies.ts';
 import type { Trial } from './serve-trial.ts';
@@ -44,6 +45,13 @@ export interface Decision {
    * same request beside it and the judge grades the two where they differ (serve-trial.ts, `silentTrials`).
    */
   gradeTrial?: boolean;
+  /**
+   * A proven model serving a step without outcomes, its answer graded after it is sent as a graded
+   * trial's is (`confirmAnswer`): the policy key. Its proof stood on grades gathered while the step
+   * chose whom to try and probe by what it had seen so far; a share of the answers it now serves,
+   * graded whatever it looks like, confirms the proof or withdraws it.
+   */
+  confirm?: string;
   /** Have the judge grade the baseline's probed answer a second time (its self-consistency). */
   regrade: boolean;
   /** Have the judge grade the baseline's answer at random (how good the baseline is, while outcomes do not say). */
@@ -108,6 +116,32 @@ export function gradeTrialAnswer(d: Decision, s: StepState, input: DecideInput):
   d.gradeTrial = true;
   d.sampleBaseline = !s.evidence.baselineKnown() && (input.draw * 7919) % 1 < BASELINE_SAMPLE_RATE;
   d.reasons.push(`no outcomes come on this step: after the answer, the baseline answers the same request and the judge grades the two where they differ`);
+}
+
+/** Samples a model proven where no outcomes come is graded to, on its served answers (twice a proof's). */
+export const CONFIRM_SAMPLES = 2 * MIN_EVIDENCE;
+/** The share of its served calls graded until then. */
+export const CONFIRM_SHARE = 0.25;
+
+/**
+ * Whether this call's answer confirms the proof of the model serving it, on a step without outcomes: a
+ * share of its calls, drawn apart from everything it has shown, until its samples reach CONFIRM_SAMPLES.
+ * A step stops trying and probing a candidate once it has enough samples to decide on, and the
+ * candidates it kept trying long enough to decide on are the ones whose first samples went well: the
+ * samples a proof reads are chosen by the samples themselves. Where outcomes come they keep arriving on
+ * whatever serves; here nothing did, and a model a step read at 1.07 of the baseline on its forty
+ * judged samples served on at 0.85 (the routing bench's `winogrande`, no outcomes, under load).
+ */
+export function confirms(chosen: Policy, own: PolicyStats | undefined, input: DecideInput): boolean {
+  if (chosen.kind !== 'model' || chosen.model === input.baseline || !own) return false;
+  return own.n < CONFIRM_SAMPLES && (input.draw * 104729) % 1 < CONFIRM_SHARE;
+}
+
+/** A call that confirms its model's proof: its answer is graded after it is sent, paired with the baseline's, and its reasons say so. */
+export function confirmAnswer(d: Decision, s: StepState, input: DecideInput, key: string, n: number): void {
+  d.confirm = key;
+  d.sampleBaseline = !s.evidence.baselineKnown() && (input.draw * 7919) % 1 < BASELINE_SAMPLE_RATE;
+  d.reasons.push(`confirming its proof (${n} of ${CONFIRM_SAMPLES} samples, no outcomes come): after the answer, the baseline answers the same request and the judge grades the two where they differ`);
 }
 
 /**

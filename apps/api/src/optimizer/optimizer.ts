@@ -8,7 +8,7 @@ import type { EvidenceRow } from '../meter/rows.ts';
 import type { CallEvent } from '../wire/events.ts';
 import { ensemblePool, priced, servingGradeShare, shrink, TenantPriors } from './candidate-stats.ts';
 import type { DecideInput, LockedStep, StepKey } from './decide-input.ts';
-import { decisionFor, gradeTrialAnswer, markTrial, MIN_OPEN_SAMPLES, mixReason, pickHolder, retentionOf, type Decision } from './decision.ts';
+import { confirmAnswer, confirms, decisionFor, gradeTrialAnswer, markTrial, MIN_OPEN_SAMPLES, mixReason, pickHolder, retentionOf, type Decision } from './decision.ts';
 import { DRIFT_CHECK_EVERY, watchDrift } from './drift.ts';
 import type { PolicyStats, Probe, ServedSample } from './evidence.ts';
 import { EvidenceRows, type LoadedRow } from './evidence-rows.ts';
@@ -283,6 +283,8 @@ export class Optimizer {
     s.riskUsed = trial ? trial.used : s.ledger.trials.size > 0 ? ledgerUse({ evidence: s.evidence, ledger: s.ledger, input, stats, own, costs, baselineCost, tenant }) : 0;
     if (trial) markTrial(d, trial);
     if (trial && silent?.grade) gradeTrialAnswer(d, s, input);
+    // a model proven where no outcomes come: a share of its answers is graded until its proof is confirmed or withdrawn
+    else if (!trial && silent?.grade && confirms(chosen, own.get(policyKey(chosen)), input)) confirmAnswer(d, s, input, policyKey(chosen), own.get(policyKey(chosen))!.n);
     // the cheap judge is measured against outcomes only while an investment it would grade for is under way
     d.gradeForTruth = plan.funded && costs.judging && input.judges !== undefined && !input.judges.panel.decided && costs.outcomes >= MIN_OUTCOME_SHARE;
     if (input.learning === 'off') {

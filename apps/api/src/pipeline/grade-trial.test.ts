@@ -31,10 +31,11 @@ function rig(answers: Parameters<typeof routedServices>[1]) {
 const signal = new AbortController().signal;
 
 describe('gradesTrial', () => {
-  it('grades only a trial the decision asked to have graded', () => {
+  it('grades only a trial the decision asked to have graded, or a proven model whose proof it confirms', () => {
     expect(gradesTrial(plan())).toBe(true);
     expect(gradesTrial(plan({ gradeTrial: false }))).toBe(false);
     expect(gradesTrial(plan({ trial: undefined }))).toBe(false);
+    expect(gradesTrial(plan({ gradeTrial: undefined, trial: undefined, confirm: 'model:small' }))).toBe(true);
   });
 });
 
@@ -59,6 +60,21 @@ describe('gradeTrial', () => {
     const { s, ctx, probe } = rig({ big: 'Oslo', judge });
     await gradeTrial(ctx, s, signal, plan({ sampleBaseline: true }), servedSmall('Oslo'));
     expect(probe()).toMatchObject({ baselineSampled: true, baselineScore: 0.95, answers: { small: { score: null } } });
+  });
+
+  it("grades a proven model's served answer where the decision confirms its proof, as a trial's", async () => {
+    const { s, ctx, sent, probe } = rig({ big: 'Oslo', judge });
+    await gradeTrial(ctx, s, signal, plan({ gradeTrial: undefined, trial: undefined, confirm: 'model:small' }), servedSmall('Bergen'));
+    expect(sent.map((r) => r.model).sort()).toEqual(['big', 'judge', 'judge']);
+    expect(probe()).toMatchObject({ policy: 'model:small', baselineScore: 0.95, answers: { small: { text: 'Bergen', score: 0.2 } } });
+  });
+
+  it("records nothing when the answer sent was not the model's: the quality gate escalated it to the baseline", async () => {
+    const { s, ctx, sent, ops } = rig({ big: 'Oslo', judge });
+    const escalated: Named = { ...servedSmall('Oslo'), name: 'big' };
+    await gradeTrial(ctx, s, signal, plan(), escalated);
+    expect(sent).toEqual([]);
+    expect(ops()).toEqual([]);
   });
 
   it('records nothing when the side call fails, the judge gives no grade, or the trial is not one model', async () => {

@@ -5,7 +5,9 @@
 // result is recorded as a probe for the candidate, paired with the baseline's answer to the same
 // request as every probe is: the candidate's answer is the one the client got, the baseline's the
 // side answer. A grade of the trial's answer alone, read against the judge's grades of other
-// requests, overstated weak candidates (docs/decisions.md, "Learning by serving").
+// requests, overstated weak candidates (docs/decisions.md, "Learning by serving"). A proven model
+// serving such a step has a share of its answers graded the same way until its proof is confirmed
+// (decision.ts, `confirms`).
 import type { PipelineDeps } from './deps.ts';
 import type { CallContext } from './context.ts';
 import { agree } from '../optimizer/normalize.ts';
@@ -16,17 +18,24 @@ import { attemptCost, explorationSpend } from './meter-call.ts';
 import { grade } from './judge-grade.ts';
 import { runOn, type Named, type RoutedPlan } from './routed-plan.ts';
 
-/** Whether the decision asked for the trial's answer to be graded after it is sent. */
-export function gradesTrial(plan: RoutedPlan): boolean {
-  return plan.decision.gradeTrial === true && plan.decision.trial !== undefined;
+/** The policy whose served answer the decision asked to have graded after it is sent: a trial's, or a proven model's it confirms. */
+function gradedPolicy(plan: RoutedPlan): string | undefined {
+  const d = plan.decision;
+  return d.gradeTrial === true && d.trial !== undefined ? d.trial.policy : d.confirm;
 }
 
-/** Grades a trial's served answer against the baseline's answer to the same request, and records it as the candidate's probe. */
+/** Whether the decision asked for the served answer to be graded after it is sent (a trial's, or a proof's confirmation). */
+export function gradesTrial(plan: RoutedPlan): boolean {
+  return gradedPolicy(plan) !== undefined;
+}
+
+/** Grades a trial's (or a confirmed model's) served answer against the baseline's answer to the same request, and records it as the model's probe. */
 export async function gradeTrial(ctx: CallContext, s: PipelineDeps, signal: AbortSignal, plan: RoutedPlan, served: Named): Promise<void> {
-  const key = plan.decision.trial?.policy;
+  const key = gradedPolicy(plan);
   if (!key || !served.answer) return;
   const policy = parsePolicy(key);
   if (policy.kind !== 'model') return; // only a model's answer stands for its policy alone
+  if (served.name !== policy.model) return; // the quality gate escalated: the answer sent is the baseline's, not the model's
   const baseline = await runOn(ctx, s, signal, plan.baseline, 'probe').catch(() => undefined);
   if (!baseline?.answer) return; // a side call that failed says nothing
   const same = agree(served.answer, baseline.answer);
