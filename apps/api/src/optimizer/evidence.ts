@@ -234,8 +234,7 @@ export class StepEvidence {
     const outcomes: number[] = [];
     const judgedBaseline = this.baselineMean();
     for (const s of this.#servedBy.get(name) ?? []) {
-      // a served answer's grade against the baseline's judged mean: both pulled toward a half by the judge's errors alike
-      if (s.source === 'judge') diffs.push((s.score - judgedBaseline) / (1 - 2 * e));
+      if (s.source === 'judge') diffs.push((s.score - judgedBaseline) / (1 - 2 * e)); // both means pulled toward a half alike
       else outcomes.push(s.score);
     }
     const estimates: { r: number; se: number; n: number }[] = [];
