@@ -163,8 +163,10 @@ describe('a step learns, settles and stops exploring', () => {
           continue;
         }
         // a candidate the step has not learned may still be tried by serving it, within the risk budget, its answer
-        // graded after it is sent: learning too, priced by the budget rather than by the payback rule
-        if (/^served \S+ to learn: unproven/.test(why)) {
+        // graded after it is sent: learning too, priced by the budget rather than by the payback rule; and with no
+        // outcomes reported since the drift, the model the step settled on has a share of its answers graded until
+        // its proof is confirmed (decision.ts, `confirms`)
+        if (/^served \S+ to learn: unproven/.test(why) || /^confirming its proof/m.test(why)) {
           [quiet, settledNow] = [0, false];
           continue;
         }
