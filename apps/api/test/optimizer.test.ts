@@ -64,11 +64,20 @@ describe('a step learns, settles and stops exploring', () => {
     // it explores until no cheaper candidate is worth proving, and serves the cheapest proven one
     const next = await askUntil('classify', 2, (r) => r.model !== 'gpt-4.1', 1500);
     for (let i = next; i < next + 1500 && !(await stepView('classify')).settled; i += 50) for (let j = i; j < i + 50; j++) await ask('classify', {}, j);
-    rig.vendor.reset();
-    rig.vendor.script({ content: '{"score": 1, "reason": "correct"}' });
-    const settled = await ask('classify', {}, 100);
+    // this step reports no outcomes: the model it proved on judged probes has a quarter of its answers graded until its
+    // proof is confirmed (decision.ts, `confirms`), and such a call says so; any other call costs its answer alone
+    const settledCall = async (i: number) => {
+      rig.vendor.reset();
+      rig.vendor.script({ content: '{"score": 1, "reason": "correct"}' });
+      return ask('classify', {}, i);
+    };
+    let settled = await settledCall(100);
+    for (let i = 101; (await settled.explored()) > 0; i++) {
+      expect(i, 'a call that only answers').toBeLessThan(130);
+      expect(await lastReasons()).toMatch(/^confirming its proof \(\d+ of 80 samples, no outcomes come\)/m);
+      settled = await settledCall(i);
+    }
     expect(settled.model).not.toBe('gpt-4.1');
-    expect(await settled.explored()).toBe(0);
     expect(settled.block.saving).toBeGreaterThan(0);
     expect(rig.vendor.requests).toHaveLength(1); // no probes, no judge
     const calls = (await (await fetch(`${rig.gw.url}/v1/calls?limit=1`, { headers: authed(rig.tenant.api_key) })).json()) as { data: any[] };
