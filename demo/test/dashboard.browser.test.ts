@@ -363,17 +363,33 @@ it('shows a call\'s guard finding on its detail, never the value, a graded call\
   expect(await page.getByTestId('call-detail').textContent()).not.toContain(email);
   await page.screenshot({ path: join(screens, 'dashboard-call-detail.png'), fullPage: true });
 
-  // a call of the demo the judge graded shows its grades on its detail
-  const listed = (await (await fetch(new URL('/v1/calls?limit=500', info.dashboard.url), { headers: auth })).json()) as { data: { id: string; grades: unknown[] }[] };
-  const graded = listed.data.find((c) => c.grades.length > 0);
+  // a call of the demo the judge graded shows its grades on its detail: the newest graded one, which may lie past the
+  // 500 the list first loads once the demo's steps have settled (they probe no more), so older pages are read until one
+  // holds it, and the list loads as many older pages (each click waits for its page's first call to show)
+  type Listed = { id: string; grades: unknown[] };
+  const pages: Listed[][] = [];
+  let graded: Listed | undefined;
+  while (!graded && pages.length < 10) {
+    const after = pages.length > 0 ? `&starting_after=${pages.at(-1)!.at(-1)!.id}` : '';
+    const batch = ((await (await fetch(new URL(`/v1/calls?limit=500${after}`, info.dashboard.url), { headers: auth })).json()) as { data: Listed[] }).data;
+    pages.push(batch);
+    graded = batch.find((c) => c.grades.length > 0);
+    if (batch.length < 500) break;
+  }
   expect(graded, 'a graded call among the demo\'s').toBeDefined();
+  for (const batch of pages.slice(1)) {
+    await page.getByLabel('Filter calls').fill(batch[0]!.id);
+    await page.getByRole('button', { name: 'Load 500 older calls' }).click();
+    await expect.poll(() => page.getByRole('button', { name: `Detail of call ${batch[0]!.id}` }).count()).toBe(1);
+  }
   await page.getByLabel('Filter calls').fill(graded!.id);
   await page.getByRole('button', { name: `Detail of call ${graded!.id}` }).click();
   await expect.poll(() => page.getByTestId('call-grade').count()).toBe(graded!.grades.length);
   expect(await page.getByTestId('call-grade').first().textContent()).toMatch(/Probe|Served answer|Judge check/);
 
-  // the demo's calls are more than the 500 the list first loads: older ones come on request
-  const older = (await (await fetch(new URL(`/v1/calls?limit=5&starting_after=${listed.data.at(-1)!.id}`, info.dashboard.url), { headers: auth })).json()) as { data: { id: string }[] };
+  // the demo's calls are more than the list has loaded: older ones come on request
+  const older = (await (await fetch(new URL(`/v1/calls?limit=5&starting_after=${pages.at(-1)!.at(-1)!.id}`, info.dashboard.url), { headers: auth })).json()) as { data: { id: string }[] };
+  expect(older.data.length, 'calls older than the list has loaded').toBeGreaterThan(0);
   const old = older.data[0]!.id;
   await page.getByLabel('Filter calls').fill(old);
   expect(await page.getByRole('button', { name: `Detail of call ${old}` }).count()).toBe(0);
