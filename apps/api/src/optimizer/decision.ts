@@ -109,13 +109,19 @@ export function markTrial(d: Decision, trial: Trial): void {
 }
 
 /**
- * A trial on a step without outcomes whose answer is graded after it is sent: the reasons say so,
- * and while the baseline's quality is not known its side answer is graded at random, as a probe's is.
+ * A served answer graded after it is sent, paired with the baseline's side answer (a trial's, or a
+ * proof's confirmation, on a step without outcomes): the reasons say why, and while the baseline's
+ * quality is not known its side answer is graded at random, as a probe's is.
  */
+function gradeAfterAnswer(d: Decision, s: StepState, input: DecideInput, why: string): void {
+  d.sampleBaseline = !s.evidence.baselineKnown() && (input.draw * 7919) % 1 < BASELINE_SAMPLE_RATE;
+  d.reasons.push(`${why}: after the answer, the baseline answers the same request and the judge grades the two where they differ`);
+}
+
+/** A trial on a step without outcomes whose answer is graded after it is sent (`gradeAfterAnswer`). */
 export function gradeTrialAnswer(d: Decision, s: StepState, input: DecideInput): void {
   d.gradeTrial = true;
-  d.sampleBaseline = !s.evidence.baselineKnown() && (input.draw * 7919) % 1 < BASELINE_SAMPLE_RATE;
-  d.reasons.push(`no outcomes come on this step: after the answer, the baseline answers the same request and the judge grades the two where they differ`);
+  gradeAfterAnswer(d, s, input, 'no outcomes come on this step');
 }
 
 /** Samples a model proven where no outcomes come is graded to, on its served answers (twice a proof's). */
@@ -137,11 +143,10 @@ export function confirms(chosen: Policy, own: PolicyStats | undefined, input: De
   return own.n < CONFIRM_SAMPLES && (input.draw * 104729) % 1 < CONFIRM_SHARE;
 }
 
-/** A call that confirms its model's proof: its answer is graded after it is sent, paired with the baseline's, and its reasons say so. */
+/** A call that confirms its model's proof (`key`, on `n` samples so far): its answer is graded after it is sent (`gradeAfterAnswer`). */
 export function confirmAnswer(d: Decision, s: StepState, input: DecideInput, key: string, n: number): void {
   d.confirm = key;
-  d.sampleBaseline = !s.evidence.baselineKnown() && (input.draw * 7919) % 1 < BASELINE_SAMPLE_RATE;
-  d.reasons.push(`confirming its proof (${n} of ${CONFIRM_SAMPLES} samples, no outcomes come): after the answer, the baseline answers the same request and the judge grades the two where they differ`);
+  gradeAfterAnswer(d, s, input, `confirming its proof (${n} of ${CONFIRM_SAMPLES} samples, no outcomes come)`);
 }
 
 /**

@@ -283,8 +283,12 @@ export class Optimizer {
     s.riskUsed = trial ? trial.used : s.ledger.trials.size > 0 ? ledgerUse({ evidence: s.evidence, ledger: s.ledger, input, stats, own, costs, baselineCost, tenant }) : 0;
     if (trial) markTrial(d, trial);
     if (trial && silent?.grade) gradeTrialAnswer(d, s, input);
-    // a model proven where no outcomes come: a share of its answers is graded until its proof is confirmed or withdrawn
-    else if (!trial && silent?.grade && confirms(chosen, own.get(policyKey(chosen)), input)) confirmAnswer(d, s, input, policyKey(chosen), own.get(policyKey(chosen))!.n);
+    else if (silent?.grade) {
+      // a model proven where no outcomes come: a share of its answers is graded until its proof is confirmed or withdrawn
+      const key = policyKey(chosen);
+      const proof = own.get(key);
+      if (confirms(chosen, proof, input)) confirmAnswer(d, s, input, key, proof!.n);
+    }
     // the cheap judge is measured against outcomes only while an investment it would grade for is under way
     d.gradeForTruth = plan.funded && costs.judging && input.judges !== undefined && !input.judges.panel.decided && costs.outcomes >= MIN_OUTCOME_SHARE;
     if (input.learning === 'off') {
