@@ -55,18 +55,29 @@ async function start(): Promise<GatewayProcess> {
   return gw;
 }
 
+/** Awaits one stage of the test, bounded: a stage that hangs fails naming itself, with the running gateway's log. */
+async function stage<T>(label: string, p: Promise<T>, ms = 60_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${label}: not done in ${ms} ms\n${gw?.output().slice(-4000) ?? ''}`)), ms)));
+  try {
+    return await Promise.race([p, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 const turns = () => vendor.requests.filter((r) => (r.body as { model?: string } | undefined)?.model === 'slow');
 
-it('resumes a loop run killed mid-turn at that turn, with its conversation, and runs no action twice', { timeout: 180_000 }, async () => {
-  const first = await start();
-  const tenant = await signup({ url: first.url }, 'Looping');
+it('resumes a loop run killed mid-turn at that turn, with its conversation, and runs no action twice', { timeout: 300_000 }, async () => {
+  const first = await stage('first start', start(), 130_000);
+  const tenant = await stage('signup', signup({ url: first.url }, 'Looping'));
   const r1 = restFor(first.url, tenant.api_key);
-  expect((await r1('/v1/connections/desk', { method: 'PUT', body: { base_url: target.url } })).status).toBe(201);
+  expect((await stage('connection', r1('/v1/connections/desk', { method: 'PUT', body: { base_url: target.url } }))).status).toBe(201);
   vendor.script({ tool_calls: [{ id: 'call_a', name: 'desk', arguments: JSON.stringify({ method: 'GET', path: '/tickets' }) }] });
   const config = { kind: 'action', model: 'slow', connection: 'desk', instructions: 'Count the open tickets.', max_steps: 4, auto_approve: ['desk'] };
-  const agent = (await r1('/v1/managed-agents', { method: 'POST', body: { name: 'counter', config } })).body;
+  const agent = (await stage('agent', r1('/v1/managed-agents', { method: 'POST', body: { name: 'counter', config } }))).body;
   const before = turns().length;
-  const runId = (await r1(`/v1/managed-agents/${agent.id}/runs`, { method: 'POST', body: { input: 'today' } })).body.id as string;
+  const runId = (await stage('run', r1(`/v1/managed-agents/${agent.id}/runs`, { method: 'POST', body: { input: 'today' } }))).body.id as string;
   // the first turn's call ran (auto-approved); the second turn is at the vendor when the process dies
   await expect.poll(() => turns().length, { timeout: 20_000, interval: 10 }).toBe(before + 2);
   expect(target.seen).toHaveLength(1);
@@ -74,7 +85,7 @@ it('resumes a loop run killed mid-turn at that turn, with its conversation, and 
   await first.exited;
 
   vendor.script({ content: 'There are 3 open tickets.' });
-  const second = await start();
+  const second = await stage('second start', start(), 130_000);
   const r2 = restFor(second.url, tenant.api_key);
   const done = await waitForRun(r2, runId, ['completed', 'failed'], 60_000);
   expect(done).toMatchObject({ status: 'completed', output: 'There are 3 open tickets.', error: null });
@@ -86,11 +97,11 @@ it('resumes a loop run killed mid-turn at that turn, with its conversation, and 
   expect(turns()).toHaveLength(before + 3);
   expect(resumed.messages.at(-2)).toMatchObject({ role: 'assistant', tool_calls: [{ id: 'call_a' }] });
   expect(resumed.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_a', content: 'HTTP 200\n{"open_tickets":3}' });
-  const events = await readEvents(second.url, tenant.api_key, runId);
+  const events = await stage('events', readEvents(second.url, tenant.api_key, runId));
   expect(events.map((e) => e.id)).toEqual(events.map((_, i) => i + 1));
   expect(events.filter((e) => e.event === 'step.started').map((e) => [e.data.data.index, e.data.data.attempt])).toEqual([[0, 1], [1, 1], [1, 2]]);
   expect(events.map((e) => e.event)).toContain('run.resumed');
   expect(events.at(-1)!.event).toBe('run.completed');
   second.kill('SIGTERM');
-  expect(await second.exited).toBe(0);
+  expect(await stage('stop', second.exited)).toBe(0);
 });
