@@ -21,6 +21,12 @@ export interface Options {
   maxSeconds: number;
   /** Where the JSON result is also written; undefined = bench/results/routing-<timestamp>.json. */
   out: string | undefined;
+  /**
+   * One call at a time, each sent once what the one before taught has been learned, with the
+   * gateway's routing draws seeded (ROUTING_SEED): the same seed makes the same decisions, so two
+   * versions of the routing compare call for call.
+   */
+  reproducible: boolean;
 }
 
 export const USAGE = `usage: node bench/routing/run.ts [options]   (or: npm run bench:routing -- [options])
@@ -35,6 +41,9 @@ export const USAGE = `usage: node bench/routing/run.ts [options]   (or: npm run 
   --drift             halfway through the test phase, degrade the most-served model of the largest step
   --limit N           N rows per split (train and test), stratified by step (default: all)
   --concurrency N     calls in flight (default 6, 1–16)
+  --reproducible      one call at a time, each once the learning of the one before is done, with the
+                      gateway's routing draws seeded from --seed: a run repeats exactly, so two
+                      versions of the routing compare call for call (slower; not with --concurrency)
   --max-seconds S     budget for sending calls (default 840); unsent calls are reported as skipped
   --out FILE          also write the JSON result here (default bench/results/routing-<timestamp>.json)`;
 
@@ -42,7 +51,7 @@ export { UsageError };
 
 export function parseArgs(argv: string[], repoRoot: string): Options {
   const known = ['data', 'set', 'floor', 'outcome-rate', 'judge-noise', 'seed', 'limit', 'concurrency', 'max-seconds', 'out'];
-  const { flags, switches: bools } = readFlags(argv, USAGE, { known, switches: ['drift', 'stream'] });
+  const { flags, switches: bools } = readFlags(argv, USAGE, { known, switches: ['drift', 'stream', 'reproducible'] });
   const num = (key: string, fallback: number, min: number, max: number, int = false): number => {
     const raw = flags.get(key);
     if (raw === undefined) return fallback;
@@ -54,6 +63,8 @@ export function parseArgs(argv: string[], repoRoot: string): Options {
   };
   const limitRaw = flags.get('limit');
   const set = flags.get('set');
+  const reproducible = bools.has('reproducible');
+  if (reproducible && flags.has('concurrency')) throw new UsageError('--reproducible sends one call at a time: drop --concurrency');
   if (set !== undefined && !SETS[set]) throw new UsageError(`--set must be one of ${Object.keys(SETS).join(', ')}, got ${set}`);
   return {
     dataDir: flags.get('data') ?? join(repoRoot, '..', 'shared', 'data', 'routing'),
@@ -65,8 +76,9 @@ export function parseArgs(argv: string[], repoRoot: string): Options {
     seed: num('seed', 1, 0, 2 ** 32 - 1, true),
     drift: bools.has('drift'),
     limit: limitRaw === undefined ? undefined : num('limit', 0, 1, 1e9, true),
-    concurrency: num('concurrency', 6, 1, 16, true),
+    concurrency: reproducible ? 1 : num('concurrency', 6, 1, 16, true),
     maxSeconds: num('max-seconds', 840, 10, 3600),
     out: flags.get('out'),
+    reproducible,
   };
 }

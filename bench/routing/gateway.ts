@@ -25,7 +25,7 @@ export interface Gateway {
 }
 
 /** `onCleanup` receives the removal of the temporary DATA_DIR as soon as it exists, so it goes even if the start fails. */
-export async function startGateway(onCleanup: (fn: () => void) => void, fixedPort?: number): Promise<Gateway> {
+export async function startGateway(onCleanup: (fn: () => void) => void, fixedPort?: number, env: Record<string, string> = {}): Promise<Gateway> {
   const port = fixedPort ?? (await freePort());
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-routing-'));
   onCleanup(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -47,6 +47,7 @@ export async function startGateway(onCleanup: (fn: () => void) => void, fixedPor
       // the benchmark measures routing, not the wallet: a full run's spend plus the reservations of the
       // calls and learning jobs in flight passed the default $25 dev allowance, and calls failed with 402
       BILLING_DEV_ALLOWANCE_USD: '10000',
+      ...env,
     },
   });
   const origin = `http://127.0.0.1:${port}`;
@@ -58,6 +59,27 @@ export async function startGateway(onCleanup: (fn: () => void) => void, fixedPor
     return res.status === 200;
   });
   return { child, origin, adminKey };
+}
+
+/** The gateway's learning queue as /metrics shows it: jobs waiting and running. */
+async function learningLoad(gw: Gateway): Promise<number> {
+  const res = await fetch(`${gw.origin}/metrics`, { signal: AbortSignal.timeout(15_000) });
+  const text = await res.text();
+  const gauge = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  const load = gauge('optimizer_learning_queued') + gauge('optimizer_learning_running');
+  if (!Number.isFinite(load)) throw new Error('GET /metrics shows no optimizer_learning_queued and optimizer_learning_running gauges');
+  return load;
+}
+
+/**
+ * Resolves once the gateway has learned what the calls answered so far taught (its learning queue
+ * empty on two reads a few milliseconds apart: a call's learning is queued as its answer goes).
+ */
+export async function learningSettled(gw: Gateway): Promise<void> {
+  for (let idle = 0; idle < 2; ) {
+    idle = (await learningLoad(gw)) === 0 ? idle + 1 : 0;
+    await new Promise((r) => setTimeout(r, 2));
+  }
 }
 
 async function adminCall(gw: Gateway, method: 'PUT' | 'POST', path: string, body: unknown): Promise<void> {

@@ -58,6 +58,8 @@ export interface PhaseContext {
   concurrency: number;
   /** Epoch ms after which no new call is sent. */
   deadline: number;
+  /** Awaited after each answer, before its outcome is reported (--reproducible): the gateway has learned what the call taught. */
+  settle?: () => Promise<void>;
   /** Shared across phases: flips to 'not-built' on the first 404 from POST /v1/outcomes. */
   outcomes: { state: 'unknown' | 'ok' | 'not-built'; sent: number; errors: number; lastError: string | null };
   log: (line: string) => void;
@@ -173,6 +175,8 @@ async function callOne(phase: PhaseName, row: Row, ctx: PhaseContext, client: Op
     rec.cache_hit = o.cache_hit;
   }
 
+  // what the call taught is learned before its outcome comes (as it is in production, where an outcome follows a run)
+  await ctx.settle?.();
   const o_ = ctx.outcomes;
   if (o_.state !== 'not-built' && drawFor(ctx.seed, `outcome|${phase}|${row.id}`) < ctx.outcomeRate) {
     try {

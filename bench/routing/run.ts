@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs, UsageError } from './args.ts';
 import { cleanRows, loadData, readReplay, stepsOf, subsample, type DataSet } from './data.ts';
-import { configureCatalog, putRoutingSettings, repoRoot, signup, startGateway, workflowEvents, workflowSteps, type Gateway } from './gateway.ts';
+import { configureCatalog, learningSettled, putRoutingSettings, repoRoot, signup, startGateway, workflowEvents, workflowSteps, type Gateway } from './gateway.ts';
 import { interleave, runPhase, type CallRecord, type PhaseContext } from './phases.ts';
 import { outcomesByPolicy, outcomesLines } from './outcomes-by-policy.ts';
 import { hash32, mulberry32 } from './prng.ts';
@@ -93,7 +93,7 @@ async function main(): Promise<void> {
   vendor = new ReplayVendor({ rows: data.rows, models: data.models, judgeNoise: o.judgeNoise, seed: o.seed });
   const vendorUrl = await vendor.start();
   log(`replay vendor ${vendorUrl}`);
-  const gw: Gateway = await startGateway((fn) => cleanups.push(fn));
+  const gw: Gateway = await startGateway((fn) => cleanups.push(fn), undefined, o.reproducible ? { ROUTING_SEED: String(o.seed) } : {});
   log(`gateway ${gw.origin} (pid ${gw.child.pid})`);
   const setup = await configureCatalog(gw, vendorUrl, data.models, strengths);
   log(`catalog: ${setup.registered.length} replay models on provider "replay"; ${setup.disabled} seeded models disabled${strengths ? `; strengths ${JSON.stringify(strengths)}` : ''}`);
@@ -115,6 +115,7 @@ async function main(): Promise<void> {
     concurrency: o.concurrency,
     deadline: t0 + o.maxSeconds * 1000,
     outcomes: { state: 'unknown', sent: 0, errors: 0, lastError: null },
+    ...(o.reproducible ? { settle: () => learningSettled(gw) } : {}),
     log,
   };
 

@@ -124,6 +124,8 @@ export const configSchema = z
     LEARNING_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(300_000),
     /** At shutdown, how long learning under way may finish before it is aborted and metered as far as it got. */
     LEARNING_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+    /** Seeds the routing's random draws (trials, probe sampling, judge cross-checks), so a benchmark replaying the same calls in order makes the same decisions; unset (the default), they come from the system's generator. */
+    ROUTING_SEED: z.coerce.number().int().min(0).max(2 ** 32 - 1).optional(),
     /** How often the retention sweep deletes recordings past their tenant's retention (default hourly). */
     RECORDING_SWEEP_MS: z.coerce.number().int().min(1_000, 'must be at least 1000 (1 s)').max(24 * 3_600_000, 'must be at most 86400000 (a day)').default(3_600_000),
     /** How long calls and their activity are kept (whole months are dropped once past it); generous by default, and never under two months, which billing's statements and the month's budget read. */

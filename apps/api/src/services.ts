@@ -157,7 +157,7 @@ export async function createServices(config: Config, logger: Logger, hooks: Serv
   const providers = new ProviderRegistry(config);
   const customProviders = new CustomProviders(db, hot, envelope, providers, config.CUSTOM_PROVIDER_ADDRESS_POLICY);
   await customProviders.start();
-  const optimizer = new Optimizer(db, meter);
+  const optimizer = new Optimizer(db, meter, { seed: config.ROUTING_SEED });
   await optimizer.start();
   const steps = new StepRegistry({ db, optimizer, logger, semantic: (accountId, fingerprint) => {
       // a step's verified record shows only once its tenant has set an error bound and it has been asked

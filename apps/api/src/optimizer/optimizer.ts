@@ -10,6 +10,7 @@ import { ensemblePool, priced, servingGradeShare, shrink, TenantPriors } from '.
 import type { DecideInput, LockedStep, StepKey } from './decide-input.ts';
 import { confirmAnswer, confirms, decisionFor, gradeTrialAnswer, markTrial, MIN_OPEN_SAMPLES, mixReason, pickHolder, retentionOf, type Decision } from './decision.ts';
 import { DRIFT_CHECK_EVERY, watchDrift } from './drift.ts';
+import { routingDraws, type Draw } from './draws.ts';
 import type { PolicyStats, Probe, ServedSample } from './evidence.ts';
 import { EvidenceRows, type LoadedRow } from './evidence-rows.ts';
 import { ExplorationSpend, learningBlock } from './exploration-budget.ts';
@@ -58,9 +59,12 @@ export class Optimizer {
   readonly #priors = new TenantPriors();
   #poll: NodeJS.Timeout | null = null;
   #lastSweep = Date.now();
+  /** The routing's random draws (draws.ts): seeded by ROUTING_SEED for a reproducible benchmark. */
+  readonly draw: Draw;
 
-  constructor(db: Database, meter: Meter) {
+  constructor(db: Database, meter: Meter, opts: { seed?: number | undefined } = {}) {
     this.#rows = new EvidenceRows(db, meter, (r, at) => this.#take(r, at));
+    this.draw = routingDraws(opts.seed);
   }
 
   /**

@@ -2,7 +2,6 @@
 // tenant's cheaper judge once its panel has adopted it (optimizer/judge-panel.ts), with the
 // paired grades that measure the cheaper one recorded as evidence. Used by serving (a verify
 // policy's check) and by learning after the answer (probes, drift checks).
-import { randomInt } from 'node:crypto';
 import type { PipelineDeps } from './deps.ts';
 import type { CallContext } from './context.ts';
 import { completeOn } from './complete.ts';
@@ -38,7 +37,7 @@ export async function grade(ctx: CallContext, s: PipelineDeps, signal: AbortSign
   else if (role === 'serve') used = await ask(panel.adopted ? panel.cheap : plan.judge, role); // serving grades, measures nothing
   else if (panel.adopted) {
     used = await ask(panel.cheap, role);
-    if (panel.wantsCross(randomInt(0, 1_000_000) / 1_000_000)) pair('cross', (await ask(plan.judge, 'judge')).score, used.score);
+    if (panel.wantsCross(s.optimizer.draw())) pair('cross', (await ask(plan.judge, 'judge')).score, used.score);
     if (panel.wantsSelf()) pair('self', used.score, (await ask(panel.cheap, 'judge', true)).score);
   } else {
     // until the panel decides, the cheaper judge grades beside the configured one (cheap), and twice while it needs self pairs

@@ -31,7 +31,7 @@ function deps(settings: Record<string, unknown> = {}, serve = 'small') {
     steps: { seen: () => undefined },
     discovery: { isDiscovering: () => false },
     outcomes: { remember: (...args: unknown[]) => void remembered.push(args) },
-    optimizer: { decide: (input: DecideInput) => (decided.push(input), decision(serve)), judgePanel: () => ({ adopted: false }), takeEvents: () => [], kindOf: (step: { kind?: string }, ask: () => string | undefined) => step.kind ?? ask() },
+    optimizer: { draw: () => 0.5, decide: (input: DecideInput) => (decided.push(input), decision(serve)), judgePanel: () => ({ adopted: false }), takeEvents: () => [], kindOf: (step: { kind?: string }, ask: () => string | undefined) => step.kind ?? ask() },
   } as unknown as PipelineDeps;
   return { s, decided, remembered };
 }

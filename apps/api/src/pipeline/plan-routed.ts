@@ -1,7 +1,7 @@
 // Stage: route, for `auto` / `discover`: which step this call is, the bar it must
 // hold (the tenant floor, raised by step.quality.min_score and a quality objective),
 // the baseline, the candidates that can serve it, and the optimizer's decision.
-import { createHash, randomInt } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { ModelProfile } from '@optimizer/schema';
 import { ApiError } from '../errors.ts';
 import { hasAdapter } from '../providers/adapters.ts';
@@ -217,7 +217,7 @@ export function planRouted(ctx: CallContext, s: PipelineDeps): RoutedPlan {
     // stream they answer whole and are replayed as its events (respond.ts), as a cache hit is
     allowGates: opts.advanced && !opts.latency,
     singleModel: !opts.advanced || opts.latency,
-    draw: randomInt(0, 1_000_000) / 1_000_000,
+    draw: s.optimizer.draw(),
     budget,
     priceShares,
     strengths,
