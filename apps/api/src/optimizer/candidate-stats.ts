@@ -10,8 +10,14 @@ import { GATE_ESCALATION } from './prospects.ts';
 import { stepKind, type StepState } from './step-state.ts';
 import { outcomeTotals, type OutcomeTotals, type StepOutcomes } from './trial-pool.ts';
 
-/** How long the tenant's pooled step estimates are reused (they change with each step's evidence). */
-const PRIORS_TTL_MS = 2_000;
+/**
+ * How many reads the tenant's pooled step estimates serve before they are gathered again (a decision
+ * reads them twice): they change with the steps' evidence, which changes call by call, not by the
+ * clock. Reused for two seconds instead, the priors a decision saw depended on how many calls the
+ * machine got through in two seconds, and the same calls in the same order decided differently on a
+ * loaded machine than on a quiet one.
+ */
+const PRIORS_READS = 64;
 /** Multi-model policies draw on this many of a step's strongest cheap models, plus this many of the cheapest. */
 const POOL_STRONG = 4;
 const POOL_CHEAP = 2;
@@ -30,27 +36,26 @@ export interface TenantOutcomes {
   steps: ReadonlyMap<string, StepOutcomes>;
 }
 
-/** A tenant's steps of one kind, and what is read off them, held for PRIORS_TTL_MS (each read on first use). */
+/** A tenant's steps of one kind, and what is read off them, held for PRIORS_READS reads (each read on first use). */
 interface TenantGroup {
-  at: number;
+  reads: number;
   peers: StepState[];
   estimates?: Map<string, (Estimate & { fingerprint: string })[]>;
   outcomes?: Map<string, TenantOutcomes>;
 }
 
-/** What a tenant's steps (of the same kind) say of each candidate, for its other steps: rebuilt at most every two seconds. */
+/** What a tenant's steps (of the same kind) say of each candidate, for its other steps: gathered again every PRIORS_READS reads. */
 export class TenantPriors {
   readonly #groups = new Map<string, TenantGroup>();
 
-  /** The tenant's steps of the step's kind, found once per PRIORS_TTL_MS. */
+  /** The tenant's steps of the step's kind, found once per PRIORS_READS reads. */
   #group(s: StepState, states: ReadonlyMap<string, StepState>): TenantGroup {
     const kind = stepKind(s) ?? '';
     const key = `${s.key.accountId}|${kind}`;
-    const now = Date.now();
     const held = this.#groups.get(key);
-    if (held && now - held.at < PRIORS_TTL_MS) return held;
+    if (held && ++held.reads < PRIORS_READS) return held;
     const peers = [...states.values()].filter((o) => o.key.accountId === s.key.accountId && (stepKind(o) ?? '') === kind);
-    const group: TenantGroup = { at: now, peers };
+    const group: TenantGroup = { reads: 0, peers };
     this.#groups.set(key, group);
     return group;
   }
