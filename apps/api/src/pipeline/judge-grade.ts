@@ -36,8 +36,10 @@ export async function grade(ctx: CallContext, s: PipelineDeps, signal: AbortSign
   if (!panel) used = await ask(plan.judge, role);
   else if (role === 'serve') used = await ask(panel.adopted ? panel.cheap : plan.judge, role); // serving grades, measures nothing
   else if (panel.adopted) {
+    // drawn before the first wait: a call's draws follow the order its grades start, not the order the judge answers them
+    const draw = s.optimizer.draw();
     used = await ask(panel.cheap, role);
-    if (panel.wantsCross(s.optimizer.draw())) pair('cross', (await ask(plan.judge, 'judge')).score, used.score);
+    if (panel.wantsCross(draw)) pair('cross', (await ask(plan.judge, 'judge')).score, used.score);
     if (panel.wantsSelf()) pair('self', used.score, (await ask(panel.cheap, 'judge', true)).score);
   } else {
     // until the panel decides, the cheaper judge grades beside the configured one (cheap), and twice while it needs self pairs
