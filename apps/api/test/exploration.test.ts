@@ -5,6 +5,7 @@ import { bestLevel, levelFloor, MIN_PAYBACK, payback, planExploration, probesByC
 import { JudgePanel } from '../src/optimizer/judge-panel.ts';
 import { pool, posterior } from '../src/optimizer/priors.ts';
 import { combine, StepEvidence } from '../src/optimizer/evidence.ts';
+import { drawsFrom } from '../src/optimizer/trials.ts';
 import { cheapestMix, holdBound, MIX_MARGIN, mixKey, servesUnder } from '../src/optimizer/mix.ts';
 import { gateStart, probeCosts, prospect as priceProspect } from '../src/optimizer/prospects.ts';
 
@@ -186,23 +187,42 @@ describe('evidence from outcomes', () => {
   });
 
   it('reads the differences still waiting for an outcome through those that got one, not as wrong answers', () => {
-    // a two-way choice: the baseline is right 86 % of the time; the candidate differs on one call in five,
-    // and where they differ it is right one time in four (true retention 1 + (0.05 − 0.15) / 0.86 ≈ 0.88)
+    // a two-way choice and a candidate better than a baseline right about half the time: it differs on two calls in
+    // five, and where it differs the baseline is wrong 65 % of the time (then the candidate, the other choice, is
+    // right); where they agree the baseline is right 55 % of the time. True retention: (0.6 × 0.55 + 0.4 × 0.65) /
+    // (0.6 × 0.55 + 0.4 × 0.35) = 1.255
     const e = new StepEvidence();
-    let i = 0;
-    for (; i < 400; i++) {
-      const differs = i % 5 === 0;
-      const baseRight = differs ? i % 20 !== 0 : i % 50 > 5;
+    const rnd = drawsFrom(0.37);
+    for (let i = 0; i < 600; i++) {
+      const differs = rnd() < 0.4;
+      const baseRight = rnd() < (differs ? 0.35 : 0.55);
       e.addProbe(probe(i, differs));
-      // outcomes come for three calls in ten
-      if (i % 10 < 3 || (differs && i % 40 < 10)) e.addServed({ at: i, policy: 'model:big', score: baseRight ? 1 : 0, source: 'outcome', call: `call-${i}` }, true);
+      // outcomes come for three calls in ten, whatever the answers
+      if (rnd() < 0.3) e.addServed({ at: i, policy: 'model:big', score: baseRight ? 1 : 0, source: 'outcome', call: `call-${i}` }, true);
     }
     const st = e.stats({ kind: 'model', model: 'small' }, 'big');
-    expect(st.n).toBe(400);
-    // counted as wrong, the pending differences would read it near 0.78; cautious on the resolved ones (a differing
-    // answer counts as wrong where the baseline's was wrong too), it reads near 0.82
+    expect(st.n).toBe(600);
+    // counted as wrong, the pending differences would read it near 0.66, and a differing answer where the baseline
+    // was wrong counted half-way near 0.98: on a two-way question that answer is the right one
+    expect(st.retention).toBeGreaterThan(1.12);
+    expect(st.retention).toBeLessThan(1.4);
+  });
+
+  it('reads a differing answer half-way where the baseline was wrong and the question has more than two answers', () => {
+    // four choices: the candidate differs on one call in five (its answer one of three others); the baseline is wrong on
+    // a quarter of those, and the candidate right on a third of them
+    const e = new StepEvidence();
+    const rnd = drawsFrom(0.61);
+    for (let i = 0; i < 600; i++) {
+      const differs = rnd() < 0.2;
+      const baseRight = rnd() < (differs ? 0.75 : 0.9);
+      e.addProbe({ ...probe(i, differs), baselineText: 'ABCD'[i % 4]!, answers: { small: { text: 'ABCD'[(i + (differs ? 1 + (i % 3) : 0)) % 4]!, score: null, costMicros: 5 } } });
+      if (rnd() < 0.3) e.addServed({ at: i, policy: 'model:big', score: baseRight ? 1 : 0, source: 'outcome', call: `call-${i}` }, true);
+    }
+    const st = e.stats({ kind: 'model', model: 'small' }, 'big');
+    // the truth (0.72 + 0.2 × 0.25 / 3) / 0.87 = 0.847; half-way on the baseline's wrong answers reads a little over it
     expect(st.retention).toBeGreaterThan(0.8);
-    expect(st.retention).toBeLessThan(0.88);
+    expect(st.retention).toBeLessThan(0.9);
   });
 
   it('where answers are free-form, leaves a differing answer out until the judge grades it: an outcome says only whether the baseline was right', () => {

@@ -11,6 +11,7 @@
 import { combine, conflicts, leastSpread, linkedEstimate, mean, MIN_BASELINE_OUTCOMES, outcomeRetention, sd, Z, type Linked } from './estimates.ts';
 import type { PolicyStats, Probe, PruneStats, ServedSample } from './evidence-types.ts';
 import { parsePolicy, policyKey, type Policy } from './policies.ts';
+import { twoWayChoices, type TwoWay } from './answer-choices.ts';
 import { gradedDiff, probedFor } from './probe-diff.ts';
 import { MAX_JUDGE_ERROR, isFreeForm, measureDiffering, measureDisagreement, measureJudgeCost, measureLongShare, measureJudgeError, measurePruning } from './probe-measures.ts';
 import { Scores, trimmed } from './scores.ts';
@@ -76,7 +77,7 @@ export class StepEvidence {
     this.#judgeError = undefined;
     this.#judgeCost = undefined;
     this.#differing = undefined;
-    this.#longMeasure = undefined;
+    this.#probeShape = undefined;
   }
 
   /** Adds a served sample; the probe made on its call, when an outcome links it to one. */
@@ -179,24 +180,23 @@ export class StepEvidence {
    * answers still say something once an outcome comes.
    */
   freeForm(): boolean {
-    return isFreeForm(this.#long());
+    return isFreeForm(this.#shape().long);
   }
 
   /**
-   * The share of recent probes whose baseline answer runs long: on a step of mixed answers (some
-   * a choice, some code), those probes pay the judge for a differing answer even where outcomes
-   * come, since a differing program or paragraph is not wrong because the baseline's was right.
+   * The share of recent probes whose baseline answer runs long: on a step of mixed answers (some a choice, some code),
+   * those pay the judge for a differing answer even where outcomes come (a differing program is not wrong because the baseline's was right).
    */
   longShare(): number {
-    return this.#long().share;
+    return this.#shape().long.share;
   }
 
-  /** The share of recent probes whose baseline answer runs long, kept until the probes change (`freeForm` and `longShare` read it). */
-  #long(): { n: number; share: number } {
-    return (this.#longMeasure ??= measureLongShare(this.probes));
+  /** The share of recent probes whose baseline answer runs long (`freeForm`, `longShare`), and the step's two answers where its questions are two-way; kept until the probes change. */
+  #shape(): { long: { n: number; share: number }; choices: TwoWay } {
+    return (this.#probeShape ??= { long: measureLongShare(this.probes), choices: twoWayChoices(this.probes) });
   }
 
-  #longMeasure: { n: number; share: number } | undefined;
+  #probeShape: { long: { n: number; share: number }; choices: TwoWay } | undefined;
 
   /** The differing share and the judge's cost share, kept until the probes change (read on every routed call). */
   #differing: { n: number; share: number } | undefined;
@@ -221,7 +221,7 @@ export class StepEvidence {
     if (cached) return cached;
     let probed = this.#probed.get(cacheKey);
     if (!probed) {
-      probed = probedFor(this.probes, policy, baselineModel, this.freeForm());
+      probed = probedFor(this.probes, policy, baselineModel, this.freeForm(), this.#shape().choices);
       this.#probed.set(cacheKey, probed);
     }
     const diffs = [...probed.diffs];

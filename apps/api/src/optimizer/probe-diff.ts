@@ -4,6 +4,7 @@
 import type { Linked } from './estimates.ts';
 import type { Probe, ProbeAnswer } from './evidence-types.ts';
 import { policyKey, type Policy } from './policies.ts';
+import type { TwoWay } from './answer-choices.ts';
 import { baseKey, keyOf, same } from './stored-probe.ts';
 
 /**
@@ -37,9 +38,13 @@ function linkedToOutcome(p: Probe, policy: Policy): boolean {
 
 /**
  * What a differing, ungraded answer is taken to gain where the outcome says the baseline's was
- * wrong: it may be right (on a two-way question it is) or wrong too (one of several wrong
- * choices, or free-form): half-way, where counting it as wrong read every candidate of a step
- * whose baseline is often wrong as far worse than its outcomes showed.
+ * wrong and the step's questions are not two-way: it may be right or wrong too (one of several
+ * wrong choices, or free-form): half-way, where counting it as wrong read every candidate of a step
+ * whose baseline is often wrong as far worse than its outcomes showed. On a two-way question
+ * (`twoWayChoices`) it is right when it is the other choice, and wrong when it is neither: read
+ * half-way there too, a candidate a third better than a baseline right half the time was read as
+ * its equal (winogrande: mixtral against llama-2-70b, 1.35 of it, read 1.01), its catalog prior
+ * was never overruled, and it was tried too rarely to be proven in 800 calls.
  */
 const UNRESOLVED_GAIN = 0.5;
 
@@ -51,12 +56,14 @@ const UNRESOLVED_GAIN = 0.5;
  * UNRESOLVED_GAIN), else it is
  * pending: most never get an outcome, and `linkedEstimate` reads them through the ones that did.
  */
-function outcomeDiff(p: Probe, policy: Policy, baselineModel: string): { diff: number | null; differs: boolean; judged: boolean; cost: number } | null {
+function outcomeDiff(p: Probe, policy: Policy, baselineModel: string, choices: TwoWay): { diff: number | null; differs: boolean; judged: boolean; cost: number } | null {
   const differs = (model: string, cost: number) => {
-    const graded = gradedDiff(p, p.answers[model]!);
+    const a = p.answers[model]!;
+    const graded = gradedDiff(p, a);
     if (graded === 0) return { diff: 0, differs: false, judged: false, cost };
     if (graded !== null) return { diff: graded, differs: true, judged: true, cost };
-    return { diff: p.outcome === undefined ? null : -p.outcome + (1 - p.outcome) * UNRESOLVED_GAIN, differs: true, judged: false, cost };
+    const gain = !choices ? UNRESOLVED_GAIN : choices.includes(keyOf(a)) && choices.includes(baseKey(p)) ? 1 : 0;
+    return { diff: p.outcome === undefined ? null : -p.outcome + (1 - p.outcome) * gain, differs: true, judged: false, cost };
   };
   switch (policy.kind) {
     case 'model': {
@@ -138,11 +145,12 @@ function probeDiff(p: Probe, policy: Policy, baselineModel: string): { diff: num
  * free-form, a differing answer says nothing until the judge grades it: an outcome only tells
  * whether the baseline's was right.
  */
-export function probedFor(probes: readonly Probe[], policy: Policy, baselineModel: string, freeForm: boolean): { diffs: number[]; costs: number[]; linked: Linked } {
+/** `choices`: the step's two answers where its questions are two-way (`twoWayChoices`), else null. */
+export function probedFor(probes: readonly Probe[], policy: Policy, baselineModel: string, freeForm: boolean, choices: TwoWay): { diffs: number[]; costs: number[]; linked: Linked } {
   const probed: { diffs: number[]; costs: number[]; linked: Linked } = { diffs: [], costs: [], linked: { agree: 0, pending: 0, resolved: [] } };
   for (const p of probes) {
     if (linkedToOutcome(p, policy)) {
-      const o = outcomeDiff(p, policy, baselineModel);
+      const o = outcomeDiff(p, policy, baselineModel, choices);
       if (o === null || (freeForm && o.differs && !o.judged)) continue;
       probed.costs.push(o.cost);
       if (!o.differs) probed.linked.agree++;
