@@ -62,7 +62,9 @@ function outcomeDiff(p: Probe, policy: Policy, baselineModel: string, choices: T
     const graded = gradedDiff(p, a);
     if (graded === 0) return { diff: 0, differs: false, judged: false, cost };
     if (graded !== null) return { diff: graded, differs: true, judged: true, cost };
-    const gain = !choices ? UNRESOLVED_GAIN : choices.includes(keyOf(a)) && choices.includes(baseKey(p)) ? 1 : 0;
+    // on a two-way question: the other choice is right, an answer that is neither is wrong, and a choice beside a baseline
+    // answer that was neither is right or wrong alike
+    const gain = !choices ? UNRESOLVED_GAIN : !choices.includes(keyOf(a)) ? 0 : choices.includes(baseKey(p)) ? 1 : UNRESOLVED_GAIN;
     return { diff: p.outcome === undefined ? null : -p.outcome + (1 - p.outcome) * gain, differs: true, judged: false, cost };
   };
   switch (policy.kind) {
@@ -144,8 +146,8 @@ function probeDiff(p: Probe, policy: Policy, baselineModel: string): { diff: num
  * compared with the baseline, and those linked to their calls' outcomes. Where answers are
  * free-form, a differing answer says nothing until the judge grades it: an outcome only tells
  * whether the baseline's was right.
+ * `choices`: the step's two answers where its questions are two-way (`twoWayChoices`), else null.
  */
-/** `choices`: the step's two answers where its questions are two-way (`twoWayChoices`), else null. */
 export function probedFor(probes: readonly Probe[], policy: Policy, baselineModel: string, freeForm: boolean, choices: TwoWay): { diffs: number[]; costs: number[]; linked: Linked } {
   const probed: { diffs: number[]; costs: number[]; linked: Linked } = { diffs: [], costs: [], linked: { agree: 0, pending: 0, resolved: [] } };
   for (const p of probes) {
