@@ -186,21 +186,29 @@ describe('evidence from outcomes', () => {
     expect(after.retention).toBeGreaterThan(0.95);
   });
 
+  /**
+   * 600 probed calls, the candidate differing on a share `differ` of them, the baseline right with chance
+   * `right.differs` where it differs and `right.agrees` where they agree; outcomes on three calls in ten, whatever
+   * the answers. `shaped` gives a probe other answers than `probe`'s A and B. The candidate's statistics.
+   */
+  const probedStep = (seed: number, differ: number, right: { differs: number; agrees: number }, shaped = probe) => {
+    const e = new StepEvidence();
+    const rnd = drawsFrom(seed);
+    for (let i = 0; i < 600; i++) {
+      const differs = rnd() < differ;
+      const baseRight = rnd() < (differs ? right.differs : right.agrees);
+      e.addProbe(shaped(i, differs));
+      if (rnd() < 0.3) e.addServed({ at: i, policy: 'model:big', score: baseRight ? 1 : 0, source: 'outcome', call: `call-${i}` }, true);
+    }
+    return e.stats({ kind: 'model', model: 'small' }, 'big');
+  };
+
   it('reads the differences still waiting for an outcome through those that got one, not as wrong answers', () => {
     // a two-way choice and a candidate better than a baseline right about half the time: it differs on two calls in
     // five, and where it differs the baseline is wrong 65 % of the time (then the candidate, the other choice, is
     // right); where they agree the baseline is right 55 % of the time. True retention: (0.6 × 0.55 + 0.4 × 0.65) /
     // (0.6 × 0.55 + 0.4 × 0.35) = 1.255
-    const e = new StepEvidence();
-    const rnd = drawsFrom(0.37);
-    for (let i = 0; i < 600; i++) {
-      const differs = rnd() < 0.4;
-      const baseRight = rnd() < (differs ? 0.35 : 0.55);
-      e.addProbe(probe(i, differs));
-      // outcomes come for three calls in ten, whatever the answers
-      if (rnd() < 0.3) e.addServed({ at: i, policy: 'model:big', score: baseRight ? 1 : 0, source: 'outcome', call: `call-${i}` }, true);
-    }
-    const st = e.stats({ kind: 'model', model: 'small' }, 'big');
+    const st = probedStep(0.37, 0.4, { differs: 0.35, agrees: 0.55 });
     expect(st.n).toBe(600);
     // counted as wrong, the pending differences would read it near 0.66, and a differing answer where the baseline
     // was wrong counted half-way near 0.98: on a two-way question that answer is the right one
@@ -211,15 +219,8 @@ describe('evidence from outcomes', () => {
   it('reads a differing answer half-way where the baseline was wrong and the question has more than two answers', () => {
     // four choices: the candidate differs on one call in five (its answer one of three others); the baseline is wrong on
     // a quarter of those, and the candidate right on a third of them
-    const e = new StepEvidence();
-    const rnd = drawsFrom(0.61);
-    for (let i = 0; i < 600; i++) {
-      const differs = rnd() < 0.2;
-      const baseRight = rnd() < (differs ? 0.75 : 0.9);
-      e.addProbe({ ...probe(i, differs), baselineText: 'ABCD'[i % 4]!, answers: { small: { text: 'ABCD'[(i + (differs ? 1 + (i % 3) : 0)) % 4]!, score: null, costMicros: 5 } } });
-      if (rnd() < 0.3) e.addServed({ at: i, policy: 'model:big', score: baseRight ? 1 : 0, source: 'outcome', call: `call-${i}` }, true);
-    }
-    const st = e.stats({ kind: 'model', model: 'small' }, 'big');
+    const fourWay = (i: number, differs: boolean) => ({ ...probe(i, differs), baselineText: 'ABCD'[i % 4]!, answers: { small: { text: 'ABCD'[(i + (differs ? 1 + (i % 3) : 0)) % 4]!, score: null, costMicros: 5 } } });
+    const st = probedStep(0.61, 0.2, { differs: 0.75, agrees: 0.9 }, fourWay);
     // the truth (0.72 + 0.2 × 0.25 / 3) / 0.87 = 0.847; half-way on the baseline's wrong answers reads a little over it
     expect(st.retention).toBeGreaterThan(0.8);
     expect(st.retention).toBeLessThan(0.9);
