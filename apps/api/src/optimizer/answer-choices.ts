@@ -17,11 +17,11 @@ export function twoWayChoices(probes: readonly Probe[]): TwoWay {
   const counts = new Map<string, number>();
   let n = 0;
   for (const p of probes) {
-    const keys = [baseKey(p), ...Object.values(p.answers).map(keyOf)];
-    n += keys.length;
-    // a request whose baseline answer runs long (code, prose) asks for no choice: its answers count against the two
+    const answers = Object.values(p.answers);
+    n += 1 + answers.length;
+    // a request whose baseline answer runs long (code, prose) asks for no choice: its answers count against the two, unkeyed
     if (p.baselineLong ?? runsLong(p.baselineText ?? '')) continue;
-    for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
+    for (const k of [baseKey(p), ...answers.map(keyOf)]) counts.set(k, (counts.get(k) ?? 0) + 1);
   }
   if (n < MIN_CHOICE_ANSWERS) return null;
   const [a, b] = [...counts].sort((x, y) => y[1] - x[1]);
