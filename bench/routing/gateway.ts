@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OptimizerClient, isOptimizerError } from '@optimizer/sdk';
 import { freePort, spawnNode, waitUntil, type Child } from '../overhead/procs.ts';
+import { metricValue } from '../prometheus.ts';
 import type { Models } from './data.ts';
 import { strengthsOf } from './strengths.ts';
 
@@ -65,8 +66,7 @@ export async function startGateway(onCleanup: (fn: () => void) => void, fixedPor
 async function learningLoad(gw: Gateway): Promise<number> {
   const res = await fetch(`${gw.origin}/metrics`, { signal: AbortSignal.timeout(15_000) });
   const text = await res.text();
-  const gauge = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
-  const load = gauge('optimizer_learning_queued') + gauge('optimizer_learning_running');
+  const load = metricValue(text, 'optimizer_learning_queued') + metricValue(text, 'optimizer_learning_running');
   if (!Number.isFinite(load)) throw new Error('GET /metrics shows no optimizer_learning_queued and optimizer_learning_running gauges');
   return load;
 }

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { Metrics } from '../../apps/api/src/http/metrics.ts';
 import { renderSoak } from './report.ts';
-import { climbs, metricValue, type Sample, type SoakResult } from './soak.ts';
+import { metricValue } from '../prometheus.ts';
+import { climbs, type Sample, type SoakResult } from './soak.ts';
 
 /** One sample a second for `seconds`, the count given by `at(second)`. */
 function series(seconds: number, at: (s: number) => number): Sample[] {

@@ -3,6 +3,7 @@
 // pending timers and active handles from its /metrics (prom-client's process metrics).
 import { readdirSync, readFileSync } from 'node:fs';
 import { makePool, openLoop, type Endpoint } from '../overhead/load.ts';
+import { metricValue } from '../prometheus.ts';
 import { sleep } from '../overhead/procs.ts';
 import { summarize, type LatencySummary } from '../overhead/stats.ts';
 import { startBalancer } from './haproxy.ts';
@@ -39,12 +40,6 @@ export function sampleProcess(pid: number, atMs: number): Omit<Sample, 'timers' 
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const field = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? Number.NaN);
   return { atMs, rssKb: field('VmRSS'), fds: readdirSync(`/proc/${pid}/fd`).length, threads: field('Threads') };
-}
-
-/** One sample of a metric in Prometheus' text format (`name{labels} value`), NaN when absent. */
-export function metricValue(text: string, series: string): number {
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-  return line ? Number(line.slice(series.length + 1).split(' ')[0]) : Number.NaN;
 }
 
 /** The replica's pending timers and active handles, read from its /metrics. */
