@@ -188,6 +188,7 @@ export interface WorkflowStep {
   served: number;
   judge_error?: number;
   exploration?: { calls: number; baseline_usd: number; spent_usd: number; share_of_baseline: number; payback: number; rate: number };
+  learning?: { risk_budget: number; risk_used: number; trials: Record<string, number> };
   candidates?: { policy: string; n: number; retention: number; lcb: number; cost_share: number; by_judge?: { retention: number; n: number }; by_outcome?: { retention: number; n: number } }[];
 }
 

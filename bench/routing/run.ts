@@ -127,6 +127,9 @@ async function main(): Promise<void> {
       log(`step ${st.label}: ${st.settled ? 'settled' : 'open'} on ${st.chosen} after ${st.probes} probes, ${st.served} graded serves; judge error rate ${st.judge_error ?? '?'}`);
       const x = st.exploration;
       if (x) log(`  exploration: ${x.calls} calls, spent ${(x.share_of_baseline * 100).toFixed(1)}% of the baseline's $${x.baseline_usd.toFixed(2)}; payback ${x.payback}×, probing ${(x.rate * 100).toFixed(0)}% of calls`);
+      const l = st.learning;
+      const tried = Object.entries(l?.trials ?? {}).sort((a, b) => b[1] - a[1]).map(([p, n]) => `${p} ${n}`);
+      if (l && tried.length) log(`  trials: ${tried.join(', ')}; risk budget ${l.risk_budget}, ${Math.round(l.risk_used * 100)}% used`);
       for (const c of st.candidates ?? []) {
         const by = [c.by_judge && `judge ${c.by_judge.retention} on ${c.by_judge.n}`, c.by_outcome && `outcomes ${c.by_outcome.retention} on ${c.by_outcome.n}`].filter(Boolean).join(', ');
         log(`  ${c.policy}: n ${c.n}, retention ${c.retention}${by ? ` (${by})` : ''}, lcb ${c.lcb}, cost ${c.cost_share} of the baseline`);

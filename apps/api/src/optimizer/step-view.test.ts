@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Optimizer } from './optimizer.ts';
+import { candidateView } from './step-view.ts';
 
 describe('the step view', () => {
   it('reads its candidates from the evidence as it is when asked: a grade that landed after the step\'s last call counts', () => {
@@ -16,5 +17,16 @@ describe('the step view', () => {
     probe();
     probe();
     expect(n()).toBe(3);
+  });
+
+  it('lists each candidate once: a cheap gate is not shown again among the gates that save', () => {
+    const st = (cost: number, lcb: number) => ({ n: 10, retention: 0.96, lcb, ucb: 1, costMicros: cost, costUcbMicros: cost });
+    const stats = new Map([
+      ['gate:a+b', st(100, 0.9)],
+      ['gate:c+d', st(300, 0.95)],
+      ['model:a', st(50, 0.7)],
+    ]);
+    const view = candidateView(stats, 1000).map((c) => c.policy);
+    expect(view.sort()).toEqual(['gate:a+b', 'gate:c+d', 'model:a']);
   });
 });

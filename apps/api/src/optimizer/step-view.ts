@@ -21,7 +21,7 @@ export function candidateView(stats: Map<string, PolicyStats>, baselineCost: num
   // the cheapest candidates and the best-holding ones
   const byCost = [...view].sort((a, b) => a.cost_share - b.cost_share).slice(0, 6);
   const byLcb = [...view].sort((a, b) => b.lcb - a.lcb).filter((v) => !byCost.includes(v)).slice(0, 6);
-  const gates = view.filter((v) => v.policy.startsWith('gate:') && v.cost_share < 1).sort((a, b) => b.lcb - a.lcb).filter((v) => !byLcb.includes(v)).slice(0, 4);
+  const gates = view.filter((v) => v.policy.startsWith('gate:') && v.cost_share < 1).sort((a, b) => b.lcb - a.lcb).filter((v) => !byCost.includes(v) && !byLcb.includes(v)).slice(0, 4);
   return [...byCost, ...byLcb, ...gates];
 }
 
