@@ -19,7 +19,7 @@ import { JudgePanel, type JudgePair } from './judge-panel.ts';
 import { cheapestMix, holdBound, mixKey, servesUnder, type Weighed } from './mix.ts';
 import { candidatePolicies, describePolicy, parsePolicy, policyKey, policyModels, type Policy } from './policies.ts';
 import { pool } from './priors.ts';
-import { MIN_OUTCOME_SHARE, probeCosts, prospect, Z_STATS } from './prospects.ts';
+import { gateEscalation, MIN_OUTCOME_SHARE, probeCosts, prospect, Z_STATS } from './prospects.ts';
 import { ledgerUse, silentTrials, triable, trialFor } from './serve-trial.ts';
 import { dropSuperseded, newStepState, stepId, stepKind, type StepState } from './step-state.ts';
 import { noteKind } from './step-kind.ts';
@@ -170,7 +170,7 @@ export class Optimizer {
     const priors = this.#priors.of(s, this.#states);
     const gradeNow = servingGradeShare(s.evidence, input);
     /** A candidate's own statistics on the step, priced for serving (read again by the step view, as the evidence then stands). */
-    const ownStats = (p: Policy) => priced(s.evidence.stats(p, input.baseline), p, input, baselineCost, gradeNow);
+    const ownStats = (p: Policy) => priced(s.evidence.stats(p, input.baseline), p, input, baselineCost, gradeNow, p.kind === 'gate' ? gateEscalation(s.evidence, p, input.baseline) : undefined);
     const weighed = candidatePolicies(input.cheaper, input.allowGates, ensemblePool(s.evidence, input));
     for (const p of weighed) {
       const key = policyKey(p);

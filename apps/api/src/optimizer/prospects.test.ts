@@ -1,0 +1,36 @@
+// How often a gate is taken to escalate before its own probes measure it (prospects.ts,
+// `gateEscalation`): read from how often each of its two models differs from the baseline.
+import { describe, expect, it } from 'vitest';
+import { StepEvidence, type Probe } from './evidence.ts';
+import { GATE_ESCALATION, gateEscalation } from './prospects.ts';
+
+/** A probe of one model on a request the baseline answered "A". */
+const probe = (model: string, answer: string): Probe => ({ at: 0, policy: `model:${model}`, baselineScore: null, baselineText: 'A', baselineCostMicros: 1000, answers: { [model]: { text: answer, score: null, costMicros: 50 } } });
+
+/** A step whose probes saw `strong` differ from the baseline on 1 request in 10 and `weak` on 4 in 10. */
+function probed(times: number): StepEvidence {
+  const e = new StepEvidence();
+  for (let i = 0; i < times; i++) {
+    e.addProbe(probe('strong', i % 10 === 0 ? 'B' : 'A'));
+    e.addProbe(probe('weak', i % 10 < 4 ? 'B' : 'A'));
+  }
+  return e;
+}
+
+describe("a gate's escalation before its own probes", () => {
+  it("is read from its two models' differing from the baseline: a strong pair escalates less than a pair with a weak model", () => {
+    const e = probed(20);
+    const gate = (a: string, b: string) => ({ kind: 'gate' as const, a, b });
+    // two models that both agree with the baseline agree with each other: taken as independent, 0.1 + 0.4 − 0.04
+    expect(gateEscalation(e, gate('strong', 'weak'), 'base')).toBeCloseTo(0.46);
+    expect(gateEscalation(e, gate('strong', 'strong'), 'base')).toBeCloseTo(0.19);
+    // one figure for every pair would price these two alike
+    expect(gateEscalation(e, gate('strong', 'strong'), 'base')).toBeLessThan(GATE_ESCALATION);
+  });
+
+  it('falls back to the step-wide figure while a model has too few probes of its own', () => {
+    // the step's answers differ from the baseline's on 5 of its 10 probes
+    expect(gateEscalation(probed(5), { kind: 'gate', a: 'strong', b: 'strong' }, 'base')).toBe(0.5);
+    expect(gateEscalation(new StepEvidence(), { kind: 'gate', a: 'strong', b: 'weak' }, 'base')).toBe(GATE_ESCALATION);
+  });
+});
