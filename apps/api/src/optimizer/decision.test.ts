@@ -2,7 +2,7 @@
 // (decision.ts, `confirms`): the samples that proved it were gathered while the step chose whom to
 // try by what it had seen, and only fresh ones, graded whatever they look like, confirm the proof.
 import { describe, expect, it } from 'vitest';
-import { CONFIRM_SAMPLES, CONFIRM_SHARE, confirms } from './decision.ts';
+import { CONFIRM_SAMPLES, CONFIRM_SHARE, confirms, retentionOf } from './decision.ts';
 import type { DecideInput } from './decide-input.ts';
 import type { PolicyStats, Probe } from './evidence.ts';
 import { Optimizer } from './optimizer.ts';
@@ -45,5 +45,15 @@ describe('confirming a proof where no outcomes come', () => {
     expect(first[0]).toMatch(/^model:small small confirming its proof \(45 of 80 samples, no outcomes come\)/);
     for (let i = 45; i < CONFIRM_SAMPLES; i++) o.recordProbe(step, probe(i));
     expect(decide(200)).toEqual([]);
+  });
+});
+
+describe('the retention a call earns the risk budget at', () => {
+  it("is the mix's bound under a mix, on its baseline side too: that side's surplus already pays for the cheaper side's shortfall", () => {
+    const big = { kind: 'model' as const, model: 'big' };
+    expect(retentionOf(big, input(0), undefined)).toBe(1);
+    expect(retentionOf(small, input(0), 0.97)).toBe(0.97);
+    expect(retentionOf(big, input(0), undefined, 0.955)).toBe(0.955);
+    expect(retentionOf(small, input(0), 0.97, 0.955)).toBe(0.955);
   });
 });

@@ -88,8 +88,15 @@ export function mixReason(m: Mix, served: Policy, input: DecideInput): string {
   return `routed to ${describePolicy(served)} by a mix: ${describePolicy(m.under.policy)} on ${Math.round(m.share * 100)}% of calls (${m.under.stats.n} samples, under ${input.floor} alone), ${over} on the rest; the mix holds ${m.bound.toFixed(3)} ≥ ${input.floor} of the baseline's quality`;
 }
 
-/** The retention a call served without a trial is counted at in the risk budget: the baseline's 1, else the policy's bound. */
-export function retentionOf(chosen: Policy, input: DecideInput, bound: number | undefined): number {
+/**
+ * The retention a call served without a trial is counted at in the risk budget: the baseline's 1,
+ * else the policy's bound; under a mix, the mix's bound whichever side serves. The mix holds the
+ * floor only on average: its baseline side's surplus pays for its cheaper side's shortfall, and
+ * counted at 1 it paid for trials as well (`winogrande`, a mix of Yi-34B at 0.88 of the baseline on
+ * a third of the calls, spent its baseline calls' margin on trials of weaker models and served at 0.90).
+ */
+export function retentionOf(chosen: Policy, input: DecideInput, bound: number | undefined, mixBound?: number): number {
+  if (mixBound !== undefined) return mixBound;
   const isBase = chosen.kind === 'model' && chosen.model === input.baseline;
   return isBase ? 1 : (bound ?? input.floor);
 }

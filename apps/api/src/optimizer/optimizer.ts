@@ -232,7 +232,7 @@ export class Optimizer {
     const choice = chosen;
     if (trial) [chosen, chosenStats] = [trial.candidate.policy, undefined];
     const chosenIsBase = chosen.kind === 'model' && chosen.model === input.baseline;
-    if (!trial) earn(s.ledger, retentionOf(chosen, input, mix ? mix.bound : chosenStats?.lcb), input.floor, mix !== null || !chosenIsBase);
+    if (!trial) earn(s.ledger, retentionOf(chosen, input, chosenStats?.lcb, mix?.bound), input.floor, mix !== null || !chosenIsBase);
     // a single model probed while another policy serves is compared with the served answer, and its
     // retention chained to that policy's own (direct) evidence, whose uncertainty the chain inherits.
     // A policy proven only through such a chain, or whose direct evidence a drift forgot, anchors no
