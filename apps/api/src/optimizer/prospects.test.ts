@@ -2,7 +2,8 @@
 // `gateEscalation`): read from how often each of its two models differs from the baseline.
 import { describe, expect, it } from 'vitest';
 import { StepEvidence, type Probe } from './evidence.ts';
-import { GATE_ESCALATION, gateEscalation } from './prospects.ts';
+import type { PolicyStats } from './evidence-types.ts';
+import { GATE_ESCALATION, gateEscalation, gateRange, gateStart } from './prospects.ts';
 
 /** A probe of one model on a request the baseline answered "A". */
 const probe = (model: string, answer: string): Probe => ({ at: 0, policy: `model:${model}`, baselineScore: null, baselineText: 'A', baselineCostMicros: 1000, answers: { [model]: { text: answer, score: null, costMicros: 50 } } });
@@ -32,5 +33,28 @@ describe("a gate's escalation before its own probes", () => {
     // the step's answers differ from the baseline's on 5 of its 10 probes
     expect(gateEscalation(probed(5), { kind: 'gate', a: 'strong', b: 'strong' }, 'base')).toBe(0.5);
     expect(gateEscalation(new StepEvidence(), { kind: 'gate', a: 'strong', b: 'weak' }, 'base')).toBe(GATE_ESCALATION);
+  });
+});
+
+describe("a gate's start once its two models have evidence", () => {
+  const st = (retention: number, se: number, n = 40): PolicyStats => ({ n, retention, lcb: retention - se, ucb: retention + se, costMicros: 10, costUcbMicros: 10 });
+  const gate = { kind: 'gate' as const, a: 'mixtral', b: 'yi' };
+
+  it('lies between errors made together (the stronger model alone) and errors made apart (the product of shortfalls)', () => {
+    const own = new Map([['model:mixtral', st(0.79, 0)], ['model:yi', st(0.878, 0)]]);
+    const r = gateRange(gate, own)!;
+    // winogrande on the routing data: 0.878 (together) to 0.974 (apart); recorded 0.949
+    expect(r.mean).toBeCloseTo((0.878 + gateStart(gate, own)!) / 2, 3);
+    expect(r.mean - r.sd).toBeLessThan(0.949);
+    expect(r.mean + r.sd).toBeGreaterThan(0.949);
+    // far surer than an unknown model's trial prior (0.2 either side)
+    expect(r.sd).toBeLessThan(0.05);
+  });
+
+  it("widens with its models' own uncertainty, and waits for both to have evidence", () => {
+    const sure = gateRange(gate, new Map([['model:mixtral', st(0.9, 0.01)], ['model:yi', st(0.95, 0.01)]]))!;
+    const unsure = gateRange(gate, new Map([['model:mixtral', st(0.9, 0.01)], ['model:yi', st(0.95, 0.08)]]))!;
+    expect(unsure.sd).toBeGreaterThan(sure.sd + 0.05);
+    expect(gateRange(gate, new Map([['model:mixtral', st(0.9, 0.01)], ['model:yi', st(0.95, 0.01, 3)]]))).toBeNull();
   });
 });

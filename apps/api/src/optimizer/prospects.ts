@@ -54,6 +54,29 @@ export function gateStart(p: Policy, own: ReadonlyMap<string, PolicyStats> | und
 }
 
 /**
+ * Where a gate's retention lies, and how surely, when both its models have evidence of their own: it
+ * serves a wrong answer only where both are wrong and agree. Wrong independently, its shortfall is the
+ * product of theirs (`gateStart`); wrong together (every question the stronger misses, the weaker
+ * misses too), it is the stronger model's own. The truth lies between: evenly over that range, widened
+ * by the stronger model's standard error and the weaker's as it moves the product. On the routing
+ * data, mixtral-8x7b with Yi-34B spans 0.947–0.994 on `arc_challenge` (recorded 0.983) and
+ * 0.878–0.974 on `winogrande` (0.949). The trial prior's spread of 0.2, read as the spread of a gate
+ * whose two models the step has measured, priced a promising gate's trials as an unknown model's.
+ */
+export function gateRange(p: Policy, own: ReadonlyMap<string, PolicyStats> | undefined): { mean: number; sd: number } | null {
+  if (p.kind !== 'gate' || !own) return null;
+  const a = own.get(`model:${p.a}`);
+  const b = own.get(`model:${p.b}`);
+  if (!a || !b || a.n < MEMBER_SAMPLES || b.n < MEMBER_SAMPLES) return null;
+  const short = (st: PolicyStats) => Math.min(1, Math.max(0, 1 - st.retention));
+  const se = (st: PolicyStats) => (st.ucb - st.lcb) / (2 * Z_STATS);
+  const [strong, weak] = short(a) <= short(b) ? [a, b] : [b, a];
+  const hi = 1 - short(strong) * short(weak);
+  const lo = 1 - short(strong);
+  return { mean: (hi + lo) / 2, sd: Math.hypot((hi - lo) / Math.sqrt(12), se(strong), se(weak) * short(strong)) };
+}
+
+/**
  * Where a candidate's retention starts before the step's own evidence: a sceptical half a prior
  * spread under the floor, moved by the catalog's strengths (a gate a little higher, or where its
  * two models' own evidence puts it).

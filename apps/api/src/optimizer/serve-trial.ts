@@ -5,7 +5,7 @@ import type { StepEvidence, PolicyStats } from './evidence.ts';
 import type { DecideInput } from './decide-input.ts';
 import { MIN_EVIDENCE } from './exploration.ts';
 import { describePolicy, parsePolicy, policyKey, policyModels, type Policy } from './policies.ts';
-import { GATE_LIFT, gateStart, priorStart, prospect, type ProbeCosts } from './prospects.ts';
+import { GATE_LIFT, gateRange, gateStart, priorStart, prospect, type ProbeCosts } from './prospects.ts';
 import { budgetUsed, chooseTrial, judgePrior, spend, TRIAL_PRIOR_SD, trialPosterior, type Posterior, type RiskLedger, type TrialCandidate, type TrialChoice } from './trials.ts';
 import { pooledFrom, tenantPrior, without } from './trial-pool.ts';
 import type { TenantOutcomes } from './candidate-stats.ts';
@@ -56,7 +56,8 @@ function described(t: TrialContext, p: Policy): TrialCandidate | null {
   const tenant = t.tenant?.outcomes.get(key);
   const others = tenant ? pooledFrom(without(tenant.totals, tenant.steps.get(t.tenant!.fingerprint))) : null;
   const seen = outcomes ? { retention: outcomes.r, se: outcomes.se, n: outcomes.n } : undefined;
-  const prior = tenantPrior({ mean: trialPrior(p, t), sd: TRIAL_PRIOR_SD }, others, seen);
+  // a gate whose two models the step has measured starts where they put it, as surely as they say (`gateRange`)
+  const prior = tenantPrior(gateRange(p, t.own) ?? { mean: trialPrior(p, t), sd: TRIAL_PRIOR_SD }, others, seen);
   // a prior the step's evidence once contradicted stays overruled
   return judgePrior(t.ledger, key, { policy: p, stats: st, prior, costShare: pr.costShare, outcomes: seen, tried: t.ledger.total.get(key) ?? 0 });
 }
