@@ -5,7 +5,7 @@ import type { StepEvidence, PolicyStats } from './evidence.ts';
 import type { DecideInput } from './decide-input.ts';
 import { MIN_EVIDENCE } from './exploration.ts';
 import { describePolicy, parsePolicy, policyKey, policyModels, type Policy } from './policies.ts';
-import { GATE_LIFT, gateRange, gateStart, priorStart, prospect, type ProbeCosts } from './prospects.ts';
+import { GATE_LIFT, gateRange, priorStart, prospect, type ProbeCosts } from './prospects.ts';
 import { budgetUsed, chooseTrial, judgePrior, spend, TRIAL_PRIOR_SD, trialPosterior, type Posterior, type RiskLedger, type TrialCandidate, type TrialChoice } from './trials.ts';
 import { pooledFrom, tenantPrior, without } from './trial-pool.ts';
 import type { TenantOutcomes } from './candidate-stats.ts';
@@ -63,15 +63,15 @@ function described(t: TrialContext, p: Policy): TrialCandidate | null {
 }
 
 /**
- * Where a candidate's retention starts: a model at its catalog strength as a share of the
- * baseline's; a gate where its two models' evidence puts it, else a little over its stronger
- * model; without strengths, the sceptical start the payback rule uses.
+ * Where a candidate's retention starts before the step has measured it (a gate whose two models it
+ * has measured starts at `gateRange`): a model at its catalog strength as a share of the baseline's;
+ * a gate a little over its stronger model; without strengths, the sceptical start the payback rule uses.
  */
 function trialPrior(p: Policy, t: TrialContext): number {
   const shares = t.input.strengthShares;
   const of = (m: string) => shares?.[m];
   if (p.kind === 'model' && of(p.model) !== undefined) return of(p.model)!;
-  if (p.kind === 'gate' && of(p.a) !== undefined && of(p.b) !== undefined) return gateStart(p, t.own) ?? Math.max(of(p.a)!, of(p.b)!) + GATE_LIFT;
+  if (p.kind === 'gate' && of(p.a) !== undefined && of(p.b) !== undefined) return Math.max(of(p.a)!, of(p.b)!) + GATE_LIFT;
   return priorStart(p, t.input, t.own);
 }
 
