@@ -288,6 +288,8 @@ it('no page overflows a 390 px phone: sign-in, overview, calls with a detail ope
   await page.screenshot({ path: join(screens, 'dashboard-calls-phone.png') });
 
   await page.getByRole('link', { name: 'Overview' }).click();
+  // the overview first: until it renders, the calls view's links are still on the page to be clicked
+  await page.getByTestId('saving-by-step').waitFor();
   await page.getByRole('link', { name: /Demo Co|default/i }).first().click();
   await page.getByTestId('settled-count').waitFor();
   // titled by the workflow's name, not its id
