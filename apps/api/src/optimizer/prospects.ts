@@ -45,13 +45,20 @@ const MEMBER_SAMPLES = 10;
  * each of the step's dozens of pairs at the bar, and evidence went to a handful of probes each.
  */
 export function gateStart(p: Policy, own: ReadonlyMap<string, PolicyStats> | undefined): number | null {
+  const members = measuredMembers(p, own);
+  return members ? 1 - shortfall(members[0]) * shortfall(members[1]) : null;
+}
+
+/** A gate's two models' own statistics on the step, when both have MEMBER_SAMPLES; else null. */
+function measuredMembers(p: Policy, own: ReadonlyMap<string, PolicyStats> | undefined): [PolicyStats, PolicyStats] | null {
   if (p.kind !== 'gate' || !own) return null;
   const a = own.get(`model:${p.a}`);
   const b = own.get(`model:${p.b}`);
-  if (!a || !b || a.n < MEMBER_SAMPLES || b.n < MEMBER_SAMPLES) return null;
-  const short = (st: PolicyStats) => Math.min(1, Math.max(0, 1 - st.retention));
-  return 1 - short(a) * short(b);
+  return a && b && a.n >= MEMBER_SAMPLES && b.n >= MEMBER_SAMPLES ? [a, b] : null;
 }
+
+/** How far a model falls short of the baseline's quality, in [0, 1]. */
+const shortfall = (st: PolicyStats) => Math.min(1, Math.max(0, 1 - st.retention));
 
 /**
  * Where a gate's retention lies, and how surely, when both its models have evidence of their own: it
@@ -64,16 +71,14 @@ export function gateStart(p: Policy, own: ReadonlyMap<string, PolicyStats> | und
  * whose two models the step has measured, priced a promising gate's trials as an unknown model's.
  */
 export function gateRange(p: Policy, own: ReadonlyMap<string, PolicyStats> | undefined): { mean: number; sd: number } | null {
-  if (p.kind !== 'gate' || !own) return null;
-  const a = own.get(`model:${p.a}`);
-  const b = own.get(`model:${p.b}`);
-  if (!a || !b || a.n < MEMBER_SAMPLES || b.n < MEMBER_SAMPLES) return null;
-  const short = (st: PolicyStats) => Math.min(1, Math.max(0, 1 - st.retention));
+  const members = measuredMembers(p, own);
+  if (!members) return null;
+  const [a, b] = members;
   const se = (st: PolicyStats) => (st.ucb - st.lcb) / (2 * Z_STATS);
-  const [strong, weak] = short(a) <= short(b) ? [a, b] : [b, a];
-  const hi = 1 - short(strong) * short(weak);
-  const lo = 1 - short(strong);
-  return { mean: (hi + lo) / 2, sd: Math.hypot((hi - lo) / Math.sqrt(12), se(strong), se(weak) * short(strong)) };
+  const [strong, weak] = shortfall(a) <= shortfall(b) ? [a, b] : [b, a];
+  const hi = 1 - shortfall(strong) * shortfall(weak);
+  const lo = 1 - shortfall(strong);
+  return { mean: (hi + lo) / 2, sd: Math.hypot((hi - lo) / Math.sqrt(12), se(strong), se(weak) * shortfall(strong)) };
 }
 
 /**
