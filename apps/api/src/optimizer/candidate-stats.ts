@@ -99,13 +99,13 @@ export class TenantPriors {
 /**
  * A policy's statistics with its cost per call priced from the catalog where no probe measured it:
  * a policy proven by serving it (its outcomes) has evidence but no probed cost, and an unknown
- * cost would keep it from ever serving (a gate escalating as often as `escalation` says: prospects.ts,
+ * cost would keep it from ever serving (a gate escalating as often as `escalation` says, asked only then: prospects.ts,
  * `gateEscalation`). A verify policy costs at least its answer and one grade by
  * the judge that would grade it now (`gradeNow`, a share of a baseline call): its probes were
  * graded by the judge of their day, a cheap judge's panel may have stopped trusting it since, and
  * serving then grades with the configured judge, which may cost more than the baseline's answer.
  */
-export function priced(st: PolicyStats, p: Policy, input: DecideInput, baselineCost: number, gradeNow?: number, escalation = GATE_ESCALATION): PolicyStats {
+export function priced(st: PolicyStats, p: Policy, input: DecideInput, baselineCost: number, gradeNow?: number, escalation: () => number = () => GATE_ESCALATION): PolicyStats {
   if (st.n === 0 || !Number.isFinite(baselineCost)) return st;
   const share = (m: string) => input.priceShares?.[m];
   if (p.kind === 'verify' && gradeNow !== undefined && Number.isFinite(st.costMicros)) {
@@ -115,7 +115,7 @@ export function priced(st: PolicyStats, p: Policy, input: DecideInput, baselineC
   if (Number.isFinite(st.costMicros)) return st;
   const shares = p.kind === 'model' ? [share(p.model)] : p.kind === 'gate' ? [share(p.a), share(p.b)] : [];
   if (shares.length === 0 || shares.some((x) => x === undefined)) return st;
-  const micros = (shares.reduce((a, b) => a! + b!, 0)! + (p.kind === 'gate' ? escalation : 0)) * baselineCost;
+  const micros = (shares.reduce((a, b) => a! + b!, 0)! + (p.kind === 'gate' ? escalation() : 0)) * baselineCost;
   return { ...st, costMicros: micros, costUcbMicros: micros };
 }
 

@@ -170,7 +170,7 @@ export class Optimizer {
     const priors = this.#priors.of(s, this.#states);
     const gradeNow = servingGradeShare(s.evidence, input);
     /** A candidate's own statistics on the step, priced for serving (read again by the step view, as the evidence then stands). */
-    const ownStats = (p: Policy) => priced(s.evidence.stats(p, input.baseline), p, input, baselineCost, gradeNow, p.kind === 'gate' ? gateEscalation(s.evidence, p, input.baseline) : undefined);
+    const ownStats = (p: Policy) => priced(s.evidence.stats(p, input.baseline), p, input, baselineCost, gradeNow, () => gateEscalation(s.evidence, p, input.baseline));
     const weighed = candidatePolicies(input.cheaper, input.allowGates, ensemblePool(s.evidence, input));
     for (const p of weighed) {
       const key = policyKey(p);
