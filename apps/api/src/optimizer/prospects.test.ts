@@ -1,9 +1,11 @@
 // How often a gate is taken to escalate before its own probes measure it (prospects.ts,
-// `gateEscalation`): read from how often each of its two models differs from the baseline.
+// `gateEscalation`): read from how often each of its two models differs from the baseline; where
+// a gate starts; and a candidate's estimate as the payback rule reads it.
 import { describe, expect, it } from 'vitest';
 import { StepEvidence, type Probe } from './evidence.ts';
 import type { PolicyStats } from './evidence-types.ts';
-import { GATE_ESCALATION, gateEscalation, gateRange, gateStart } from './prospects.ts';
+import type { DecideInput } from './decide-input.ts';
+import { GATE_ESCALATION, gateEscalation, gateRange, gateStart, prospect } from './prospects.ts';
 
 /** A probe of one model on a request the baseline answered "A". */
 const probe = (model: string, answer: string): Probe => ({ at: 0, policy: `model:${model}`, baselineScore: null, baselineText: 'A', baselineCostMicros: 1000, answers: { [model]: { text: answer, score: null, costMicros: 50 } } });
@@ -56,5 +58,24 @@ describe("a gate's start once its two models have evidence", () => {
     const unsure = gateRange(gate, new Map([['model:mixtral', st(0.9, 0.01)], ['model:yi', st(0.95, 0.08)]]))!;
     expect(unsure.sd).toBeGreaterThan(sure.sd + 0.05);
     expect(gateRange(gate, new Map([['model:mixtral', st(0.9, 0.01)], ['model:yi', st(0.95, 0.01, 3)]]))).toBeNull();
+  });
+});
+
+describe("a candidate's estimate for the payback rule", () => {
+  const st = (retention: number, se: number, n: number): PolicyStats => ({ n, retention, lcb: retention - se, ucb: retention + se, costMicros: 10, costUcbMicros: 10 });
+  const input = { baseline: 'base', floor: 0.95, priceShares: { cheap: 0.02 } } as unknown as DecideInput;
+  const costs = { grade: 0.1, judging: true, outcomes: 0.3 };
+  const model = { kind: 'model' as const, model: 'cheap' };
+  const estimate = (s: PolicyStats) => prospect(new StepEvidence(), costs, model, s, input, 1000, true, false)!;
+
+  it('is pulled down toward the sceptical prior where a few samples read well', () => {
+    expect(estimate(st(1, 0.15, 3)).retention).toBeLessThan(0.97);
+  });
+
+  it('is never lifted toward it where the step measured the candidate lower', () => {
+    // mistral-7b on arc_challenge: 0.65 on 29 samples read 0.87 lifted, and was probed through the measured phase
+    const low = estimate(st(0.8, 0.08, 29));
+    expect(low.retention).toBe(0.8);
+    expect(low.se).toBeCloseTo(0.08);
   });
 });

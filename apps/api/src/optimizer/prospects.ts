@@ -208,7 +208,11 @@ export function prospect(evidence: StepEvidence, costs: ProbeCosts, p: Policy, s
   // agreeing probes promise little. A gate whose models both have evidence starts where they put it
   const width = (st.ucb - st.lcb) / (2 * Z_STATS);
   const start = priorStart(p, input, own);
-  const estimate = shared ? { retention: st.retention, se: width, n: st.n } : posterior({ retention: st.retention, se: st.n > 0 ? width : Infinity, n: st.n }, { mean: start, tau: PRIOR_SE, steps: 0 });
+  const reading = { retention: st.retention, se: st.n > 0 ? width : Infinity, n: st.n };
+  const shrunk = shared ? { ...reading, se: width } : posterior(reading, { mean: start, tau: PRIOR_SE, steps: 0 });
+  // the sceptical prior only ever pulls an estimate down: lifted toward it, a model the step measured at 0.65 on 29
+  // samples read 0.87 and was probed through the measured phase at a payback of 9× (`arc_challenge`, mistral-7b)
+  const estimate = st.n > 0 && shrunk.retention > st.retention ? { ...reading, se: width } : shrunk;
   return {
     key: policyKey(p),
     models,
