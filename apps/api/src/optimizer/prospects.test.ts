@@ -31,6 +31,13 @@ describe("a gate's escalation before its own probes", () => {
     expect(gateEscalation(e, gate('strong', 'strong'), 'base')).toBeLessThan(GATE_ESCALATION);
   });
 
+  it('is every call where answers are free-form: two programs never read the same', () => {
+    const e = new StepEvidence();
+    const program = (body: string): Probe => ({ ...probe('strong', `def f(x):\n    return ${body}`), baselineText: 'def f(x):\n    return x + 1' });
+    for (let i = 0; i < 5; i++) e.addProbe(program(`${i} + x`));
+    expect(gateEscalation(e, { kind: 'gate', a: 'strong', b: 'weak' }, 'base')).toBe(1);
+  });
+
   it('falls back to the step-wide figure while a model has too few probes of its own', () => {
     // the step's answers differ from the baseline's on 5 of its 10 probes
     expect(gateEscalation(probed(5), { kind: 'gate', a: 'strong', b: 'strong' }, 'base')).toBe(0.5);

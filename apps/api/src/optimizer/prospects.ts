@@ -106,6 +106,8 @@ const MEMBER_PROBES = 10;
  * dearer, and the step spent its trials proving the second. Where a model has too few probes, that figure.
  */
 export function gateEscalation(evidence: StepEvidence, p: Policy, baseline: string): number {
+  // two programs or two paragraphs never read the same: where answers are free-form, a gate sends every call on
+  if (p.kind === 'gate' && evidence.freeForm()) return 1;
   const differing = evidence.differingShare();
   const step = differing.n >= 10 ? Math.max(GATE_ESCALATION, differing.share) : GATE_ESCALATION;
   if (p.kind !== 'gate') return step;
