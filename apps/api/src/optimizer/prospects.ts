@@ -214,7 +214,7 @@ export function prospect(evidence: StepEvidence, costs: ProbeCosts, p: Policy, s
   const shrunk = shared ? { ...reading, se: width } : posterior(reading, { mean: start, tau: PRIOR_SE, steps: 0 });
   // the sceptical prior only ever pulls an estimate down: lifted toward it, a model the step measured at 0.65 on 29
   // samples read 0.87 and was probed through the measured phase at a payback of 9× (`arc_challenge`, mistral-7b)
-  const estimate = st.n > 0 && shrunk.retention > st.retention ? { ...reading, se: width } : shrunk;
+  const estimate = st.n > 0 && shrunk.retention > st.retention ? reading : shrunk;
   return {
     key: policyKey(p),
     models,
