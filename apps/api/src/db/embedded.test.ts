@@ -147,8 +147,10 @@ describe('the embedded database thread', () => {
   it('stops trying to start a crashed thread again once it is stopped', async () => {
     const { logger, lines } = capturing();
     const before = databaseThreads();
-    // a thread that serves, then ends on its own a moment later
-    const script = { eval: `setTimeout(() => process.exit(3), 300).unref(); import(${JSON.stringify(new URL('./embedded-worker.ts', import.meta.url).href)});` };
+    // a thread that serves, then ends on its own a moment later (timed from its ready message: on a loaded
+    // machine the database's start alone took longer than a fixed 300 ms, and the thread ended before it served)
+    const exitOnceReady = `const { parentPort } = process.getBuiltinModule('node:worker_threads'); const post = parentPort.postMessage.bind(parentPort); parentPort.postMessage = (m) => { post(m); if (m?.kind === 'ready') setTimeout(() => process.exit(3), 300).unref(); };`;
+    const script = { eval: `${exitOnceReady} import(${JSON.stringify(new URL('./embedded-worker.ts', import.meta.url).href)});` };
     const embedded = await startEmbedded(dataDir(), logger, script);
     await expect.poll(() => embedded.running, { timeout: 10_000, interval: 10 }).toBe(false);
     await embedded.stop();
