@@ -7,6 +7,9 @@ import type { PolicyStats } from './evidence-types.ts';
 import type { DecideInput } from './decide-input.ts';
 import { GATE_ESCALATION, gateEscalation, gateRange, gateStart, prospect } from './prospects.ts';
 
+/** A candidate's statistics on the step: its retention, one standard error either side, on `n` samples. */
+const st = (retention: number, se: number, n = 40): PolicyStats => ({ n, retention, lcb: retention - se, ucb: retention + se, costMicros: 10, costUcbMicros: 10 });
+
 /** A probe of one model on a request the baseline answered "A". */
 const probe = (model: string, answer: string): Probe => ({ at: 0, policy: `model:${model}`, baselineScore: null, baselineText: 'A', baselineCostMicros: 1000, answers: { [model]: { text: answer, score: null, costMicros: 50 } } });
 
@@ -46,7 +49,6 @@ describe("a gate's escalation before its own probes", () => {
 });
 
 describe("a gate's start once its two models have evidence", () => {
-  const st = (retention: number, se: number, n = 40): PolicyStats => ({ n, retention, lcb: retention - se, ucb: retention + se, costMicros: 10, costUcbMicros: 10 });
   const gate = { kind: 'gate' as const, a: 'mixtral', b: 'yi' };
 
   it('lies between errors made together (the stronger model alone) and errors made apart (the product of shortfalls)', () => {
@@ -69,7 +71,6 @@ describe("a gate's start once its two models have evidence", () => {
 });
 
 describe("a candidate's estimate for the payback rule", () => {
-  const st = (retention: number, se: number, n: number): PolicyStats => ({ n, retention, lcb: retention - se, ucb: retention + se, costMicros: 10, costUcbMicros: 10 });
   const input = { baseline: 'base', floor: 0.95, priceShares: { cheap: 0.02 } } as unknown as DecideInput;
   const costs = { grade: 0.1, judging: true, outcomes: 0.3 };
   const model = { kind: 'model' as const, model: 'cheap' };

@@ -60,6 +60,9 @@ function measuredMembers(p: Policy, own: ReadonlyMap<string, PolicyStats> | unde
 /** How far a model falls short of the baseline's quality, in [0, 1]. */
 const shortfall = (st: PolicyStats) => Math.min(1, Math.max(0, 1 - st.retention));
 
+/** A policy's standard error as its bounds (at Z_STATS) give it: half their width. */
+const halfWidth = (st: PolicyStats) => (st.ucb - st.lcb) / (2 * Z_STATS);
+
 /**
  * Where a gate's retention lies, and how surely, when both its models have evidence of their own: it
  * serves a wrong answer only where both are wrong and agree. Wrong independently, its shortfall is the
@@ -74,11 +77,10 @@ export function gateRange(p: Policy, own: ReadonlyMap<string, PolicyStats> | und
   const members = measuredMembers(p, own);
   if (!members) return null;
   const [a, b] = members;
-  const se = (st: PolicyStats) => (st.ucb - st.lcb) / (2 * Z_STATS);
   const [strong, weak] = shortfall(a) <= shortfall(b) ? [a, b] : [b, a];
   const hi = 1 - shortfall(strong) * shortfall(weak);
   const lo = 1 - shortfall(strong);
-  return { mean: (hi + lo) / 2, sd: Math.hypot((hi - lo) / Math.sqrt(12), se(strong), se(weak) * shortfall(strong)) };
+  return { mean: (hi + lo) / 2, sd: Math.hypot((hi - lo) / Math.sqrt(12), halfWidth(strong), halfWidth(weak) * shortfall(strong)) };
 }
 
 /**
@@ -208,7 +210,7 @@ export function prospect(evidence: StepEvidence, costs: ProbeCosts, p: Policy, s
   // what pays is judged against a sceptical prior (most cheaper candidates fall short of a high bar), moved by
   // the catalog's strengths, unless the tenant's other steps already shrank the estimate toward theirs: a few
   // agreeing probes promise little. A gate whose models both have evidence starts where they put it
-  const width = (st.ucb - st.lcb) / (2 * Z_STATS);
+  const width = halfWidth(st);
   const start = priorStart(p, input, own);
   const reading = { retention: st.retention, se: st.n > 0 ? width : Infinity, n: st.n };
   const shrunk = shared ? { ...reading, se: width } : posterior(reading, { mean: start, tau: PRIOR_SE, steps: 0 });
