@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PolicyStats } from './evidence.ts';
 import { CONFLICT_Z } from './estimates.ts';
-import { chooseTrial, drawsFrom, earn, judgePrior, MIN_TRIALS, newLedger, PROOF_MARGIN, RISK_MARGIN, riskMargin, riskSpent, SERVED_MARGIN, spend, TRIAL_PRIOR_SD, trialPosterior, type RiskLedger, type TrialCandidate } from './trials.ts';
+import { chooseTrial, drawnShare, drawsFrom, earn, judgePrior, MIN_TRIALS, newLedger, PROOF_MARGIN, RISK_MARGIN, riskMargin, riskSpent, SERVED_MARGIN, spend, TRIAL_PRIOR_SD, trialPosterior, type RiskLedger, type TrialCandidate } from './trials.ts';
 
 const FLOOR = 0.95;
 const model = (m: string) => ({ kind: 'model' as const, model: m });
@@ -90,7 +90,7 @@ describe('choosing a trial', () => {
       for (let i = 0; i < 2000; i++) if (chooseTrial({ candidates: c, servingShare: 1, floor: FLOOR, ledger: earned(1e6), draw: (i + 0.5) / 2000 })?.candidate.policy === c.find((x) => x.policy.kind === 'model' && x.policy.model === pick)?.policy) n++;
       return n / 2000;
     };
-    const weak = share([candidate('weak', { prior: { mean: 0.8, sd: TRIAL_PRIOR_SD } })], 'weak');
+    const weak = share([candidate('weak', { prior: { mean: 0.6, sd: TRIAL_PRIOR_SD } })], 'weak');
     const strong = share([candidate('strong', { prior: { mean: 1.0, sd: TRIAL_PRIOR_SD } })], 'strong');
     expect(weak).toBeGreaterThan(0.05);
     expect(weak).toBeLessThan(0.3);
@@ -98,6 +98,38 @@ describe('choosing a trial', () => {
     // two candidates drawn to hold: the cheaper serves
     const both = [candidate('cheap', { costShare: 0.1, prior: { mean: 1.2, sd: 0.01 } }), candidate('dear', { costShare: 0.3, prior: { mean: 1.2, sd: 0.01 } })];
     expect(share(both, 'cheap')).toBe(1);
+  });
+
+  it('tries a candidate under the floor as often as a mix with what serves would serve it', () => {
+    const tried = (c: TrialCandidate, servingRetention: number) => {
+      let n = 0;
+      for (let i = 0; i < 4000; i++) if (chooseTrial({ candidates: [c], servingShare: 1, servingRetention, floor: FLOOR, ledger: earned(1e6), draw: (i + 0.5) / 4000 })) n++;
+      return n / 4000;
+    };
+    // known to sit at 0.8 (past its first trials): beside the baseline, a mix at the floor and the margin serves it on 0.045 / 0.2 of calls
+    const known = candidate('m', { prior: { mean: 0.8, sd: 0.001 }, tried: MIN_TRIALS });
+    const mixShare = (1 - FLOOR - SERVED_MARGIN) / (1 - 0.8);
+    expect(tried(known, 1)).toBeGreaterThan(mixShare - 0.03);
+    expect(tried(known, 1)).toBeLessThan(mixShare + 0.03);
+    // beside a proven policy with little margin over the floor, hardly ever; beside one at the floor, never
+    expect(tried(known, 0.96)).toBeLessThan(0.05);
+    expect(tried(known, FLOOR)).toBe(0);
+  });
+
+  it('reads a draw as the share of calls it would serve: all where it holds alone, a mix\'s share under the floor, none where what serves has no margin', () => {
+    expect(drawnShare(0.97, 1, FLOOR, 0.01)).toBe(1);
+    expect(drawnShare(0.9, 1, FLOOR, 0.01)).toBeCloseTo(0.4, 9);
+    expect(drawnShare(0, 1, FLOOR, 0.01)).toBeCloseTo(0.04, 9);
+    expect(drawnShare(0.9, FLOOR, FLOOR, 0.01)).toBe(0);
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1.5, noNaN: true }), fc.double({ min: 0.9, max: 1.1, noNaN: true }), (draw, serving) => {
+        const s = drawnShare(draw, serving, FLOOR, 0.01);
+        expect(s).toBeGreaterThanOrEqual(0);
+        expect(s).toBeLessThanOrEqual(1);
+        // served on its share beside what serves, the two together keep the floor and the margin at that draw
+        if (s < 1 && s > 0) expect(s * draw + (1 - s) * serving).toBeGreaterThanOrEqual(FLOOR + 0.01 - 1e-9);
+      }),
+    );
   });
 
   it('gives a candidate its first few trials whatever its draws, within the budget', () => {

@@ -4,9 +4,11 @@
 //
 // Which candidate, and how often, is posterior (Thompson) sampling: each candidate's retention
 // is drawn from its posterior (the catalog's or the tenant's prior, moved by the step's own
-// evidence), and the cheapest candidate whose draw holds the floor serves, when it is cheaper
-// than what serves now. A candidate the prior calls weak is drawn over the floor now and then,
-// so it is tried, not written off; one the evidence proves weak is drawn there less and less.
+// evidence), and the draw says what the step would serve if it were the truth: the candidate
+// alone where the draw holds the floor, else a mix of it and what serves now, at the mix's share.
+// The candidate is drawn for the call with that chance, and the cheapest drawn serves, when it is
+// cheaper than what serves now. A candidate the prior calls weak is tried, not written off; one
+// the evidence proves weak is drawn less and less, down to the share a mix would give it.
 //
 // The quality-risk budget bounds those trials. The floor is a promise about every answer the
 // step's users get, trials included: over the step's calls, the expected retention must stay at
@@ -228,6 +230,8 @@ export interface TrialAsk {
   candidates: TrialCandidate[];
   /** What serves this call otherwise, as a share of the baseline's cost: a trial must be cheaper. */
   servingShare: number;
+  /** What serves this call otherwise, its retention as the budget counts it (the baseline's 1, a proven policy's bound); 1 if not given. */
+  servingRetention?: number;
   floor: number;
   ledger: RiskLedger;
   /** A uniform draw in [0, 1) that seeds the posterior draws. */
@@ -237,8 +241,24 @@ export interface TrialAsk {
 }
 
 /**
- * The trial for this call, or null: the cheapest candidate whose posterior draw holds the floor,
- * when it is cheaper than what serves now and the risk budget has room for one more trial of it.
+ * The share of calls a candidate whose retention were `draw` would serve beside what serves now
+ * (retention `serving`) with the two together at the floor and the budget's margin: 1 where the
+ * draw holds the floor alone, else the mix's share (0 where what serves has no margin to give).
+ */
+export function drawnShare(draw: number, serving: number, floor: number, margin: number): number {
+  if (draw >= floor) return 1;
+  if (draw >= serving) return 0;
+  return Math.min(1, Math.max(0, (serving - floor - margin) / (serving - draw)));
+}
+
+/**
+ * The trial for this call, or null: posterior sampling over what the step can serve, a candidate
+ * alone or in a mix with what serves now. Each candidate's draw says the share of calls it would
+ * serve if its retention were the draw (`drawnShare`: all of them where the draw holds the floor,
+ * a mix's share where it does not), and it is drawn for this call with that chance; the cheapest
+ * drawn serves, when it is cheaper than what serves now and the risk budget has room for one more
+ * trial of it. A candidate under the floor that a mix could still use is tried as often as that mix
+ * would serve it, not only on the rare draw that puts it over the floor alone.
  */
 export function chooseTrial(ask: TrialAsk): TrialChoice | null {
   const next = drawsFrom(ask.draw);
@@ -247,6 +267,8 @@ export function chooseTrial(ask: TrialAsk): TrialChoice | null {
     const { post } = posts.get(policyKey(c.policy))!;
     return holdChance(post, ask.floor) * (ask.servingShare - c.costShare);
   };
+  const serving = ask.servingRetention ?? 1;
+  const margin = riskMargin(ask.ledger);
   const holding = ask.candidates
     .filter((c) => c.costShare < ask.servingShare)
     .sort((a, b) => worth(b) - worth(a))
@@ -254,7 +276,7 @@ export function chooseTrial(ask: TrialAsk): TrialChoice | null {
     .filter((c) => {
       const { post } = posts.get(policyKey(c.policy))!;
       const draw = clamp(post.mean + post.sd * normal(next(), next()));
-      return draw >= ask.floor || (c.policy.kind === 'model' && (c.tried ?? 0) < MIN_TRIALS);
+      return next() < drawnShare(draw, serving, ask.floor, margin) || (c.policy.kind === 'model' && (c.tried ?? 0) < MIN_TRIALS);
     })
     .sort((a, b) => a.costShare - b.costShare);
   const pick = holding[0];
