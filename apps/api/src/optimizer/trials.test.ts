@@ -90,7 +90,7 @@ describe('choosing a trial', () => {
       for (let i = 0; i < 2000; i++) if (chooseTrial({ candidates: c, servingShare: 1, floor: FLOOR, ledger: earned(1e6), draw: (i + 0.5) / 2000 })?.candidate.policy === c.find((x) => x.policy.kind === 'model' && x.policy.model === pick)?.policy) n++;
       return n / 2000;
     };
-    const weak = share([candidate('weak', { prior: { mean: 0.6, sd: TRIAL_PRIOR_SD } })], 'weak');
+    const weak = share([candidate('weak', { prior: { mean: 0.8, sd: TRIAL_PRIOR_SD } })], 'weak');
     const strong = share([candidate('strong', { prior: { mean: 1.0, sd: TRIAL_PRIOR_SD } })], 'strong');
     expect(weak).toBeGreaterThan(0.05);
     expect(weak).toBeLessThan(0.3);
@@ -100,10 +100,11 @@ describe('choosing a trial', () => {
     expect(share(both, 'cheap')).toBe(1);
   });
 
-  it('tries a candidate under the floor as often as a mix with what serves would serve it', () => {
-    const tried = (c: TrialCandidate, servingRetention: number) => {
+  it('tries a candidate under the floor as often as a mix with what serves would serve it, where its evidence is free', () => {
+    const tried = (c: TrialCandidate, servingRetention?: number) => {
       let n = 0;
-      for (let i = 0; i < 4000; i++) if (chooseTrial({ candidates: [c], servingShare: 1, servingRetention, floor: FLOOR, ledger: earned(1e6), draw: (i + 0.5) / 4000 })) n++;
+      const serving = servingRetention === undefined ? {} : { servingRetention };
+      for (let i = 0; i < 4000; i++) if (chooseTrial({ candidates: [c], servingShare: 1, ...serving, floor: FLOOR, ledger: earned(1e6), draw: (i + 0.5) / 4000 })) n++;
       return n / 4000;
     };
     // known to sit at 0.8 (past its first trials): beside the baseline, a mix at the floor and the margin serves it on 0.045 / 0.2 of calls
@@ -114,6 +115,8 @@ describe('choosing a trial', () => {
     // beside a proven policy with little margin over the floor, hardly ever; beside one at the floor, never
     expect(tried(known, 0.96)).toBeLessThan(0.05);
     expect(tried(known, FLOOR)).toBe(0);
+    // where a trial's evidence is paid for (no outcomes come), only a draw that holds alone tries it
+    expect(tried(known)).toBe(0);
   });
 
   it('reads a draw as the share of calls it would serve: all where it holds alone, a mix\'s share under the floor, none where what serves has no margin', () => {

@@ -230,7 +230,12 @@ export interface TrialAsk {
   candidates: TrialCandidate[];
   /** What serves this call otherwise, as a share of the baseline's cost: a trial must be cheaper. */
   servingShare: number;
-  /** What serves this call otherwise, its retention as the budget counts it (the baseline's 1, a proven policy's bound); 1 if not given. */
+  /**
+   * What serves this call otherwise, its retention as the budget counts it (the baseline's 1, a proven
+   * policy's bound): a draw under the floor then tries a candidate at the share a mix with it would
+   * serve (`drawnShare`). Omitted where a trial's evidence is paid for (no outcomes come, its answer is
+   * graded beside a side answer of the baseline): a draw tries a candidate only where it holds alone.
+   */
   servingRetention?: number;
   floor: number;
   ledger: RiskLedger;
@@ -267,7 +272,7 @@ export function chooseTrial(ask: TrialAsk): TrialChoice | null {
     const { post } = posts.get(policyKey(c.policy))!;
     return holdChance(post, ask.floor) * (ask.servingShare - c.costShare);
   };
-  const serving = ask.servingRetention ?? 1;
+  const serving = ask.servingRetention;
   const margin = riskMargin(ask.ledger);
   const holding = ask.candidates
     .filter((c) => c.costShare < ask.servingShare)
@@ -276,7 +281,8 @@ export function chooseTrial(ask: TrialAsk): TrialChoice | null {
     .filter((c) => {
       const { post } = posts.get(policyKey(c.policy))!;
       const draw = clamp(post.mean + post.sd * normal(next(), next()));
-      return next() < drawnShare(draw, serving, ask.floor, margin) || (c.policy.kind === 'model' && (c.tried ?? 0) < MIN_TRIALS);
+      const share = serving === undefined ? Number(draw >= ask.floor) : drawnShare(draw, serving, ask.floor, margin);
+      return next() < share || (c.policy.kind === 'model' && (c.tried ?? 0) < MIN_TRIALS);
     })
     .sort((a, b) => a.costShare - b.costShare);
   const pick = holding[0];
