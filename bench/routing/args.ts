@@ -21,6 +21,8 @@ export interface Options {
   maxSeconds: number;
   /** Where the JSON result is also written; undefined = bench/results/routing-<timestamp>.json. */
   out: string | undefined;
+  /** Where every call's record (what served it, as a trial or not, its score and the baseline's, its cost) is written as JSON; undefined = nowhere. */
+  calls: string | undefined;
   /**
    * One call at a time, each sent once what the one before taught has been learned, with the
    * gateway's routing draws seeded (ROUTING_SEED): the same seed makes the same decisions, so two
@@ -45,12 +47,13 @@ export const USAGE = `usage: node bench/routing/run.ts [options]   (or: npm run 
                       gateway's routing draws seeded from --seed: a run repeats exactly, so two
                       versions of the routing compare call for call (slower; not with --concurrency)
   --max-seconds S     budget for sending calls (default 840); unsent calls are reported as skipped
-  --out FILE          also write the JSON result here (default bench/results/routing-<timestamp>.json)`;
+  --out FILE          also write the JSON result here (default bench/results/routing-<timestamp>.json)
+  --calls FILE        write every call's record here (served model, trial, policy, scores, costs): where a run's saving went`;
 
 export { UsageError };
 
 export function parseArgs(argv: string[], repoRoot: string): Options {
-  const known = ['data', 'set', 'floor', 'outcome-rate', 'judge-noise', 'seed', 'limit', 'concurrency', 'max-seconds', 'out'];
+  const known = ['data', 'set', 'floor', 'outcome-rate', 'judge-noise', 'seed', 'limit', 'concurrency', 'max-seconds', 'out', 'calls'];
   const { flags, switches: bools } = readFlags(argv, USAGE, { known, switches: ['drift', 'stream', 'reproducible'] });
   const num = (key: string, fallback: number, min: number, max: number, int = false): number => {
     const raw = flags.get(key);
@@ -79,6 +82,7 @@ export function parseArgs(argv: string[], repoRoot: string): Options {
     concurrency: reproducible ? 1 : num('concurrency', 6, 1, 16, true),
     maxSeconds: num('max-seconds', 840, 10, 3600),
     out: flags.get('out'),
+    calls: flags.get('calls'),
     reproducible,
   };
 }

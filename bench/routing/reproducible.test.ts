@@ -16,7 +16,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('the routing benchmark, --reproducible', () => {
   it('sends one call at a time, and refuses a concurrency', () => {
     expect(parseArgs(['--reproducible', '--seed', '3'], '/repo')).toMatchObject({ reproducible: true, concurrency: 1, seed: 3 });
-    expect(parseArgs([], '/repo')).toMatchObject({ reproducible: false, concurrency: 6 });
+    expect(parseArgs([], '/repo')).toMatchObject({ reproducible: false, concurrency: 6, calls: undefined });
+    expect(parseArgs(['--calls', 'calls.json'], '/repo')).toMatchObject({ calls: 'calls.json' });
     expect(() => parseArgs(['--reproducible', '--concurrency', '4'], '/repo')).toThrow(UsageError);
   });
 

@@ -190,6 +190,7 @@ async function main(): Promise<void> {
   log(`learning after the answers: the vendor went quiet after ${(waited / 1000).toFixed(1)} s`);
   for (const r of [...trainRun.records, ...testRecords]) r.vendor_cost = vendor.spendOf(r.rowId);
   if (vendor.stats.unattributedSpend > 0) notes.push(`$${vendor.stats.unattributedSpend.toFixed(4)} of vendor spend matched no row (not counted)`);
+  if (o.calls) writeFileSync(o.calls, JSON.stringify([...trainRun.records, ...testRecords]));
   log('after the measured phase:');
   await logSteps();
   const trainM = phaseMetrics(trainRun.records);
