@@ -6,7 +6,7 @@ import type { DecideInput } from './decide-input.ts';
 import { MIN_EVIDENCE } from './exploration.ts';
 import { describePolicy, parsePolicy, policyKey, policyModels, type Policy } from './policies.ts';
 import { GATE_LIFT, gateRange, priorStart, prospect, type ProbeCosts } from './prospects.ts';
-import { budgetUsed, chooseTrial, judgePrior, spend, TRIAL_PRIOR_SD, trialPosterior, type Posterior, type RiskLedger, type TrialCandidate, type TrialChoice } from './trials.ts';
+import { budgetUsed, chooseTrial, judgePrior, MIN_TRIALS, spend, TRIAL_PRIOR_SD, trialPosterior, type Posterior, type RiskLedger, type TrialCandidate, type TrialChoice } from './trials.ts';
 import { pooledFrom, tenantPrior, without } from './trial-pool.ts';
 import type { TenantOutcomes } from './candidate-stats.ts';
 
@@ -117,8 +117,16 @@ export function trialFor(t: TrialContext, open: readonly Policy[], serving: { sh
   const c = choice.candidate;
   // outcomes the posterior read before the statistics count them (EARLY_OUTCOMES on)
   const early = c.outcomes && !c.stats.byOutcome ? `, ${c.outcomes.n} outcomes on its trials` : '';
-  const reason = `served ${describePolicy(c.policy)} to learn: unproven (retention ${choice.post.mean.toFixed(2)} ± ${choice.post.sd.toFixed(2)}, ${c.stats.n} samples${early}${from}), drawn to hold ${t.input.floor} at ${Math.round(c.costShare * 100)}% of the baseline's cost; risk budget ${pct}% used`;
+  const reason = `served ${describePolicy(c.policy)} to learn: unproven (retention ${choice.post.mean.toFixed(2)} ± ${choice.post.sd.toFixed(2)}, ${c.stats.n} samples${early}${from}), ${drawnWhy(choice, t.input.floor)} at ${Math.round(c.costShare * 100)}% of the baseline's cost; risk budget ${pct}% used`;
   return { ...choice, used, reason };
+}
+
+/** Why the draw tried the candidate, for the call's reasons. */
+function drawnWhy(choice: TrialChoice, floor: number): string {
+  const d = choice.drawn;
+  if (d.as === 'alone') return `drawn to hold ${floor}`;
+  if (d.as === 'mix') return `drawn to hold ${floor} in a mix with what serves, on ${Math.round(d.share * 100)}% of calls`;
+  return `one of its first ${MIN_TRIALS} trials`;
 }
 
 /** The share of the step's risk budget its trials use now, for the step view. */

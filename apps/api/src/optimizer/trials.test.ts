@@ -115,6 +115,10 @@ describe('choosing a trial', () => {
     // beside a proven policy with little margin over the floor, hardly ever; beside one at the floor, never
     expect(tried(known, 0.96)).toBeLessThan(0.05);
     expect(tried(known, FLOOR)).toBe(0);
+    // and its reasons say which: a mix's share, or a draw that holds alone
+    const one = (c: TrialCandidate) => [...Array(200).keys()].map((i) => chooseTrial({ candidates: [c], servingShare: 1, servingRetention: 1, floor: FLOOR, ledger: earned(1e6), draw: (i + 0.5) / 200 })?.drawn).find((d) => d);
+    expect(one(known)).toEqual({ as: 'mix', share: expect.closeTo(mixShare, 2) });
+    expect(one(candidate('s', { prior: { mean: 1.1, sd: 0.001 }, tried: MIN_TRIALS }))).toEqual({ as: 'alone' });
     // where a trial's evidence is paid for (no outcomes come), only a draw that holds alone tries it
     expect(tried(known)).toBe(0);
   });
@@ -138,6 +142,7 @@ describe('choosing a trial', () => {
   it('gives a candidate its first few trials whatever its draws, within the budget', () => {
     const hopeless = (tried: number, earned: number) => chooseTrial({ candidates: [candidate('h', { prior: { mean: 0.3, sd: 0.05 }, tried })], servingShare: 1, floor: FLOOR, ledger: { ...newLedger(), earned }, draw: 0.5 });
     expect(hopeless(0, 1e6)?.candidate.policy).toEqual(model('h'));
+    expect(hopeless(0, 1e6)?.drawn).toEqual({ as: 'first' });
     expect(hopeless(MIN_TRIALS, 1e6)).toBeNull();
     expect(hopeless(0, 0.1)).toBeNull(); // the budget still decides
     // a gate is tried only when drawn to hold: its start is its two models', each of which gets its own first trials

@@ -221,6 +221,8 @@ export function drawsFrom(seed: number): () => number {
 export interface TrialChoice {
   candidate: TrialCandidate;
   post: Posterior;
+  /** What drew it: a draw that holds the floor alone, one under it at the share a mix would serve it (`mix`), or one of its first trials. */
+  drawn: { as: 'alone' } | { as: 'mix'; share: number } | { as: 'first' };
   /** The budget: the margin earned so far; and what the trials spend of it with this one. */
   budget: number;
   spent: number;
@@ -274,6 +276,7 @@ export function chooseTrial(ask: TrialAsk): TrialChoice | null {
   };
   const serving = ask.servingRetention;
   const margin = riskMargin(ask.ledger);
+  const drawn = new Map<string, TrialChoice['drawn']>();
   const holding = ask.candidates
     .filter((c) => c.costShare < ask.servingShare)
     .sort((a, b) => worth(b) - worth(a))
@@ -282,7 +285,9 @@ export function chooseTrial(ask: TrialAsk): TrialChoice | null {
       const { post } = posts.get(policyKey(c.policy))!;
       const draw = clamp(post.mean + post.sd * normal(next(), next()));
       const share = serving === undefined ? Number(draw >= ask.floor) : drawnShare(draw, serving, ask.floor, margin);
-      return next() < share || (c.policy.kind === 'model' && (c.tried ?? 0) < MIN_TRIALS);
+      const why: TrialChoice['drawn'] | null = next() < share ? (share >= 1 ? { as: 'alone' } : { as: 'mix', share }) : c.policy.kind === 'model' && (c.tried ?? 0) < MIN_TRIALS ? { as: 'first' } : null;
+      if (why) drawn.set(policyKey(c.policy), why);
+      return why !== null;
     })
     .sort((a, b) => a.costShare - b.costShare);
   const pick = holding[0];
@@ -291,7 +296,7 @@ export function chooseTrial(ask: TrialAsk): TrialChoice | null {
   const post = posts.get(name)!.post;
   const spent = riskSpent(ask.ledger, ask.floor, (k) => posts.get(k)?.post ?? ask.posteriorOf?.(k), { policy: name, post });
   if (spent > ask.ledger.earned) return null;
-  return { candidate: pick, post, budget: ask.ledger.earned, spent };
+  return { candidate: pick, post, drawn: drawn.get(name)!, budget: ask.ledger.earned, spent };
 }
 
 /** The share of the budget the trials use, for the step view and the call's reasons (0 before any margin is earned). */
