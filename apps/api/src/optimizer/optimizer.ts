@@ -227,7 +227,7 @@ export class Optimizer {
     // a trial's evidence is its outcome; on a step whose calls get none, its answer is graded after it is sent (silentTrials)
     const silent = s.traffic.calls >= OUTCOMES_KNOWN_AFTER && costs.outcomes < MIN_OUTCOME_SHARE ? silentTrials(learningRoom({ traffic: exploreTraffic(s), budgetShare: input.budget?.share ?? DEFAULT_BUDGET_SHARE, allowanceCalls: input.budget?.allowanceCalls ?? DEFAULT_ALLOWANCE_CALLS, blocked }), (1 + 2 * costs.grade) * perCall, s.ledger) : null;
     const tenant = input.learning === 'serve' ? { outcomes: this.#priors.outcomes(s, this.#states), fingerprint: s.key.fingerprint } : undefined;
-    const trial = input.learning === 'serve' && !input.serveBaseline && !tiebroken ? trialFor({ evidence: s.evidence, ledger: s.ledger, input, stats, own, costs, baselineCost, tenant }, open, { share: chosenShare, ...(silent ? {} : { retention: retentionOf(chosen, input, chosenStats?.lcb, mix?.bound) }) }, silent?.allow) : null;
+    const trial = input.learning === 'serve' && !input.serveBaseline && !tiebroken ? trialFor({ evidence: s.evidence, ledger: s.ledger, input, stats, own, costs, baselineCost, tenant }, open, { share: chosenShare, retention: silent ? undefined : retentionOf(chosen, input, chosenStats?.lcb, mix?.bound) }, silent?.allow) : null;
     // the step's choice is what serves apart from trials: a trial answers this call, it is not what the step chose
     const choice = chosen;
     if (trial) [chosen, chosenStats] = [trial.candidate.policy, undefined];

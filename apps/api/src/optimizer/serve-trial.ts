@@ -107,7 +107,7 @@ export function trialFor(t: TrialContext, open: readonly Policy[], serving: { sh
   // every posterior the budget reads on this call, each worked out once: the candidates' from what they are, the rest on first use
   const posteriors = new Map<string, Posterior | undefined>(candidates.map((c) => [policyKey(c.policy), trialPosterior(c)]));
   const priced = (k: string) => (posteriors.has(k) ? posteriors.get(k) : posteriors.set(k, posteriorOf(t, k)).get(k));
-  const choice = chooseTrial({ candidates, servingShare, ...(serving.retention !== undefined ? { servingRetention: serving.retention } : {}), floor: t.input.floor, ledger: t.ledger, draw: t.input.draw, posteriorOf: priced });
+  const choice = chooseTrial({ candidates, servingShare, servingRetention: serving.retention, floor: t.input.floor, ledger: t.ledger, draw: t.input.draw, posteriorOf: priced });
   if (!choice) return null;
   const name = policyKey(choice.candidate.policy);
   spend(t.ledger, name);

@@ -103,8 +103,7 @@ describe('choosing a trial', () => {
   it('tries a candidate under the floor as often as a mix with what serves would serve it, where its evidence is free', () => {
     const tried = (c: TrialCandidate, servingRetention?: number) => {
       let n = 0;
-      const serving = servingRetention === undefined ? {} : { servingRetention };
-      for (let i = 0; i < 4000; i++) if (chooseTrial({ candidates: [c], servingShare: 1, ...serving, floor: FLOOR, ledger: earned(1e6), draw: (i + 0.5) / 4000 })) n++;
+      for (let i = 0; i < 4000; i++) if (chooseTrial({ candidates: [c], servingShare: 1, servingRetention, floor: FLOOR, ledger: earned(1e6), draw: (i + 0.5) / 4000 })) n++;
       return n / 4000;
     };
     // known to sit at 0.8 (past its first trials): beside the baseline, a mix at the floor and the margin serves it on 0.045 / 0.2 of calls

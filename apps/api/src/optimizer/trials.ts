@@ -276,27 +276,28 @@ export function chooseTrial(ask: TrialAsk): TrialChoice | null {
   };
   const serving = ask.servingRetention;
   const margin = riskMargin(ask.ledger);
-  const drawn = new Map<string, TrialChoice['drawn']>();
+  // each of the three weighed draws once; what drew it (its draw alone, a mix's share, a first trial) or null
+  const whyDrawn = (c: TrialCandidate): TrialChoice['drawn'] | null => {
+    const { post } = posts.get(policyKey(c.policy))!;
+    const draw = clamp(post.mean + post.sd * normal(next(), next()));
+    const share = serving === undefined ? Number(draw >= ask.floor) : drawnShare(draw, serving, ask.floor, margin);
+    if (next() < share) return share >= 1 ? { as: 'alone' } : { as: 'mix', share };
+    return c.policy.kind === 'model' && (c.tried ?? 0) < MIN_TRIALS ? { as: 'first' } : null;
+  };
   const holding = ask.candidates
     .filter((c) => c.costShare < ask.servingShare)
     .sort((a, b) => worth(b) - worth(a))
     .slice(0, MAX_ON_TRIAL)
-    .filter((c) => {
-      const { post } = posts.get(policyKey(c.policy))!;
-      const draw = clamp(post.mean + post.sd * normal(next(), next()));
-      const share = serving === undefined ? Number(draw >= ask.floor) : drawnShare(draw, serving, ask.floor, margin);
-      const why: TrialChoice['drawn'] | null = next() < share ? (share >= 1 ? { as: 'alone' } : { as: 'mix', share }) : c.policy.kind === 'model' && (c.tried ?? 0) < MIN_TRIALS ? { as: 'first' } : null;
-      if (why) drawn.set(policyKey(c.policy), why);
-      return why !== null;
-    })
-    .sort((a, b) => a.costShare - b.costShare);
+    .map((c) => ({ c, drawn: whyDrawn(c) }))
+    .filter((x): x is { c: TrialCandidate; drawn: TrialChoice['drawn'] } => x.drawn !== null)
+    .sort((a, b) => a.c.costShare - b.c.costShare);
   const pick = holding[0];
   if (!pick) return null;
-  const name = policyKey(pick.policy);
+  const name = policyKey(pick.c.policy);
   const post = posts.get(name)!.post;
   const spent = riskSpent(ask.ledger, ask.floor, (k) => posts.get(k)?.post ?? ask.posteriorOf?.(k), { policy: name, post });
   if (spent > ask.ledger.earned) return null;
-  return { candidate: pick, post, drawn: drawn.get(name)!, budget: ask.ledger.earned, spent };
+  return { candidate: pick.c, post, drawn: pick.drawn, budget: ask.ledger.earned, spent };
 }
 
 /** The share of the budget the trials use, for the step view and the call's reasons (0 before any margin is earned). */
