@@ -6,10 +6,9 @@ import type { DecideInput } from './decide-input.ts';
 import { MIN_EVIDENCE } from './exploration.ts';
 import { describePolicy, parsePolicy, policyKey, policyModels, type Policy } from './policies.ts';
 import { GATE_LIFT, gateRange, priorStart, prospect, type ProbeCosts } from './prospects.ts';
-import { budgetUsed, chooseTrial, judgePrior, MIN_TRIALS, ownEvidence, spend, TRIAL_PRIOR_SD, trialPosterior, type Posterior, type RiskLedger, type TrialCandidate, type TrialChoice } from './trials.ts';
+import { budgetUsed, chooseTrial, judgePrior, MIN_TRIALS, spend, TRIAL_PRIOR_SD, trialPosterior, type Posterior, type RiskLedger, type TrialCandidate, type TrialChoice } from './trials.ts';
 import { pooledFrom, tenantPrior, without } from './trial-pool.ts';
 import type { TenantOutcomes } from './candidate-stats.ts';
-import { biasedStart, type Reading } from './step-bias.ts';
 
 /** Outcomes a candidate needs on its trials before posterior sampling reads them (fewer than a policy's proof needs). */
 const EARLY_OUTCOMES = 3;
@@ -58,42 +57,22 @@ function described(t: TrialContext, p: Policy): TrialCandidate | null {
   const others = tenant ? pooledFrom(without(tenant.totals, tenant.steps.get(t.tenant!.fingerprint))) : null;
   const seen = outcomes ? { retention: outcomes.r, se: outcomes.se, n: outcomes.n } : undefined;
   // a gate whose two models the step has measured starts where they put it, as surely as they say (`gateRange`)
-  const prior = tenantPrior(gateRange(p, t.own) ?? trialPrior(p, t), others, seen);
+  const prior = tenantPrior(gateRange(p, t.own) ?? { mean: trialPrior(p, t), sd: TRIAL_PRIOR_SD }, others, seen);
   // a prior the step's evidence once contradicted stays overruled
   return judgePrior(t.ledger, key, { policy: p, stats: st, prior, costShare: pr.costShare, outcomes: seen, tried: t.ledger.total.get(key) ?? 0 });
 }
 
 /**
  * Where a candidate's retention starts before the step has measured it (a gate whose two models it
- * has measured starts at `gateRange`): a model at its catalog strength as a share of the baseline's,
- * a gate a little over its stronger model, both moved by the catalog's bias on this step as its
- * other models show it (`biasedStart`); without strengths, the sceptical start the payback rule uses.
+ * has measured starts at `gateRange`): a model at its catalog strength as a share of the baseline's;
+ * a gate a little over its stronger model; without strengths, the sceptical start the payback rule uses.
  */
-export function trialPrior(p: Policy, t: TrialContext): { mean: number; sd: number } {
-  const shares = t.input.strengthShares ?? {};
-  const models = policyModels(p);
-  const share = p.kind === 'model' ? shares[p.model] : p.kind === 'gate' && shares[p.a] !== undefined && shares[p.b] !== undefined ? Math.max(shares[p.a]!, shares[p.b]!) + GATE_LIFT : undefined;
-  if (share === undefined) return { mean: priorStart(p, t.input, t.own), sd: TRIAL_PRIOR_SD };
-  return biasedStart(share, readingsOf(t).filter((x) => !models.includes(x.model)));
-}
-
-const readings = new WeakMap<TrialContext, Reading[]>();
-
-/** What the step has measured of each model with a strength share (the baseline aside), read once per decision. */
-function readingsOf(t: TrialContext): Reading[] {
-  const held = readings.get(t);
-  if (held) return held;
-  const shares = t.input.strengthShares ?? {};
-  const read: Reading[] = [];
-  for (const [key, st] of t.stats) {
-    const p = parsePolicy(key);
-    if (p.kind !== 'model' || p.model === t.input.baseline || shares[p.model] === undefined) continue;
-    const outcomes = t.evidence.outcomeEstimate(p, EARLY_OUTCOMES);
-    const own = ownEvidence(st, outcomes ? { retention: outcomes.r, se: outcomes.se, n: outcomes.n } : undefined);
-    if (own) read.push({ model: p.model, share: shares[p.model]!, r: own.r, se: own.se });
-  }
-  readings.set(t, read);
-  return read;
+function trialPrior(p: Policy, t: TrialContext): number {
+  const shares = t.input.strengthShares;
+  const of = (m: string) => shares?.[m];
+  if (p.kind === 'model' && of(p.model) !== undefined) return of(p.model)!;
+  if (p.kind === 'gate' && of(p.a) !== undefined && of(p.b) !== undefined) return Math.max(of(p.a)!, of(p.b)!) + GATE_LIFT;
+  return priorStart(p, t.input, t.own);
 }
 
 /**

@@ -89,22 +89,6 @@ export interface Posterior {
 const clamp = (x: number) => Math.min(MAX_RETENTION, Math.max(MIN_RETENTION, x));
 
 /**
- * What the step's own evidence says of a candidate's retention, without its prior, or null with
- * none: its statistics (the judge's grades, agreement, outcomes they hold) and its outcomes
- * combined by precision; where the two disagree beyond both errors, the outcomes alone.
- */
-export function ownEvidence(stats: PolicyStats, outcomes: TrialCandidate['outcomes']): { r: number; se: number } | null {
-  const parts: { r: number; se: number }[] = [];
-  const told = outcomes ? { r: outcomes.retention, se: Math.max(outcomes.se, 1e-3) } : null;
-  const graded = stats.n > 0 && Number.isFinite(stats.ucb - stats.lcb) ? { r: stats.retention, se: Math.max((stats.ucb - stats.lcb) / 2, 1e-3) } : null;
-  const biased = graded !== null && told !== null && conflicts(graded, told);
-  if (graded && !biased) parts.push(graded);
-  // outcomes the statistics already hold are not counted twice
-  if (told && (biased || !stats.byOutcome)) parts.push(told);
-  return parts.length > 0 ? byPrecision(parts) : null;
-}
-
-/**
  * The candidate's posterior retention: its prior and its evidence combined by precision; always in
  * range. Where its outcomes speak and the step's other evidence (the judge's grades, agreement)
  * disagrees with them beyond both errors, the outcomes stand alone with the prior. Where the
@@ -119,11 +103,18 @@ export function ownEvidence(stats: PolicyStats, outcomes: TrialCandidate['outcom
  * candidate a third better than the baseline, unproven after 800 calls).
  */
 export function trialPosterior(c: TrialCandidate): Posterior {
+  const parts: { r: number; se: number }[] = [];
+  const outcomes = c.outcomes ? { r: c.outcomes.retention, se: Math.max(c.outcomes.se, 1e-3) } : null;
+  const stats = c.stats.n > 0 && Number.isFinite(c.stats.ucb - c.stats.lcb) ? { r: c.stats.retention, se: Math.max((c.stats.ucb - c.stats.lcb) / 2, 1e-3) } : null;
+  const biased = stats !== null && outcomes !== null && conflicts(stats, outcomes);
+  if (stats && !biased) parts.push(stats);
+  // outcomes the statistics already hold are not counted twice
+  if (outcomes && (biased || !c.stats.byOutcome)) parts.push(outcomes);
   const prior = { r: c.prior.mean, se: c.prior.sd };
-  const evidence = ownEvidence(c.stats, c.outcomes);
+  const evidence = parts.length > 0 ? byPrecision(parts) : null;
   // a prior the step's own evidence contradicts beyond both errors is a wrong starting point, not a verdict: the evidence stands alone
   const wrongPrior = evidence !== null && (c.prior.overruled === true || conflicts(evidence, prior));
-  const post = wrongPrior ? evidence : byPrecision(evidence ? [prior, evidence] : [prior]);
+  const post = wrongPrior ? evidence : byPrecision([prior, ...parts]);
   return { mean: clamp(post.r), sd: post.se, ...(wrongPrior ? { overrules: true } : {}) };
 }
 
