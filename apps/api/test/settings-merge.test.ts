@@ -24,7 +24,7 @@ const FULL = {
   baseline_model: 'gpt-4.1',
   ladders: { economy: ['gpt-4.1-mini'], premium: ['gpt-4.1'] },
   cache: { exact: true, semantic: true, ttl_seconds: 600 },
-  exploration: { step_share: 0.2 },
+  exploration: { step_share: 0.3 },
 };
 
 async function tenant(): Promise<Creds> {
@@ -43,7 +43,7 @@ function expectKept(s: any): void {
   expect(s.ladders).toEqual(FULL.ladders);
   expect(s.allowed_providers).toEqual(['openai']);
   expect(s.baseline_model).toBe('gpt-4.1');
-  expect(s.exploration.step_share).toBe(0.2);
+  expect(s.exploration.step_share).toBe(0.3);
 }
 
 describe('routing settings merge on every door', () => {
@@ -58,7 +58,7 @@ describe('routing settings merge on every door', () => {
     expectKept(got);
     // the defaults filled in
     expect(got).toMatchObject({ mode: 'auto', tiebreak: 'cost', band: 0, learning_mode: 'serve', advanced_search: true, judge_model: null });
-    expect(got.exploration).toEqual({ step_share: 0.2, step_budget_usd: null, daily_budget_usd: 200 });
+    expect(got.exploration).toEqual({ step_share: 0.3, step_budget_usd: null, daily_budget_usd: 200 });
 
     // a nested field alone keeps its siblings
     await rest(gw.url, c, 'PUT', '/v1/settings/routing', { cache: { exact: false } });
@@ -74,7 +74,7 @@ describe('routing settings merge on every door', () => {
     expect(after.quality_floor).toBe(0.95);
     expect(after.cache).toEqual({ exact: false, semantic: false, ttl_seconds: 600, semantic_threshold: null, semantic_error_bound: null });
     expect(after.ladders).toEqual({ premium: ['gpt-4.1'], standard: ['gpt-4.1-mini'] });
-    expect(after.exploration).toEqual({ step_share: 0.1, step_budget_usd: null, daily_budget_usd: 200 });
+    expect(after.exploration).toEqual({ step_share: 0.2, step_budget_usd: null, daily_budget_usd: 200 });
     expect(after.baseline_model).toBe('gpt-4.1');
 
     // the merged result is still checked: a bad value names its field, and nothing changes
@@ -114,7 +114,7 @@ describe('routing settings merge on every door', () => {
     const sel = 'qualityFloor ladders baselineModel cache { exact semantic ttlSeconds } exploration { stepShare dailyBudgetUsd }';
     const m = await gql(gw.url, c, `mutation { setRoutingSettings(input: { qualityFloor: 0.97 }) { ${sel} } }`);
     expect(m.errors).toBeUndefined();
-    expect(m.data.setRoutingSettings).toEqual({ qualityFloor: 0.97, ladders: FULL.ladders, baselineModel: 'gpt-4.1', cache: { exact: true, semantic: true, ttlSeconds: 600 }, exploration: { stepShare: 0.2, dailyBudgetUsd: 200 } });
+    expect(m.data.setRoutingSettings).toEqual({ qualityFloor: 0.97, ladders: FULL.ladders, baselineModel: 'gpt-4.1', cache: { exact: true, semantic: true, ttlSeconds: 600 }, exploration: { stepShare: 0.3, dailyBudgetUsd: 200 } });
     expectKept(await routing(c));
     const reset = await gql(gw.url, c, `mutation { setRoutingSettings(input: { qualityFloor: null, cache: { semantic: null } }) { ${sel} } }`);
     expect(reset.errors).toBeUndefined();

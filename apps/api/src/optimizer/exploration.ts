@@ -243,6 +243,18 @@ export function learningRoom(input: Pick<ExploreInput, 'traffic' | 'budgetShare'
   return Math.max(0, Math.min(budgetLeft(input), lossLeft(input.traffic)));
 }
 
+/**
+ * Exploration may take this share of a step's baseline spend so far, plus a start-up allowance of this many baseline calls
+ * (the tenant's `exploration.step_share` where set). Where no outcomes come every piece of evidence is paid for (probes,
+ * graded trials, confirmations), and a tenth of the step's spend ran out long before a cheaper policy was proven: the
+ * routing bench's `--outcome-rate 0` saved 0.076 of the whole traffic at 0.1 and 0.156 at 0.2 (24 runs each), no step
+ * under 0.93 (two at 0.1).
+ * Where outcomes come, trials teach for free and the share binds less (the full set read the same at both, over 24 runs);
+ * `MAX_NET_LOSS` still keeps a step within 3 % of its baseline whatever the share allows. docs/decisions.md, round 18.
+ */
+export const DEFAULT_BUDGET_SHARE = 0.2;
+export const DEFAULT_ALLOWANCE_CALLS = 2;
+
 /** What a candidate must promise per call (its chance to hold times its saving, as a share of a baseline call) for discovery to probe it. */
 const MIN_PROMISE = 0.005;
 

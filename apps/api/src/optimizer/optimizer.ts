@@ -14,7 +14,7 @@ import { routingDraws, type Draw } from './draws.ts';
 import type { PolicyStats, Probe, ServedSample } from './evidence.ts';
 import { EvidenceRows, type LoadedRow } from './evidence-rows.ts';
 import { ExplorationSpend, learningBlock } from './exploration-budget.ts';
-import { HOLD_Z, learningRoom, levelFloor, MIN_EVIDENCE, MIN_PAYBACK, MIX_LEVELS, paybackBar, planExploration } from './exploration.ts';
+import { DEFAULT_ALLOWANCE_CALLS, DEFAULT_BUDGET_SHARE, HOLD_Z, learningRoom, levelFloor, MIN_EVIDENCE, MIN_PAYBACK, MIX_LEVELS, paybackBar, planExploration } from './exploration.ts';
 import { JudgePanel, type JudgePair } from './judge-panel.ts';
 import { cheapestMix, holdBound, mixKey, servesUnder, type Weighed } from './mix.ts';
 import { candidatePolicies, describePolicy, parsePolicy, policyKey, policyModels, type Policy } from './policies.ts';
@@ -40,9 +40,6 @@ type StoredJudgePair = JudgePair & { judge: string; cheap: string };
 
 /** Samples a policy needs before it may serve. */
 export const MIN_SAMPLES = MIN_EVIDENCE;
-/** Exploration may take this share of a step's baseline spend so far, plus a start-up allowance of this many baseline calls. */
-export const DEFAULT_BUDGET_SHARE = 0.1;
-export const DEFAULT_ALLOWANCE_CALLS = 2;
 /** The payback at which a settled step explores again. */
 const REOPEN_PAYBACK = 1.5 * MIN_PAYBACK;
 /** Samples a policy needs before it may serve when other steps' evidence backs it. */

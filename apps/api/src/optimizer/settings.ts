@@ -9,13 +9,14 @@ import { RoutingSetting } from '../db/entities.ts';
 import type { HotStore } from '../hot/store.ts';
 import { NewestRead } from '../hot/newest-read.ts';
 import { mergeSettings, mergeWrite, type Stored } from '../settings/merge.ts';
+import { DEFAULT_BUDGET_SHARE } from './exploration.ts';
 
 const CHANGED = 'routing-settings:changed';
 export const DEFAULT_FLOOR = 0.95;
 
 /**
  * What a field left unset means, as the routing code reads it (routing-options.ts,
- * plan-routed.ts, cache-stage.ts, DEFAULT_BUDGET_SHARE in optimizer.ts): kept in step with
+ * plan-routed.ts, cache-stage.ts, DEFAULT_BUDGET_SHARE in exploration.ts): kept in step with
  * those by the routing-settings tests. A null depends on the call (see routingSettingsView).
  */
 export const ROUTING_DEFAULTS: RoutingSettingsView = {
@@ -30,7 +31,7 @@ export const ROUTING_DEFAULTS: RoutingSettingsView = {
   baseline_model: null,
   judge_model: null,
   quality_floor: DEFAULT_FLOOR,
-  exploration: { step_share: 0.1, step_budget_usd: null, daily_budget_usd: 200 },
+  exploration: { step_share: DEFAULT_BUDGET_SHARE, step_budget_usd: null, daily_budget_usd: 200 },
   cache: { exact: false, semantic: false, ttl_seconds: 3600, semantic_threshold: null, semantic_error_bound: null },
 };
 

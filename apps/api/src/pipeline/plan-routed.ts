@@ -12,7 +12,7 @@ import type { RoutedPlan } from './routed-plan.ts';
 import { stepIdentity } from '../optimizer/fingerprint.ts';
 import { askedKind } from '../optimizer/step-kind.ts';
 import { policyKey, primaryModel } from '../optimizer/policies.ts';
-import { DEFAULT_ALLOWANCE_CALLS, DEFAULT_BUDGET_SHARE } from '../optimizer/optimizer.ts';
+import { DEFAULT_ALLOWANCE_CALLS, DEFAULT_BUDGET_SHARE } from '../optimizer/exploration.ts';
 import { lockedStep } from '../workflows/lockfile.ts';
 import { requestSize, sizeMisfit } from './limits.ts';
 import { routingOptions, STANDARD_TIER, type RoutingOptions } from './routing-options.ts';
