@@ -253,6 +253,7 @@ export function learningRoom(input: Pick<ExploreInput, 'traffic' | 'budgetShare'
  * `MAX_NET_LOSS` still keeps a step within 3 % of its baseline whatever the share allows. docs/decisions.md, round 18.
  */
 export const DEFAULT_BUDGET_SHARE = 0.2;
+/** The start-up allowance: baseline calls' worth of learning a step may spend before its share has grown. */
 export const DEFAULT_ALLOWANCE_CALLS = 2;
 
 /** What a candidate must promise per call (its chance to hold times its saving, as a share of a baseline call) for discovery to probe it. */
