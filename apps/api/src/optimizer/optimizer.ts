@@ -222,7 +222,9 @@ export class Optimizer {
     const blocked = input.noProbe ?? learningBlock(input.learning) ?? this.#spend.overBudget(s, input, this.#states);
     // learning by serving: an unproven candidate may serve this call, within the step's quality-risk budget
     // a trial's evidence is its outcome; on a step whose calls get none, its answer is graded after it is sent (silentTrials)
-    const silent = s.traffic.calls >= OUTCOMES_KNOWN_AFTER && costs.outcomes < MIN_OUTCOME_SHARE ? silentTrials(learningRoom({ traffic: exploreTraffic(s), budgetShare: input.budget?.share ?? DEFAULT_BUDGET_SHARE, allowanceCalls: input.budget?.allowanceCalls ?? DEFAULT_ALLOWANCE_CALLS, blocked }), (1 + 2 * costs.grade) * perCall, s.ledger) : null;
+    // what learning may spend on the step: read once, for the graded trials and for the probes
+    const spending = { traffic: exploreTraffic(s), budgetShare: input.budget?.share ?? DEFAULT_BUDGET_SHARE, allowanceCalls: input.budget?.allowanceCalls ?? DEFAULT_ALLOWANCE_CALLS, blocked };
+    const silent = s.traffic.calls >= OUTCOMES_KNOWN_AFTER && costs.outcomes < MIN_OUTCOME_SHARE ? silentTrials(learningRoom(spending), (1 + 2 * costs.grade) * perCall, s.ledger) : null;
     const tenant = input.learning === 'serve' ? { outcomes: this.#priors.outcomes(s, this.#states), fingerprint: s.key.fingerprint } : undefined;
     const trial = input.learning === 'serve' && !input.serveBaseline && !tiebroken ? trialFor({ evidence: s.evidence, ledger: s.ledger, input, stats, own, costs, baselineCost, tenant }, open, { share: chosenShare, retention: silent ? undefined : retentionOf(chosen, input, chosenStats?.lcb, mix?.bound) }, silent?.allow) : null;
     // the step's choice is what serves apart from trials: a trial answers this call, it is not what the step chose
@@ -244,13 +246,10 @@ export class Optimizer {
     const servedInstead = (p: Policy) => input.learning === 'serve' && costs.outcomes >= MIN_OUTCOME_SHARE && s.evidence.freeForm() && triable(p, own.get(policyKey(p)));
     const stillOpen = open.filter((p) => (!s.drifted.length || policyModels(p).some((m) => s.drifted.includes(m))) && (chosenIsBase || policyKey(p) !== policyKey(chosen)) && !servedInstead(p));
     let plan = planExploration({
-      traffic: exploreTraffic(s),
+      ...spending,
       floor,
       servingShare: chosenShare,
       gradeShare: costs.grade,
-      budgetShare: input.budget?.share ?? DEFAULT_BUDGET_SHARE,
-      allowanceCalls: input.budget?.allowanceCalls ?? DEFAULT_ALLOWANCE_CALLS,
-      blocked,
       prospects: stillOpen.flatMap((p) => prospect(s.evidence, costs, p, stats.get(policyKey(p))!, input, baselineCost, chosenIsBase, backed.has(policyKey(p)), own, anchors) ?? []),
       draw: input.draw,
       levels: mixing ? MIX_LEVELS : [1],
