@@ -243,7 +243,7 @@ export class Optimizer {
     // learning by serving on a step of free-form answers (code, prose), where a probe pays the judge for nearly every
     // answer: a candidate that can still be tried by serving it is learned that way, not probed (probes go on where
     // agreement makes them cheap, and for candidates known too well to be tried)
-    const servedInstead = (p: Policy) => input.learning === 'serve' && costs.outcomes >= MIN_OUTCOME_SHARE && s.evidence.freeForm() && triable(p, own.get(policyKey(p)));
+    const servedInstead = (p: Policy) => input.learning === 'serve' && costs.outcomes >= MIN_OUTCOME_SHARE && s.evidence.freeForm() && triable(p, own.get(policyKey(p)), true);
     const stillOpen = open.filter((p) => (!s.drifted.length || policyModels(p).some((m) => s.drifted.includes(m))) && (chosenIsBase || policyKey(p) !== policyKey(chosen)) && !servedInstead(p));
     let plan = planExploration({
       ...spending,

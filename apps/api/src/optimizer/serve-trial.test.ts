@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import type { PolicyStats } from './evidence.ts';
 import { policyKey } from './policies.ts';
-import { silentTrials, UNGRADED_AFTER } from './serve-trial.ts';
+import { KNOWN_SPREAD, silentTrials, triable, UNGRADED_AFTER } from './serve-trial.ts';
+import { MIN_EVIDENCE } from './exploration.ts';
 import { newLedger, spend } from './trials.ts';
 
 const stats = (n: number): PolicyStats => ({ n, retention: 1, lcb: 0.9, ucb: 1.1, costMicros: 10, costUcbMicros: 12 });
@@ -108,5 +109,27 @@ describe("a candidate's past trials", () => {
     // priced as wrong answers, its twelve trials would have spent the budget for hundreds of calls
     expect(mid.length).toBeGreaterThan(0);
     expect(new Set(mid)).toEqual(new Set(['model:mid']));
+  });
+});
+
+describe('a candidate on trial', () => {
+  /** Statistics on `n` samples with one standard error `se` either side of 1. */
+  const read = (n: number, se: number): PolicyStats => ({ n, retention: 1, lcb: 1 - se, ucb: 1 + se, costMicros: 10, costUcbMicros: 12 });
+
+  it('stays on trial past the samples a proof needs while its evidence does not decide, where outcomes come', () => {
+    // better-cheaper: mixtral on 50 samples, its judge grades, outcomes and probes apart (1.16 ± 0.27): serving it is still how it is learned
+    expect(triable(model, read(MIN_EVIDENCE + 10, 0.27), true)).toBe(true);
+    expect(triable(gate, read(MIN_EVIDENCE + 10, KNOWN_SPREAD + 0.01), true)).toBe(true);
+  });
+
+  it('is known at the samples a proof needs where no outcomes come: its trials are graded at a probe\'s price', () => {
+    expect(triable(model, read(MIN_EVIDENCE + 10, 0.27), false)).toBe(false);
+    expect(triable(model, read(MIN_EVIDENCE - 1, 0.27), false)).toBe(true);
+  });
+
+  it('is known once its samples and its spread both say so, and a verify policy is never tried', () => {
+    expect(triable(model, read(MIN_EVIDENCE - 1, 0.01), true)).toBe(true);
+    expect(triable(model, read(MIN_EVIDENCE, KNOWN_SPREAD - 0.01), true)).toBe(false);
+    expect(triable({ kind: 'verify', model: 'cheap' }, read(0, 1), true)).toBe(false);
   });
 });

@@ -5,7 +5,7 @@ import type { StepEvidence, PolicyStats } from './evidence.ts';
 import type { DecideInput } from './decide-input.ts';
 import { MIN_EVIDENCE } from './exploration.ts';
 import { describePolicy, parsePolicy, policyKey, policyModels, type Policy } from './policies.ts';
-import { GATE_LIFT, gateRange, priorStart, prospect, type ProbeCosts } from './prospects.ts';
+import { GATE_LIFT, gateRange, MIN_OUTCOME_SHARE, priorStart, prospect, Z_STATS, type ProbeCosts } from './prospects.ts';
 import { budgetUsed, chooseTrial, judgePrior, MIN_TRIALS, spend, TRIAL_PRIOR_SD, trialPosterior, type Posterior, type RiskLedger, type TrialCandidate, type TrialChoice } from './trials.ts';
 import { pooledFrom, tenantPrior, without } from './trial-pool.ts';
 import type { TenantOutcomes } from './candidate-stats.ts';
@@ -13,9 +13,9 @@ import type { TenantOutcomes } from './candidate-stats.ts';
 /** Outcomes a candidate needs on its trials before posterior sampling reads them (fewer than a policy's proof needs). */
 const EARLY_OUTCOMES = 3;
 /**
- * Samples past which a candidate is no longer unproven but known: what its evidence says decides
- * (it holds, serves its share of a mix, or is closed), and serving it more as a trial would only
- * overserve a policy the mix already gives its share.
+ * Samples past which a candidate is no longer unproven but known, once its estimate is also narrow
+ * enough (KNOWN_SPREAD): what its evidence says decides (it holds, serves its share of a mix, or is
+ * closed), and serving it more as a trial would only overserve a policy the mix already gives its share.
  */
 const KNOWN_SAMPLES = MIN_EVIDENCE;
 
@@ -33,14 +33,28 @@ export interface TrialContext {
   tenant?: { outcomes: ReadonlyMap<string, TenantOutcomes>; fingerprint: string };
 }
 
-/** Whether a candidate can be tried by serving it: a model or a gate not yet known by its evidence. */
-export function triable(p: Policy, st: PolicyStats | undefined): boolean {
-  return (p.kind === 'model' || p.kind === 'gate') && (st?.n ?? 0) < KNOWN_SAMPLES;
+/**
+ * The standard error under which a candidate with KNOWN_SAMPLES is known where outcomes come. Wider,
+ * its evidence does not decide yet (its sources disagree, or its outcomes are few 0/1 reads against a
+ * baseline right half the time), and serving it is still how it is learned, for free. Where no outcomes
+ * come a trial is graded at a probe's price, and a candidate still unsure at KNOWN_SAMPLES is left to
+ * the payback rule, which weighs what its proof would cost.
+ */
+export const KNOWN_SPREAD = 0.1;
+
+/**
+ * Whether a candidate can be tried by serving it: a model or a gate not yet known by its evidence.
+ * `freeEvidence`: outcomes come on the step, so a trial teaches for free.
+ */
+export function triable(p: Policy, st: PolicyStats | undefined, freeEvidence: boolean): boolean {
+  if (p.kind !== 'model' && p.kind !== 'gate') return false;
+  if (!st || st.n < KNOWN_SAMPLES) return true;
+  return freeEvidence && (st.ucb - st.lcb) / (2 * Z_STATS) > KNOWN_SPREAD;
 }
 
 /** One candidate as posterior sampling sees it, or null where it cannot be tried by serving it (its kind, or its evidence knows it). */
 function asCandidate(t: TrialContext, p: Policy): TrialCandidate | null {
-  return triable(p, t.stats.get(policyKey(p))) ? described(t, p) : null;
+  return triable(p, t.stats.get(policyKey(p)), t.costs.outcomes >= MIN_OUTCOME_SHARE) ? described(t, p) : null;
 }
 
 /** What the step knows of a model or a gate, tried or not: its prior, its evidence, its cost. */
