@@ -19,7 +19,7 @@ import { JudgePanel, type JudgePair } from './judge-panel.ts';
 import { cheapestMix, holdBound, mixKey, servesUnder, type Weighed } from './mix.ts';
 import { candidatePolicies, describePolicy, parsePolicy, policyKey, policyModels, type Policy } from './policies.ts';
 import { pool } from './priors.ts';
-import { gateEscalation, MIN_OUTCOME_SHARE, probeCosts, prospect, Z_STATS } from './prospects.ts';
+import { gateEscalation, outcomesCome, probeCosts, prospect, Z_STATS } from './prospects.ts';
 import { ledgerUse, silentTrials, triable, trialFor } from './serve-trial.ts';
 import { dropSuperseded, newStepState, stepId, stepKind, type StepState } from './step-state.ts';
 import { noteKind } from './step-kind.ts';
@@ -224,7 +224,7 @@ export class Optimizer {
     // a trial's evidence is its outcome; on a step whose calls get none, its answer is graded after it is sent (silentTrials)
     // what learning may spend on the step: read once, for the graded trials and for the probes
     const spending = { traffic: exploreTraffic(s), budgetShare: input.budget?.share ?? DEFAULT_BUDGET_SHARE, allowanceCalls: input.budget?.allowanceCalls ?? DEFAULT_ALLOWANCE_CALLS, blocked };
-    const silent = s.traffic.calls >= OUTCOMES_KNOWN_AFTER && costs.outcomes < MIN_OUTCOME_SHARE ? silentTrials(learningRoom(spending), (1 + 2 * costs.grade) * perCall, s.ledger) : null;
+    const silent = s.traffic.calls >= OUTCOMES_KNOWN_AFTER && !outcomesCome(costs) ? silentTrials(learningRoom(spending), (1 + 2 * costs.grade) * perCall, s.ledger) : null;
     const tenant = input.learning === 'serve' ? { outcomes: this.#priors.outcomes(s, this.#states), fingerprint: s.key.fingerprint } : undefined;
     const trial = input.learning === 'serve' && !input.serveBaseline && !tiebroken ? trialFor({ evidence: s.evidence, ledger: s.ledger, input, stats, own, costs, baselineCost, tenant }, open, { share: chosenShare, retention: silent ? undefined : retentionOf(chosen, input, chosenStats?.lcb, mix?.bound) }, silent?.allow) : null;
     // the step's choice is what serves apart from trials: a trial answers this call, it is not what the step chose
@@ -243,7 +243,7 @@ export class Optimizer {
     // learning by serving on a step of free-form answers (code, prose), where a probe pays the judge for nearly every
     // answer: a candidate that can still be tried by serving it is learned that way, not probed (probes go on where
     // agreement makes them cheap, and for candidates known too well to be tried)
-    const servedInstead = (p: Policy) => input.learning === 'serve' && costs.outcomes >= MIN_OUTCOME_SHARE && s.evidence.freeForm() && triable(p, own.get(policyKey(p)), true);
+    const servedInstead = (p: Policy) => input.learning === 'serve' && outcomesCome(costs) && s.evidence.freeForm() && triable(p, own.get(policyKey(p)), true);
     const stillOpen = open.filter((p) => (!s.drifted.length || policyModels(p).some((m) => s.drifted.includes(m))) && (chosenIsBase || policyKey(p) !== policyKey(chosen)) && !servedInstead(p));
     let plan = planExploration({
       ...spending,
@@ -290,7 +290,7 @@ export class Optimizer {
       if (confirms(chosen, proof, input)) confirmAnswer(d, s, input, key, proof!.n);
     }
     // the cheap judge is measured against outcomes only while an investment it would grade for is under way
-    d.gradeForTruth = plan.funded && costs.judging && input.judges !== undefined && !input.judges.panel.decided && costs.outcomes >= MIN_OUTCOME_SHARE;
+    d.gradeForTruth = plan.funded && costs.judging && input.judges !== undefined && !input.judges.panel.decided && outcomesCome(costs);
     if (input.learning === 'off') {
       d.check = false; // learning off: no judge is paid, not even for drift checks
       d.gradeForTruth = false;

@@ -61,7 +61,7 @@ function measuredMembers(p: Policy, own: ReadonlyMap<string, PolicyStats> | unde
 const shortfall = (st: PolicyStats) => Math.min(1, Math.max(0, 1 - st.retention));
 
 /** A policy's standard error as its bounds (at Z_STATS) give it: half their width. */
-const halfWidth = (st: PolicyStats) => (st.ucb - st.lcb) / (2 * Z_STATS);
+export const halfWidth = (st: PolicyStats) => (st.ucb - st.lcb) / (2 * Z_STATS);
 
 /**
  * Where a gate's retention lies, and how surely, when both its models have evidence of their own: it
@@ -176,6 +176,11 @@ export interface ProbeCosts {
   judging: boolean;
   /** Share of the step's calls with an outcome (`outcomeShare`). */
   outcomes: number;
+}
+
+/** Whether outcomes come on the step (at least MIN_OUTCOME_SHARE of its calls): a trial's answer then teaches for free. */
+export function outcomesCome(costs: ProbeCosts): boolean {
+  return costs.outcomes >= MIN_OUTCOME_SHARE;
 }
 
 export function probeCosts(s: { evidence: StepEvidence; traffic: StepTraffic }, input: DecideInput): ProbeCosts {

@@ -5,7 +5,7 @@ import type { StepEvidence, PolicyStats } from './evidence.ts';
 import type { DecideInput } from './decide-input.ts';
 import { MIN_EVIDENCE } from './exploration.ts';
 import { describePolicy, parsePolicy, policyKey, policyModels, type Policy } from './policies.ts';
-import { GATE_LIFT, gateRange, MIN_OUTCOME_SHARE, priorStart, prospect, Z_STATS, type ProbeCosts } from './prospects.ts';
+import { GATE_LIFT, gateRange, halfWidth, outcomesCome, priorStart, prospect, type ProbeCosts } from './prospects.ts';
 import { budgetUsed, chooseTrial, judgePrior, MIN_TRIALS, spend, TRIAL_PRIOR_SD, trialPosterior, type Posterior, type RiskLedger, type TrialCandidate, type TrialChoice } from './trials.ts';
 import { pooledFrom, tenantPrior, without } from './trial-pool.ts';
 import type { TenantOutcomes } from './candidate-stats.ts';
@@ -49,12 +49,12 @@ export const KNOWN_SPREAD = 0.1;
 export function triable(p: Policy, st: PolicyStats | undefined, freeEvidence: boolean): boolean {
   if (p.kind !== 'model' && p.kind !== 'gate') return false;
   if (!st || st.n < KNOWN_SAMPLES) return true;
-  return freeEvidence && (st.ucb - st.lcb) / (2 * Z_STATS) > KNOWN_SPREAD;
+  return freeEvidence && halfWidth(st) > KNOWN_SPREAD;
 }
 
 /** One candidate as posterior sampling sees it, or null where it cannot be tried by serving it (its kind, or its evidence knows it). */
 function asCandidate(t: TrialContext, p: Policy): TrialCandidate | null {
-  return triable(p, t.stats.get(policyKey(p)), t.costs.outcomes >= MIN_OUTCOME_SHARE) ? described(t, p) : null;
+  return triable(p, t.stats.get(policyKey(p)), outcomesCome(t.costs)) ? described(t, p) : null;
 }
 
 /** What the step knows of a model or a gate, tried or not: its prior, its evidence, its cost. */
