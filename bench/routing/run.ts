@@ -7,8 +7,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs, UsageError } from './args.ts';
-import { cleanRows, loadData, readReplay, stepsOf, subsample, type DataSet } from './data.ts';
-import { configureCatalog, learningSettled, putRoutingSettings, repoRoot, signup, startGateway, workflowEvents, workflowSteps, type Gateway } from './gateway.ts';
+import { cleanRows, loadData, readReplay, stepsOf, subsample, type DataSet, type Row } from './data.ts';
+import { calibration, calibrationLine, type Calibration } from './calibration.ts';
+import { configureCatalog, learningSettled, putRoutingSettings, repoRoot, signup, startGateway, workflowEvents, workflowSteps, type Gateway, type WorkflowStep } from './gateway.ts';
 import { interleave, runPhase, type CallRecord, type PhaseContext } from './phases.ts';
 import { outcomesByPolicy, outcomesLines } from './outcomes-by-policy.ts';
 import { hash32, mulberry32 } from './prng.ts';
@@ -123,7 +124,8 @@ async function main(): Promise<void> {
   const trainRun = await runPhase('train', interleave(train, o.seed, 'train'), ctx);
   const testOrder = interleave(test, o.seed, 'test');
   const logSteps = async () => {
-    for (const st of await workflowSteps(gw, tenant)) {
+    const steps = await workflowSteps(gw, tenant);
+    for (const st of steps) {
       log(`step ${st.label}: ${st.settled ? 'settled' : 'open'} on ${st.chosen} after ${st.probes} probes, ${st.served} graded serves; judge error rate ${st.judge_error ?? '?'}`);
       const x = st.exploration;
       if (x) log(`  exploration: ${x.calls} calls, spent ${(x.share_of_baseline * 100).toFixed(1)}% of the baseline's $${x.baseline_usd.toFixed(2)}; payback ${x.payback}×, probing ${(x.rate * 100).toFixed(0)}% of calls`);
@@ -135,8 +137,16 @@ async function main(): Promise<void> {
         log(`  ${c.policy}: n ${c.n}, retention ${c.retention}${by ? ` (${by})` : ''}, lcb ${c.lcb}, cost ${c.cost_share} of the baseline`);
       }
     }
+    return steps;
   };
-  await logSteps();
+  // the estimates at the end of each phase against the data's truth on the rows each step was sent by then
+  const bySteps = (rows: readonly Row[]) => Map.groupBy(rows, (r) => r.step);
+  const calibrated: Record<string, Calibration> = {};
+  const calibrate = (label: string, steps: WorkflowStep[], rows: readonly Row[]) => {
+    calibrated[label] = calibration(steps, bySteps(rows), base);
+    log(calibrationLine(label, calibrated[label]));
+  };
+  calibrate('tuning', await logSteps(), train);
   log(`measured phase: ${test.length} test calls`);
   let testRecords: CallRecord[];
   let skipped = trainRun.skipped;
@@ -192,7 +202,7 @@ async function main(): Promise<void> {
   if (vendor.stats.unattributedSpend > 0) notes.push(`$${vendor.stats.unattributedSpend.toFixed(4)} of vendor spend matched no row (not counted)`);
   if (o.calls) writeFileSync(o.calls, JSON.stringify([...trainRun.records, ...testRecords]));
   log('after the measured phase:');
-  await logSteps();
+  calibrate('end', await logSteps(), [...train, ...test]);
   const trainM = phaseMetrics(trainRun.records);
   const testM = phaseMetrics(testRecords);
   const firstProven = firstProvenCall([...trainRun.records, ...testRecords], base);
@@ -216,7 +226,7 @@ async function main(): Promise<void> {
 
   const out = o.out ?? join(repoRoot, 'bench', 'results', `routing-${new Date(t0).toISOString().replace(/[:.]/g, '-')}.json`);
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, `${JSON.stringify({ result, options: o, train: trainM, test: testM, drift, reference: { one_model_per_step: oneModel, known_mix: mixLine, oracle: oracleLine }, outcomes_by_policy: byPolicy, vendor: vs, notes }, null, 2)}\n`);
+  writeFileSync(out, `${JSON.stringify({ result, options: o, train: trainM, test: testM, drift, reference: { one_model_per_step: oneModel, known_mix: mixLine, oracle: oracleLine }, outcomes_by_policy: byPolicy, calibration: calibrated, vendor: vs, notes }, null, 2)}\n`);
   log(`full result: ${relative(process.cwd(), out) || out}`);
   log(JSON.stringify(result));
 }
