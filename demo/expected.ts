@@ -4,18 +4,36 @@
 // floor; what the answers actually scored scatters around it, by a few answers on a step of 300.
 import type { Row } from '../bench/routing/data.ts';
 import type { CallRecord } from '../bench/routing/phases.ts';
+import { agree } from '../apps/api/src/optimizer/normalize.ts';
+import { parsePolicy, policyModels } from '../apps/api/src/optimizer/policies.ts';
 
-const norm = (s: string) => s.trim().toLowerCase();
-
-/** What `policy` (a policy key: `model:m`, `gate:a+b`) scores on `row`; null for a policy the recording cannot replay. */
+/**
+ * What the policy keyed `policy` serves on `row`, by the recorded answers: a model its answer; a gate,
+ * a vote or a confirm the first model's answer where the gateway's agreement holds (`agree`), else the
+ * baseline's; a verify its model's answer where a judge that grades right passes it, else the
+ * baseline's. Null where a model it names has no recorded answer.
+ */
 export function policyScore(row: Row, policy: string, baseline: string): number | null {
-  const [kind, rest = ''] = policy.split(/:(.*)/s, 2) as [string, string?];
-  if (kind === 'model') return row.answers[rest]?.score ?? null;
-  if (kind !== 'gate') return null;
-  const [a, b] = rest.split('+').map((m) => row.answers[m]);
-  if (!a || !b) return null;
-  // the two cheap answers agree: the first serves; else the call escalates to the baseline
-  return norm(a.text) === norm(b.text) ? a.score : row.answers[baseline]!.score;
+  const p = parsePolicy(policy);
+  if (policyModels(p).some((m) => !row.answers[m])) return null;
+  const of = (m: string) => row.answers[m]!;
+  const base = of(baseline).score;
+  const agreed = (first: string, others: readonly string[], all: boolean) => {
+    const agrees = others.map((m) => agree(of(first).text, of(m).text));
+    return (all ? agrees.every(Boolean) : agrees.some(Boolean)) ? of(first).score : base;
+  };
+  switch (p.kind) {
+    case 'model':
+      return of(p.model).score;
+    case 'gate':
+      return agreed(p.a, [p.b], true);
+    case 'vote':
+      return agreed(p.models[0]!, p.models.slice(1), true);
+    case 'confirm':
+      return agreed(p.model, p.by, false);
+    case 'verify':
+      return of(p.model).score >= 0.5 ? of(p.model).score : base;
+  }
 }
 
 /** The expected retention of a step's served calls: each at its policy's mean over `rows`, the baseline's mean as the bar. */

@@ -121,14 +121,14 @@ async function main(): Promise<void> {
   // and what they could expect: each answer at its policy's mean on the step (what the risk budget bounds)
   const served = (step: string) => run.records.filter((r) => r.step === step && r.error === null);
   const retention = (step: string) => retentionOf(served(step).map((r) => r.score), served(step).map((r) => r.baselineScore)) ?? 1;
-  const expected = (step: string) => expectedRetention(served(step), data.rows.filter((r) => r.step === step), data.models.baseline) ?? 1;
+  const expected = (step: string) => expectedRetention(served(step), data.rows.filter((r) => r.step === step), data.models.baseline);
   const steps = (await workflowSteps(gw, tenant)).map((s) => ({ step: s.label, settled: s.settled, serving: s.chosen, retention: retention(s.label), expected_retention: expected(s.label) }));
   const summary = { calls: savings.calls, failed, baseline_usd: savings.baseline_cost, actual_usd: savings.actual_cost, saving_usd: savings.saving, saving_share: savings.baseline_cost > 0 ? savings.saving / savings.baseline_cost : 0, by_source: savings.by_source, steps };
   // the demo's own tenant and admin: their keys are printed so a person (or the dashboard's test) can sign in
   if (o.json) process.stdout.write(`${JSON.stringify({ ...summary, ...access })}\n`);
   log('');
   log(`${summary.calls} calls (${failed} failed): the baseline would have cost $${summary.baseline_usd.toFixed(4)}, they cost $${summary.actual_usd.toFixed(4)}, exploring included: saved $${summary.saving_usd.toFixed(4)} (${(summary.saving_share * 100).toFixed(1)}%)`);
-  for (const s of steps) log(`  ${s.step.padEnd(18)} ${s.settled ? 'settled' : 'learning'}, serving ${s.serving}, retention ${s.retention.toFixed(3)} (by the recorded scores; ${s.expected_retention.toFixed(3)} expected)`);
+  for (const s of steps) log(`  ${s.step.padEnd(18)} ${s.settled ? 'settled' : 'learning'}, serving ${s.serving}, retention ${s.retention.toFixed(3)} (by the recorded scores; ${s.expected_retention?.toFixed(3) ?? 'unknown'} expected)`);
   if (o.exit) return;
   log('');
   for (const line of consoleLines(access)) log(line);

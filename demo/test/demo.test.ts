@@ -28,7 +28,7 @@ it('drives the recorded calls through the gateway and ends with a saving and set
     actual_usd: number;
     saving_share: number;
     by_source: Record<string, number>;
-    steps: { step: string; settled: boolean; serving: string; retention: number; expected_retention: number }[];
+    steps: { step: string; settled: boolean; serving: string; retention: number; expected_retention: number | null }[];
   };
   expect(summary.failed).toBe(0);
   expect(summary.calls).toBe(1760);

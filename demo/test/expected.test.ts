@@ -15,10 +15,18 @@ const row = (id: string, base: [string, number], a: [string, number], b: [string
 const rows = [row('1', ['yes', 1], ['yes', 1], ['Yes ', 1]), row('2', ['no', 1], ['yes', 0], ['no', 1]), row('3', ['no', 0], ['yes', 1], ['yes', 1]), row('4', ['yes', 1], ['no', 0], ['no', 0])];
 const call = (policy: string | null, trial: string | null = null): CallRecord => ({ policy, trial, served: 'big', error: null }) as CallRecord;
 
-it('scores a model by its recorded answer and a gate by its first answer where the two agree, else the baseline’s', () => {
+it('scores a model by its answer, and a gate, a vote or a confirm by its first model’s where the others agree as the gateway reads agreement, else the baseline’s', () => {
   expect(rows.map((r) => policyScore(r, 'model:a', 'big'))).toEqual([1, 0, 1, 0]);
+  // row 1: "yes" and "Yes " agree once normalized
   expect(rows.map((r) => policyScore(r, 'gate:a+b', 'big'))).toEqual([1, 1, 1, 0]);
-  expect(policyScore(rows[0]!, 'verify:a', 'big')).toBeNull();
+  expect(rows.map((r) => policyScore(r, 'vote:a+b+big', 'big'))).toEqual([1, 1, 0, 1]);
+  // confirmed by either: row 2's a is confirmed by neither b ("no") nor big ("no")
+  expect(rows.map((r) => policyScore(r, 'confirm:a<b,big', 'big'))).toEqual([1, 1, 1, 0]);
+});
+
+it('scores a verify by its model’s answer where a judge that grades right passes it, else the baseline’s', () => {
+  expect(rows.map((r) => policyScore(r, 'verify:a', 'big'))).toEqual([1, 1, 1, 1]);
+  expect(policyScore(rows[0]!, 'model:absent', 'big')).toBeNull();
 });
 
 it('is each served call at its policy’s mean over the baseline’s mean, trials included, whatever the answers scored', () => {
@@ -27,5 +35,5 @@ it('is each served call at its policy’s mean over the baseline’s mean, trial
   expect(expectedRetention([call('model:big'), call(null, 'model:a')], rows, 'big')).toBeCloseTo((0.75 + 0.5) / 1.5);
   expect(expectedRetention([call('model:a', 'gate:a+b')], rows, 'big')).toBeCloseTo(1);
   expect(expectedRetention([call('model:big'), { ...call('model:a'), error: 'x' }], rows, 'big')).toBe(1);
-  expect(expectedRetention([call('verify:a')], rows, 'big')).toBeNull();
+  expect(expectedRetention([call('model:absent')], rows, 'big')).toBeNull();
 });
