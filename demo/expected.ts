@@ -4,6 +4,7 @@
 // floor; what the answers actually scored scatters around it, by a few answers on a step of 300.
 import type { Row } from '../bench/routing/data.ts';
 import type { CallRecord } from '../bench/routing/phases.ts';
+import { mean } from '../apps/api/src/optimizer/estimates.ts';
 import { agree } from '../apps/api/src/optimizer/normalize.ts';
 import { parsePolicy, policyModels } from '../apps/api/src/optimizer/policies.ts';
 
@@ -39,19 +40,19 @@ export function policyScore(row: Row, policy: string, baseline: string): number 
 /** The expected retention of a step's served calls: each at its policy's mean over `rows`, the baseline's mean as the bar. */
 export function expectedRetention(records: readonly CallRecord[], rows: readonly Row[], baseline: string): number | null {
   const means = new Map<string, number | null>();
-  const mean = (policy: string) => {
+  const meanOf = (policy: string) => {
     if (!means.has(policy)) {
       const scores = rows.map((r) => policyScore(r, policy, baseline));
-      means.set(policy, scores.some((s) => s === null) ? null : scores.reduce<number>((a, s) => a + s!, 0) / rows.length);
+      means.set(policy, scores.some((s) => s === null) ? null : mean(scores as number[]));
     }
     return means.get(policy)!;
   };
-  const bar = mean(`model:${baseline}`)!;
+  const bar = meanOf(`model:${baseline}`)!;
   let got = 0;
   let served = 0;
   for (const r of records) {
     if (r.error !== null) continue;
-    const m = mean(r.trial ?? r.policy ?? `model:${r.served}`);
+    const m = meanOf(r.trial ?? r.policy ?? `model:${r.served}`);
     if (m === null) return null;
     got += m;
     served++;

@@ -119,10 +119,16 @@ async function main(): Promise<void> {
   const savings = (await res.json()) as { calls: number; baseline_cost: number; actual_cost: number; saving: number; by_source: Record<string, number> };
   // what the step's users got, by the recorded scores: every answer served (trials included) against the baseline's on the same calls
   // and what they could expect: each answer at its policy's mean on the step (what the risk budget bounds)
-  const served = (step: string) => run.records.filter((r) => r.step === step && r.error === null);
-  const retention = (step: string) => retentionOf(served(step).map((r) => r.score), served(step).map((r) => r.baselineScore)) ?? 1;
-  const expected = (step: string) => expectedRetention(served(step), data.rows.filter((r) => r.step === step), data.models.baseline);
-  const steps = (await workflowSteps(gw, tenant)).map((s) => ({ step: s.label, settled: s.settled, serving: s.chosen, retention: retention(s.label), expected_retention: expected(s.label) }));
+  const steps = (await workflowSteps(gw, tenant)).map((s) => {
+    const served = run.records.filter((r) => r.step === s.label && r.error === null);
+    return {
+      step: s.label,
+      settled: s.settled,
+      serving: s.chosen,
+      retention: retentionOf(served.map((r) => r.score), served.map((r) => r.baselineScore)) ?? 1,
+      expected_retention: expectedRetention(served, data.rows.filter((r) => r.step === s.label), data.models.baseline),
+    };
+  });
   const summary = { calls: savings.calls, failed, baseline_usd: savings.baseline_cost, actual_usd: savings.actual_cost, saving_usd: savings.saving, saving_share: savings.baseline_cost > 0 ? savings.saving / savings.baseline_cost : 0, by_source: savings.by_source, steps };
   // the demo's own tenant and admin: their keys are printed so a person (or the dashboard's test) can sign in
   if (o.json) process.stdout.write(`${JSON.stringify({ ...summary, ...access })}\n`);

@@ -4,6 +4,7 @@
 // under it). Unbiased estimates with honest bounds read a mean z near 0, a spread near 1, and about
 // 5 % beyond each of ±1.64; an estimator that overreads weak candidates reads a positive mean and a
 // heavy upper tail.
+import { mean, sd } from '../../apps/api/src/optimizer/estimates.ts';
 import { Z_STATS } from '../../apps/api/src/optimizer/prospects.ts';
 import type { Row } from './data.ts';
 import type { WorkflowStep } from './gateway.ts';
@@ -52,13 +53,12 @@ export function calibration(steps: readonly WorkflowStep[], seen: ReadonlyMap<st
     }
   }
   const zs = reads.map((r) => r.z);
-  const mean = zs.length > 0 ? zs.reduce((a, z) => a + z, 0) / zs.length : null;
-  const sd = mean !== null && zs.length > 1 ? Math.sqrt(zs.reduce((a, z) => a + (z - mean) ** 2, 0) / (zs.length - 1)) : null;
+  const m = zs.length > 0 ? mean(zs) : null;
   const share = (f: (z: number) => boolean) => (zs.length > 0 ? round(zs.filter(f).length / zs.length) : 0);
   return {
     count: reads.length,
-    mean_z: mean === null ? null : round(mean),
-    sd_z: sd === null ? null : round(sd),
+    mean_z: m === null ? null : round(m),
+    sd_z: m !== null && zs.length > 1 ? round(sd(zs, m)) : null,
     over: share((z) => z > TAIL_Z),
     under: share((z) => z < -TAIL_Z),
     highest: [...reads].sort((a, b) => b.z - a.z).slice(0, 3),
